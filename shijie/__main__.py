@@ -1,0 +1,3 @@
+from shijie.cli import main
+
+main()

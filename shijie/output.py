@@ -1,0 +1,37 @@
+"""How commands talk to the terminal: machine-readable JSON on stdout, or rich output for people.
+
+With ``--json`` stdout carries exactly one JSON document and nothing else; progress always goes to stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.console import Console
+
+
+@dataclass
+class Output:
+    as_json: bool = False
+    lang: str = "en"
+    out: Console = field(default_factory=lambda: Console(highlight=False))
+    err: Console = field(default_factory=lambda: Console(stderr=True, highlight=False))
+
+    def __post_init__(self) -> None:
+        if self.lang not in ("en", "zh"):
+            from pipeline.errors import UsageError
+
+            raise UsageError(f"--lang must be en or zh, not {self.lang!r}")
+
+    @property
+    def human(self) -> Console:
+        """Where tables and panels go: stdout for people, stderr when stdout is reserved for JSON."""
+        return self.err if self.as_json else self.out
+
+    def emit(self, payload: Any) -> None:
+        if self.as_json:
+            sys.stdout.write(json.dumps(payload, ensure_ascii=False, default=str) + "\n")
+            sys.stdout.flush()
