@@ -1,0 +1,381 @@
+"""Scoring: relevance, redundancy, value and domain coverage for every document, in one streaming pass.
+
+The whole ranking on a page, after arxiv-sanity's compute.py: a TF-IDF model fitted over the corpus with
+the settings below, a topic profile projected into the same space, and (when the user marked documents
+good or bad) a logistic regression over the TF-IDF features. Texts stream from SQLite in batches straight
+into ``fit_transform``; while each passes by, the same pass reads its concepts, profile terms, depth,
+source kind and MinHash signature, so no text is held in memory twice.
+
+    relevance  = profile score (weighted profile terms present, saturating × TF-IDF cosine to the profile)
+                 blended 50/50 with the label model's probability when labels exist
+    redundancy = containment in a higher-ranked near-duplicate (pipeline.redundancy, MinHash LSH)
+    value      = 100 × (0.45 relevance + 0.25 depth + 0.15 uniqueness + 0.15 source prior)
+                     × (0.5 + 0.5 × min(1, relevance / 0.5))     # deep but off-topic is not valuable
+    domains    = coverage of each taxonomy domain (pipeline.coverage)
+
+Every part lands in ``scores.components`` with the reasons behind it, for ``shijie show``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import numpy as np
+from sklearn.feature_extraction.text import TfidfVectorizer
+from sklearn.linear_model import LogisticRegression
+
+from . import coverage, redundancy
+from .errors import EmptyCorpusError
+from .features import depth, loads_dict, loads_list, source_kind
+from .profile import Profile, default_profile
+from .taxonomy import Domain, load_taxonomy
+from .terms import PhraseCounter, tokens
+
+# -- the settings, at a glance ---------------------------------------------------------------------------
+TOKEN_PATTERN = (  # a CJK character alone, or a word of 2+ letters/digits starting with a letter
+    r"(?u)[\u3400-\u4dbf\u4e00-\u9fff]|[^\W\d\u3400-\u4dbf\u4e00-\u9fff][^\W\u3400-\u4dbf\u4e00-\u9fff]+"
+)
+TFIDF = dict(
+    lowercase=True,
+    strip_accents="unicode",
+    stop_words="english",
+    token_pattern=TOKEN_PATTERN,
+    ngram_range=(1, 2),  # words and word pairs ("shared memory", "tensor core")
+    sublinear_tf=True,  # 1 + log(tf): the 40th "kernel" says little more than the 10th
+    max_features=500_000,
+    dtype=np.float32,
+)
+SMALL_CORPUS = 20  # below this many documents every term is kept (min_df=1, max_df=1.0)
+MIN_DF = 2  # a term seen in one document only is a typo, an id or a name
+MAX_DF = 0.9  # a term in 90% of the documents tells none of them apart
+BATCH = 500  # documents read from SQLite per round trip
+
+EVIDENCE_FULL = 0.3  # profile-term evidence (share of the profile's weight, saturated) that means "fully on topic"
+COSINE_FULL = 0.3  # TF-IDF cosine to the profile that means "fully on topic"
+EVIDENCE_SHARE = 0.6  # the profile score is 60% term evidence, 40% cosine
+LABEL_SHARE = 0.5  # with labels, the model's probability is half the relevance
+HIGH, MEDIUM = 0.5, 0.25  # relevance_score thresholds
+VALUE_WEIGHTS = {"relevance": 0.45, "depth": 0.25, "uniqueness": 0.15, "source": 0.15}
+RELEVANCE_GATE = 0.5  # below this relevance the value is scaled down toward half
+TOP_TERMS = 8
+
+
+@dataclass
+class _Doc:
+    """What the streaming pass keeps of one document: figures, never the text."""
+
+    id: int
+    url: str
+    title: str
+    words: int
+    profile_hits: dict[str, int]
+    concepts: dict[str, dict[str, int]]
+    depth: object
+    source: object
+    signature: object
+    label: str | None = None
+    extra: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ScoredDocument:
+    id: int
+    url: str
+    title: str
+    value: int
+    relevance: str
+    relevance_score: float
+    redundancy: str
+    redundancy_score: float
+    duplicate_of: int | None
+    duplicate_of_url: str | None
+    domains: dict[str, float]
+    components: dict
+
+    def as_json(self) -> dict:
+        return {
+            "id": self.id,
+            "url": self.url,
+            "title": self.title,
+            "value": self.value,
+            "relevance": self.relevance,
+            "relevance_score": self.relevance_score,
+            "redundancy": self.redundancy,
+            "redundancy_score": self.redundancy_score,
+            "duplicate_of": self.duplicate_of_url,
+            "duplicate_of_id": self.duplicate_of,
+            "domains": self.domains,
+        }
+
+
+def relevance_label(score: float) -> str:
+    return "high" if score >= HIGH else "medium" if score >= MEDIUM else "low"
+
+
+def redundancy_label(score: float) -> str:
+    return "high" if score >= redundancy.HIGH_REDUNDANCY else "low"
+
+
+def make_vectorizer(n_docs: int) -> TfidfVectorizer:
+    small = n_docs < SMALL_CORPUS
+    return TfidfVectorizer(min_df=1 if small else MIN_DF, max_df=1.0 if small else MAX_DF, **TFIDF)
+
+
+def _rows(db, batch: int = BATCH) -> Iterator[tuple]:
+    cursor = db.conn.execute(
+        "SELECT id, url, title, kind, text, headings, code_blocks, metadata FROM documents"
+        " WHERE text IS NOT NULL AND status != 'discarded' ORDER BY id"
+    )
+    while rows := cursor.fetchmany(batch):
+        yield from rows
+
+
+def _saturate(count: int, words: int) -> float:
+    # BM25-style saturation, against a fixed 1000-word reference so the figure does not depend on the corpus
+    k = 1.0 * (0.3 + 0.7 * words / 1000)
+    return count / (count + k)
+
+
+def score_corpus(db, profile: Profile | None = None, domains: list[Domain] | None = None) -> list[ScoredDocument]:
+    """Scores every document that still has text; writes ``scores``; returns them best first."""
+    profile = profile or default_profile()
+    domains = domains if domains is not None else load_taxonomy()
+    n_docs = db.conn.execute(
+        "SELECT count(*) FROM documents WHERE text IS NOT NULL AND status != 'discarded'"
+    ).fetchone()[0]
+    if n_docs == 0:
+        raise EmptyCorpusError("no documents to score: crawl first (shijie crawl)")
+
+    profile_counter = PhraseCounter(t for t, w in profile.terms.items() if w != 0)
+    concept_counters = {d.id: PhraseCounter(d.concepts) for d in domains}
+    docs: list[_Doc] = []
+
+    def texts() -> Iterator[str]:
+        # one pass: hand each text to TF-IDF, keep only its figures
+        for doc_id, url, title, kind, text, headings, code_blocks, metadata in _rows(db):
+            heads, code, meta = loads_list(headings), loads_list(code_blocks), loads_dict(metadata)
+            full = f"{title or ''}\n{text}"
+            toks = tokens(full)
+            concepts = {}
+            hits = distinct = 0
+            for domain_id, counter in concept_counters.items():
+                found = counter.count(toks)
+                if found:
+                    concepts[domain_id] = found
+                    hits += sum(found.values())
+                    distinct += len(found)
+            docs.append(
+                _Doc(
+                    id=doc_id,
+                    url=url,
+                    title=title or url,
+                    words=len(toks),
+                    profile_hits=profile_counter.count(toks),
+                    concepts=concepts,
+                    depth=depth(text, len(toks), heads, code, hits, distinct),
+                    source=source_kind(title or "", heads, text, kind, meta, len(toks)),
+                    signature=redundancy.signature(toks),
+                )
+            )
+            yield full
+
+    vectorizer = make_vectorizer(n_docs)
+    try:
+        matrix = vectorizer.fit_transform(texts())
+        vocabulary = vectorizer.get_feature_names_out()
+    except ValueError:  # nothing but stop words and numbers: no vocabulary; relevance rests on terms alone
+        if len(docs) < n_docs:
+            for _ in texts():
+                pass
+        matrix, vocabulary = None, np.array([], dtype=object)
+
+    labels = dict(db.conn.execute("SELECT document_id, label FROM labels").fetchall())
+    for doc in docs:
+        doc.label = labels.get(doc.id)
+
+    cosine, profile_vector = _profile_cosine(vectorizer, matrix, vocabulary, profile)
+    model_p, model_terms = _label_model(matrix, vocabulary, docs)
+    positive_weight = sum(w for w in profile.terms.values() if w > 0) or 1.0
+
+    pre_value: list[float] = []
+    for i, doc in enumerate(docs):
+        evidence = sum(w * _saturate(doc.profile_hits.get(t, 0), doc.words) for t, w in profile.terms.items())
+        evidence = max(0.0, evidence / positive_weight)
+        profile_score = EVIDENCE_SHARE * min(1.0, evidence / EVIDENCE_FULL) + (1 - EVIDENCE_SHARE) * min(
+            1.0, float(cosine[i]) / COSINE_FULL
+        )
+        relevance = profile_score
+        if model_p is not None:
+            relevance = (1 - LABEL_SHARE) * profile_score + LABEL_SHARE * float(model_p[i])
+        doc.extra["relevance"] = {
+            "score": round(relevance, 4),
+            "profile_score": round(profile_score, 4),
+            "term_evidence": round(evidence, 4),
+            "cosine": round(float(cosine[i]), 4),
+            "label_model": None if model_p is None else round(float(model_p[i]), 4),
+            "label": doc.label,
+            "matched_terms": _matched_terms(doc, profile),
+            "top_terms": _top_terms(matrix, i, profile_vector, vocabulary),
+            "label_model_terms": _top_terms(matrix, i, model_terms, vocabulary) if model_terms is not None else [],
+        }
+        pre_value.append(_value(relevance, doc.depth.score, 1.0, doc.source.prior)[0])
+
+    ranked = sorted(range(len(docs)), key=lambda i: (-pre_value[i], docs[i].id))
+    repeats = redundancy.measure([docs[i].id for i in ranked], {d.id: d.signature for d in docs if d.signature})
+    url_of = {d.id: d.url for d in docs}
+
+    scored = []
+    now = time.time()
+    for doc in docs:
+        rep = repeats[doc.id]
+        relevance = doc.extra["relevance"]["score"]
+        value, parts = _value(relevance, doc.depth.score, 1.0 - rep.score, doc.source.prior)
+        domain_cov = coverage.document_coverage(doc.concepts, domains)
+        components = {
+            "value": parts,
+            "relevance": doc.extra["relevance"],
+            "depth": {"score": doc.depth.score, "parts": doc.depth.parts, "reasons": doc.depth.reasons},
+            "uniqueness": {
+                "score": round(1.0 - rep.score, 4),
+                "redundancy": rep.score,
+                "jaccard": rep.jaccard,
+                "duplicate_of": rep.duplicate_of,
+                "duplicate_of_url": url_of.get(rep.duplicate_of),
+                "method": f"MinHash LSH over {redundancy.SHINGLE_WORDS}-word shingles, "
+                f"candidates at Jaccard >= {redundancy.CANDIDATE_JACCARD}, containment in a higher-ranked document",
+            },
+            "source": {"kind": doc.source.kind, "prior": doc.source.prior, "reasons": doc.source.reasons},
+            "concepts": doc.concepts,
+            "words": doc.words,
+        }
+        scored.append(
+            ScoredDocument(
+                id=doc.id,
+                url=doc.url,
+                title=doc.title,
+                value=value,
+                relevance=relevance_label(relevance),
+                relevance_score=round(relevance, 4),
+                redundancy=redundancy_label(rep.score),
+                redundancy_score=rep.score,
+                duplicate_of=rep.duplicate_of,
+                duplicate_of_url=url_of.get(rep.duplicate_of),
+                domains=domain_cov,
+                components=components,
+            )
+        )
+    _write(db, scored, profile, now)
+    return sorted(scored, key=lambda s: (-s.value, -s.relevance_score, s.id))
+
+
+def _value(relevance: float, depth_score: float, uniqueness: float, prior: float) -> tuple[int, dict]:
+    figures = {"relevance": relevance, "depth": depth_score, "uniqueness": uniqueness, "source": prior}
+    base = sum(VALUE_WEIGHTS[k] * v for k, v in figures.items())
+    gate = 0.5 + 0.5 * min(1.0, relevance / RELEVANCE_GATE)
+    value = int(round(100 * base * gate))
+    parts = {k: {"figure": round(v, 4), "weight": VALUE_WEIGHTS[k], "points": round(100 * VALUE_WEIGHTS[k] * v * gate, 1)}
+             for k, v in figures.items()}
+    parts["relevance_gate"] = round(gate, 4)
+    parts["total"] = value
+    return value, parts
+
+
+def _profile_cosine(vectorizer, matrix, vocabulary, profile: Profile):
+    """Cosine of every document to the profile: its text's TF-IDF vector plus its weighted terms."""
+    n = 0 if matrix is None else matrix.shape[0]
+    if matrix is None or len(vocabulary) == 0:
+        return np.zeros(n), None
+    vector = np.zeros(len(vocabulary), dtype=np.float64)
+    if profile.text:
+        vector += vectorizer.transform([profile.text]).toarray()[0]
+    index = vectorizer.vocabulary_
+    analyzer = vectorizer.build_analyzer()
+    term_vector = np.zeros_like(vector)
+    for term, weight in profile.terms.items():
+        features = [f for f in analyzer(term) if f in index]
+        # a phrase longer than two words lives in the space as its word pairs
+        longest = max((f.count(" ") for f in features), default=0)
+        for f in features:
+            if f.count(" ") == longest:
+                term_vector[index[f]] += weight * vectorizer.idf_[index[f]]
+    if np.linalg.norm(term_vector) > 0:
+        vector = vector / (np.linalg.norm(vector) or 1.0) + term_vector / np.linalg.norm(term_vector)
+    norm = np.linalg.norm(vector)
+    if norm == 0:
+        return np.zeros(n), None
+    vector /= norm
+    return np.asarray(matrix @ vector).ravel(), vector
+
+
+def _label_model(matrix, vocabulary, docs: list[_Doc]):
+    """arxiv-sanity's idea: a linear model over TF-IDF from the user's good/bad marks, when there are any.
+
+    Good against bad when both exist; good against everything unmarked (or everything unmarked against
+    bad) when only one kind exists.
+    """
+    if matrix is None or len(vocabulary) == 0:
+        return None, None
+    good = [i for i, d in enumerate(docs) if d.label == "good"]
+    bad = [i for i, d in enumerate(docs) if d.label == "bad"]
+    if not good and not bad:
+        return None, None
+    unmarked = [i for i, d in enumerate(docs) if d.label is None]
+    positives, negatives = good or unmarked, bad or unmarked
+    if not positives or not negatives:
+        return None, None
+    rows = positives + negatives
+    y = np.array([1] * len(positives) + [0] * len(negatives))
+    model = LogisticRegression(C=10.0, class_weight="balanced", solver="liblinear", random_state=0)
+    model.fit(matrix[rows], y)
+    return model.predict_proba(matrix)[:, 1], model.coef_[0]
+
+
+def _top_terms(matrix, i: int, weights, vocabulary) -> list[dict]:
+    if matrix is None or weights is None:
+        return []
+    row = matrix.getrow(i)
+    if row.nnz == 0:
+        return []
+    contributions = row.data * weights[row.indices]
+    order = np.argsort(-contributions, kind="stable")[:TOP_TERMS]
+    return [
+        {"term": str(vocabulary[row.indices[j]]), "weight": round(float(contributions[j]), 4)}
+        for j in order
+        if contributions[j] > 0
+    ]
+
+
+def _matched_terms(doc: _Doc, profile: Profile) -> list[dict]:
+    found = [(t, c, profile.terms.get(t, 0.0)) for t, c in doc.profile_hits.items()]
+    found.sort(key=lambda x: (-abs(x[2]) * _saturate(x[1], doc.words), x[0]))
+    return [{"term": t, "count": c, "weight": w} for t, c, w in found[:TOP_TERMS]]
+
+
+def _write(db, scored: list[ScoredDocument], profile: Profile, now: float) -> None:
+    rows = (
+        (
+            s.id, s.value, s.relevance, s.relevance_score, s.redundancy, s.redundancy_score, s.duplicate_of,
+            json.dumps(s.domains), json.dumps(s.components, ensure_ascii=False), profile.name, now,
+        )
+        for s in scored
+    )
+    with db.conn:
+        db.conn.executemany(
+            "INSERT OR REPLACE INTO scores (document_id, value, relevance, relevance_score, redundancy,"
+            " redundancy_score, duplicate_of, domains, components, topic, scored_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            rows,
+        )
+
+
+def stored_scores(db) -> list[dict]:
+    """The scores on file for documents that still have text, best first (for ``score`` without rescoring)."""
+    rows = db.conn.execute(
+        "SELECT s.*, d.url, d.title FROM scores s JOIN documents d ON d.id = s.document_id"
+        " WHERE d.status != 'discarded' ORDER BY s.value DESC, s.relevance_score DESC, s.document_id"
+    )
+    names = [c[0] for c in rows.description]
+    return [dict(zip(names, r)) for r in rows.fetchall()]
+
