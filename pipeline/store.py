@@ -108,6 +108,16 @@ CREATE TABLE IF NOT EXISTS discarded (
     at           REAL NOT NULL
 );
 
+-- full-text search over the kept documents (rowid = documents.id) and over their paragraph-sized
+-- passages. Chinese has no spaces, so curation writes CJK characters space-separated and queries match
+-- them as phrases (pipeline.curate.fts_text / fts_query).
+CREATE VIRTUAL TABLE IF NOT EXISTS documents_fts USING fts5(
+    title, body, tokenize = 'porter unicode61 remove_diacritics 2'
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS passages_fts USING fts5(
+    body, document_id UNINDEXED, ordinal UNINDEXED, tokenize = 'porter unicode61 remove_diacritics 2'
+);
+
 -- skills -----------------------------------------------------------------------------------------
 CREATE TABLE IF NOT EXISTS knowledge_packs (
     skill        TEXT PRIMARY KEY,
