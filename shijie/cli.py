@@ -12,6 +12,7 @@ import sys
 import typer
 
 from pipeline.errors import ShijieError
+from shijie import cmd_score
 
 app = typer.Typer(
     help="shijie (视界): crawl, score and curate GPU kernel optimization literature, and turn it into skills.",
@@ -21,6 +22,12 @@ app = typer.Typer(
 )
 
 # -- commands, one line per command module (keep this list sorted by stage) ---------------------------
+app.command("score")(cmd_score.score)
+app.command("show")(cmd_score.show)
+app.command("mark")(cmd_score.mark)
+app.command("curate")(cmd_score.curate)
+app.command("search")(cmd_score.search)
+app.command("mastery")(cmd_score.mastery)
 
 
 def main() -> None:

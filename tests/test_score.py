@@ -1,0 +1,254 @@
+"""Scoring, curation and the query API on small corpora written here (real SQLite, the real CLI)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+
+import pytest
+
+from pipeline import panels, query
+from pipeline.curate import curate, fts_query, split_passages
+from pipeline.errors import DataError, EmptyCorpusError, UsageError
+from pipeline.profile import load_profile, profile_from_topic
+from pipeline.score import score_corpus
+from pipeline.store import open_db
+from pipeline.taxonomy import load_taxonomy
+
+TAXONOMY = """
+[domains.gpu]
+title = "GPU architecture"
+title_zh = "GPU 架构"
+concepts = ["shared memory", "warp", "tensor core", "occupancy", "bank conflict", "共享内存"]
+weights = { "shared memory" = 2.0 }
+
+[domains.numerics]
+title = "Numerical analysis"
+title_zh = "数值分析"
+concepts = ["log-sum-exp", "rounding error", "mixed precision", "float64 reference"]
+"""
+
+GUIDE = """Tuning guide for NVIDIA GPUs. Shared memory tiling for GEMM and fused attention kernels.
+Each streaming multiprocessor schedules warps of 32 threads; tensor cores reach 989 TFLOPS in bf16.
+Bank conflicts in shared memory serialize accesses; pad the tile by one column. Occupancy depends on
+registers per thread and shared memory per block. The FlashAttention backward pass recomputes P from the
+saved log-sum-exp and accumulates dQ with atomic adds. Choose BLOCK_M = 128, num_warps = 8, num_stages = 3
+with Triton autotune, and validate against a float64 reference with mixed precision tolerances.
+"""
+PYTHON = """The Python tutorial. Python is an easy to learn, powerful programming language with efficient
+high-level data structures and a simple approach to object-oriented programming. Lists, dictionaries,
+modules and classes are explained with examples of string formatting and file input and output.
+"""
+BLOG = """In this post I share my notes on warp shuffles and reductions on the GPU. Reduction kernels in
+CUDA use shared memory and warp level primitives; I measured the throughput with Nsight. Thanks for reading!
+"""
+ZH = "共享内存是 GPU 上的片上存储器。分块 tiling 可以减少全局内存访问，warp 内的 bank conflict 会降低吞吐。"
+
+
+@pytest.fixture(autouse=True)
+def taxonomy(tmp_path, monkeypatch):
+    path = tmp_path / "taxonomy.toml"
+    path.write_text(TAXONOMY, encoding="utf-8")
+    monkeypatch.setattr("pipeline.taxonomy.taxonomy_path", lambda: path)
+    return path
+
+
+def add(db, url, title, text, headings=(), code=(), kind="html"):
+    db.conn.execute(
+        "INSERT INTO documents (url, title, kind, text, headings, code_blocks, metadata, content_hash, fetched_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, '{}', ?, ?)",
+        (url, title, kind, text, json.dumps(list(headings)), json.dumps(list(code)),
+         hashlib.sha256(text.encode()).hexdigest(), time.time()),
+    )
+    db.conn.commit()
+    return db.conn.execute("SELECT id FROM documents WHERE url = ?", (url,)).fetchone()[0]
+
+
+@pytest.fixture
+def corpus(db_path):
+    db = open_db(db_path)
+    ids = {
+        "guide": add(db, "http://t/guide", "GPU tuning guide", GUIDE * 4, [f"{i}.1 Topic" for i in range(12)],
+                     ["__global__ void k() {\n  __shared__ float tile[32][33];\n}"]),
+        "mirror": add(db, "http://mirror/guide", "GPU tuning guide (mirror)", "Mirror notice.\n" + GUIDE * 4),
+        "python": add(db, "http://t/python", "The Python tutorial", PYTHON * 6),
+        "blog": add(db, "http://t/blog", "Warp reductions", BLOG * 3),
+    }
+    return db, ids
+
+
+def by_id(scored):
+    return {s.id: s for s in scored}
+
+
+def test_relevant_guide_ranks_first_and_off_topic_last(corpus):
+    db, ids = corpus
+    scored = score_corpus(db)
+    assert scored[0].id == ids["guide"] and scored[0].relevance == "high" and scored[0].value >= 75
+    assert scored[-1].id == ids["python"] and scored[-1].relevance == "low" and scored[-1].value < 30
+    assert by_id(scored)[ids["guide"]].components["source"]["kind"] == "vendor_guide"
+
+
+def test_mirror_is_redundant_and_names_the_original(corpus):
+    db, ids = corpus
+    mirror = by_id(score_corpus(db))[ids["mirror"]]
+    assert mirror.redundancy == "high" and mirror.redundancy_score > 0.8
+    assert mirror.duplicate_of == ids["guide"] and mirror.duplicate_of_url == "http://t/guide"
+    assert by_id(score_corpus(db))[ids["guide"]].redundancy == "low"
+
+
+def test_scores_are_deterministic_and_update_after_more_crawling(corpus):
+    db, ids = corpus
+    first = [s.as_json() for s in score_corpus(db)]
+    assert first == [s.as_json() for s in score_corpus(db)]
+    add(db, "http://t/guide-v2", "GPU tuning guide v2", GUIDE * 4 + "A new section on Hopper TMA.")
+    again = by_id(score_corpus(db))
+    assert len(again) == 5 and again[ids["guide"]].redundancy_score > 0.8 or again[ids["guide"]].duplicate_of is None
+    stored = db.conn.execute("SELECT count(*) FROM scores").fetchone()[0]
+    assert stored == 5
+
+
+def test_every_figure_has_its_reasons(corpus):
+    db, ids = corpus
+    guide = by_id(score_corpus(db))[ids["guide"]]
+    c = guide.components
+    assert {t["term"] for t in c["relevance"]["top_terms"]} & {"shared memory", "tensor cores", "fused attention", "flashattention"}
+    assert c["relevance"]["matched_terms"] and c["depth"]["reasons"] and c["source"]["reasons"]
+    points = sum(c["value"][k]["points"] for k in ("relevance", "depth", "uniqueness", "source"))
+    assert abs(points - guide.value) <= 1
+    assert guide.domains["gpu"] > 0.5 and set(guide.domains) == {"gpu", "numerics"}
+
+
+def test_topic_changes_the_ranking(corpus):
+    db, ids = corpus
+    scored = score_corpus(db, profile_from_topic("python tutorial data structures dictionaries classes"))
+    assert scored[0].id == ids["python"]
+
+
+def test_labels_train_a_model_that_moves_the_ranking(corpus):
+    db, ids = corpus
+    before = by_id(score_corpus(db))[ids["blog"]].relevance_score
+    db.conn.execute("INSERT INTO labels VALUES (?, 'bad', 0)", (ids["blog"],))
+    db.conn.execute("INSERT INTO labels VALUES (?, 'good', 0)", (ids["guide"],))
+    db.conn.commit()
+    after = by_id(score_corpus(db))
+    assert after[ids["blog"]].relevance_score < before
+    assert after[ids["blog"]].components["relevance"]["label_model"] is not None
+
+
+def test_edge_cases_one_document_all_duplicates_chinese(db_path):
+    db = open_db(db_path)
+    with pytest.raises(EmptyCorpusError):
+        score_corpus(db)
+    add(db, "http://t/one", "only", GUIDE)
+    [only] = score_corpus(db)
+    assert only.redundancy == "low" and only.value > 50
+    for n in range(3):
+        add(db, f"http://t/copy{n}", "copy", f"copy {n}\n" + GUIDE)
+    scored = score_corpus(db)
+    assert sum(s.redundancy == "low" for s in scored) == 1  # one representative, the rest repeat it
+    zh = add(db, "http://t/zh", "GPU 共享内存优化", ZH * 8)
+    chinese = by_id(score_corpus(db))[zh]
+    assert chinese.domains["gpu"] > 0 and chinese.relevance != "low"
+    result = curate(db, min_value=0)
+    assert result.kept == 2
+    hits = query.search(db, "共享内存")
+    assert [h.document_id for h in hits] == [zh] and hits[0].text.startswith("[共享内存]是 GPU")
+
+
+def test_curate_keeps_the_best_purges_the_rest_and_indexes(corpus):
+    db, ids = corpus
+    assert query.mastery(db) == query.Mastery(0.0, {"gpu": 0.0, "numerics": 0.0})
+    score_corpus(db)
+    result = curate(db, min_value=40)
+    kept = {d.id for d in query.curated_documents(db)}
+    assert ids["guide"] in kept and ids["mirror"] not in kept and ids["python"] not in kept
+    assert result.kept == len(kept) and result.kept + result.discarded == 4
+    row = db.conn.execute("SELECT text, status FROM documents WHERE id = ?", (ids["python"],)).fetchone()
+    assert row == (None, "discarded")
+    reasons = dict(db.conn.execute("SELECT url, reason FROM discarded").fetchall())
+    assert reasons["http://mirror/guide"] == f"repeats document {ids['guide']}"
+    hits = query.search(db, "bank conflicts")
+    assert hits and hits[0].document_id == ids["guide"] and "[" in hits[0].text
+    assert query.search(db, "quantum chromodynamics") == []
+    found = query.passages(db, "log-sum-exp backward", limit=3)
+    assert found and all(p.document_id in kept for p in found) and "log-sum-exp" in found[0].text
+    in_domain = query.passages(db, "", limit=2, domain="numerics")
+    assert in_domain and len(in_domain) <= 2
+    m = query.mastery(db)
+    assert 0 < m.domains["gpu"] <= 1 and m.overall == pytest.approx((m.domains["gpu"] + m.domains["numerics"]) / 2, abs=1e-3)
+    # a rescoring after curation leaves discarded documents out
+    assert {s.id for s in score_corpus(db)} == kept
+
+
+def test_mastery_needs_depth_not_copies(corpus):
+    db, ids = corpus
+    score_corpus(db)
+    curate(db, min_value=0)
+    one = query.mastery(db).domains["gpu"]
+    for n in range(5):  # five shallow one-line pages that each mention one concept once
+        add(db, f"http://t/shallow{n}", "note", f"warp note {n}: a warp is 32 threads.")
+    score_corpus(db)
+    curate(db, min_value=0)
+    assert query.mastery(db).domains["gpu"] - one < 0.1
+
+
+def test_taxonomy_and_profile_errors_are_one_line(tmp_path):
+    bad = tmp_path / "t.toml"
+    bad.write_text("[domains.x]\ntitle = 'X'\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"title_zh"):
+        load_taxonomy(bad)
+    bad.write_text("[domains.x\n", encoding="utf-8")
+    with pytest.raises(DataError, match="does not parse"):
+        load_taxonomy(bad)
+    profile = tmp_path / "p.toml"
+    profile.write_text("name = 'x'\n[terms]\nwarp = 'many'\n", encoding="utf-8")
+    with pytest.raises(DataError, match="terms"):
+        load_profile(profile)
+    profile.write_text("text = 'warp scheduling'\n[terms]\nwarp = 2\n", encoding="utf-8")
+    assert load_profile(profile).terms == {"warp": 2.0}
+
+
+def test_fts_query_is_safe_and_passages_are_paragraph_sized():
+    assert fts_query('num_warps "AND" -- (x') == '"num_warps" AND "AND" AND "x"'
+    assert fts_query("共享 memory") == '"共 享" AND "memory"'
+    parts = split_passages("\n\n".join(["short"] + ["x" * 200] * 20))
+    assert all(len(p) <= 1500 for p in parts) and len(parts) > 2
+
+
+def test_panels_match_the_design_exactly():
+    assert panels.document_panel(92, "high", "low") == "[Value: 92] [Relevance: high] [Redundancy: low]"
+    assert panels.document_panel(92, "high", "low", "zh") == "【资料价值：92】【适配相关性：高】【重复内容：低】"
+    assert panels.mastery_panel(0.234) == "[Domain mastery: 23.4%]"
+    assert panels.mastery_panel(0.234, "zh") == "【当前领域掌握度：23.4%】"
+
+
+def test_cli_score_show_mark_curate_search_mastery(cli, corpus):
+    db, ids = corpus
+    rows = cli.json("score")
+    assert {"id", "url", "title", "value", "relevance", "relevance_score", "redundancy", "redundancy_score",
+            "duplicate_of", "domains"} <= set(rows[0])
+    assert rows[0]["url"] == "http://t/guide"
+    shown = cli.json("show", "http://mirror/guide")
+    assert shown["duplicate_of"] == "http://t/guide" and shown["panel"].startswith("[Value: ")
+    assert "【资料价值：" in cli("show", str(ids["guide"]), "--lang", "zh").stdout
+    assert cli.json("mark", str(ids["blog"]), "good")["labels"] == {"good": 1}
+    with pytest.raises(UsageError, match="good or bad"):
+        cli("mark", str(ids["blog"]), "meh")
+    with pytest.raises(UsageError, match="no document"):
+        cli("show", "http://nowhere")
+    curated = cli.json("curate", "--min-value", "40")
+    assert set(curated) >= {"kept", "discarded", "mastery"} and curated["kept"] >= 1
+    assert cli.json("search", "shared memory")[0]["id"] == ids["guide"]
+    m = cli.json("mastery")
+    assert set(m) == {"overall", "domains"} and m["domains"]["gpu"] > 0
+    assert "[Domain mastery:" in cli("mastery").stdout
+
+
+def test_cli_empty_database_is_one_clear_line(db_path):
+    from tests.conftest import run_shijie
+
+    result = run_shijie("score", "--db", str(db_path))
+    assert result.returncode == 1 and result.stderr.strip() == "error: no documents to score: crawl first (shijie crawl)"
+    assert run_shijie("mastery", "--json", "--db", str(db_path)).stdout.strip().startswith('{"overall": 0.0')
