@@ -141,13 +141,13 @@ def _saturate(count: int, words: int) -> float:
 
 def score_corpus(db, profile: Profile | None = None, domains: list[Domain] | None = None) -> list[ScoredDocument]:
     """Scores every document that still has text; writes ``scores``; returns them best first."""
-    profile = profile or default_profile()
-    domains = domains if domains is not None else load_taxonomy()
     n_docs = db.conn.execute(
         "SELECT count(*) FROM documents WHERE text IS NOT NULL AND status != 'discarded'"
     ).fetchone()[0]
     if n_docs == 0:
         raise EmptyCorpusError("no documents to score: crawl first (shijie crawl)")
+    profile = profile or default_profile()
+    domains = domains if domains is not None else load_taxonomy()
 
     profile_counter = PhraseCounter(t for t, w in profile.terms.items() if w != 0)
     concept_counters = {d.id: PhraseCounter(d.concepts) for d in domains}

@@ -224,6 +224,11 @@ def test_panels_match_the_design_exactly():
     assert panels.mastery_panel(0.234, "zh") == "【当前领域掌握度：23.4%】"
 
 
+def test_cli_mastery_before_curation_is_zero(cli, db_path):
+    m = cli.json("mastery")
+    assert m == {"overall": 0.0, "domains": {"gpu": 0.0, "numerics": 0.0}}
+
+
 def test_cli_score_show_mark_curate_search_mastery(cli, corpus):
     db, ids = corpus
     rows = cli.json("score")
@@ -251,4 +256,3 @@ def test_cli_empty_database_is_one_clear_line(db_path):
 
     result = run_shijie("score", "--db", str(db_path))
     assert result.returncode == 1 and result.stderr.strip() == "error: no documents to score: crawl first (shijie crawl)"
-    assert run_shijie("mastery", "--json", "--db", str(db_path)).stdout.strip().startswith('{"overall": 0.0')
