@@ -1,0 +1,368 @@
+"""Fused scaled-dot-product attention with a fused backward, in Triton.
+
+    from skills.operator_adaptation import attention
+    out = attention(q, k, v, is_causal=True)      # q, k, v: (batch, heads, seq, head_dim), bf16 or fp16
+    out.sum().backward()
+
+The argument names and layout are those of ``torch.nn.functional.scaled_dot_product_attention``. The forward
+keeps only O and the per-row log-sum-exp for the backward (O(N) extra memory, not O(N^2)). Kernels live in
+``_triton_attention``; this module checks arguments, picks tile configurations and launches them.
+
+Tile configurations: the candidates are planned from the GPU's shared memory and register file
+(``tile_plan``), then timed on the device the first time a shape class is seen; the winner is kept in memory
+and in a JSON file in the user's cache directory, and ``chosen_configs()`` lists what was picked. Under
+``TRITON_INTERPRET=1`` (CPU) no timing happens: the first candidate that fits is used.
+
+Causal masking is aligned top-left, as in SDPA: query row i sees key columns j <= i.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+
+import torch
+import triton
+
+from . import _triton_attention as kernels
+
+SUPPORTED_DTYPES = (torch.bfloat16, torch.float16)
+MAX_HEAD_DIM = 256
+LOG2_E = 1.4426950408889634  # 1/ln(2): exp(x) = exp2(x * log2(e))
+
+# name -> {key -> {"config": {...}, "ms": float}}: what the tuner picked, per shape class.
+_CHOSEN: dict[str, dict[str, dict]] = {}
+_CACHE_LOADED = False
+
+
+def _interpreting() -> bool:
+    return os.environ.get("TRITON_INTERPRET", "0") not in ("", "0")
+
+
+# ------------------------------------------------------------------------------------------- argument checks
+
+
+def _check_inputs(q, k, v, scale) -> None:
+    for name, t in (("q", q), ("k", k), ("v", v)):
+        if not isinstance(t, torch.Tensor):
+            raise TypeError(f"attention: {name} must be a torch.Tensor, got {type(t).__name__}")
+        if t.dim() != 4:
+            raise ValueError(f"attention: {name} must have rank 4 (batch, heads, seq, head_dim), got shape {tuple(t.shape)}")
+        if t.dtype not in SUPPORTED_DTYPES:
+            raise TypeError(
+                f"attention: {name} has dtype {t.dtype}; the kernel takes torch.bfloat16 or torch.float16 "
+                "(fp32 would run the tensor cores in tf32 and lose fp32 accuracy: cast with .to(torch.bfloat16) "
+                "or use torch.nn.functional.scaled_dot_product_attention)"
+            )
+    if not (q.dtype == k.dtype == v.dtype):
+        raise TypeError(f"attention: q, k, v must share one dtype, got {q.dtype}, {k.dtype}, {v.dtype}")
+    if not (q.device == k.device == v.device):
+        raise ValueError(f"attention: q, k, v must be on one device, got {q.device}, {k.device}, {v.device}")
+    if q.device.type != "cuda" and not (q.device.type == "cpu" and _interpreting()):
+        raise ValueError(
+            f"attention: tensors are on {q.device}; the kernel needs a CUDA device "
+            "(on the CPU it runs only in Triton's interpreter: set TRITON_INTERPRET=1 before importing triton)"
+        )
+    batch, heads, _, head_dim = q.shape
+    if k.shape != v.shape:
+        raise ValueError(f"attention: k and v must have the same shape, got {tuple(k.shape)} and {tuple(v.shape)}")
+    if k.shape[0] != batch or k.shape[1] != heads or k.shape[3] != head_dim:
+        raise ValueError(
+            f"attention: q {tuple(q.shape)} and k {tuple(k.shape)} must agree in batch, heads and head_dim "
+            "(only the sequence length may differ)"
+        )
+    if not 1 <= head_dim <= MAX_HEAD_DIM:
+        raise ValueError(f"attention: head_dim must be between 1 and {MAX_HEAD_DIM}, got {head_dim}")
+    if q.shape[2] < 1 or k.shape[2] < 1 or batch < 1 or heads < 1:
+        raise ValueError(f"attention: empty input, q {tuple(q.shape)}, k {tuple(k.shape)}")
+    if scale is not None and (not isinstance(scale, (int, float)) or not math.isfinite(scale)):
+        raise ValueError(f"attention: scale must be a finite number or None, got {scale!r}")
+
+
+# ---------------------------------------------------------------------------------------- tile configurations
+
+
+def _d_pad(head_dim: int) -> int:
+    return max(16, triton.next_power_of_2(head_dim))
+
+
+def _candidates(kind: str, d_pad: int, device) -> list[dict]:
+    """Tile candidates for one kernel ("fwd", "dkdv" or "dq"), planned from the device's shared memory and registers.
+
+    The hardware-profile planner (``tile_plan.attention_candidates``) is used where it exists; otherwise the
+    built-in list below, filtered by the same two limits. Under the interpreter the smallest tiles come first:
+    they exercise every loop (mask-free, causal diagonal, ragged tail) at small test sizes.
+    """
+    limits = device_limits(device)
+    try:
+        from . import tile_plan
+
+        planner = getattr(tile_plan, "attention_candidates", None)
+    except ImportError:
+        planner = None
+    found = planner(kind, d_pad, limits) if planner else _builtin_candidates(kind, d_pad, limits)
+    if _interpreting():
+        found = sorted(found, key=lambda c: c["BLOCK_M"] * c["BLOCK_N"])
+    return found
+
+
+# (BLOCK_M, BLOCK_N, num_warps, num_stages); BLOCK_M is the query tile, BLOCK_N the key tile in every kernel.
+_BUILTIN = {
+    "fwd": [(128, 64, 4, 3), (128, 128, 8, 3), (128, 64, 8, 3), (64, 64, 4, 3), (64, 32, 4, 2), (32, 16, 4, 1)],
+    "dkdv": [(32, 128, 4, 3), (64, 128, 8, 3), (64, 128, 8, 2), (32, 64, 4, 3), (64, 64, 4, 3), (16, 64, 4, 2),
+             (16, 32, 4, 1)],
+    "dq": [(128, 32, 4, 3), (128, 64, 8, 3), (64, 64, 4, 3), (64, 32, 4, 3), (32, 16, 4, 1)],
+}
+
+
+def _builtin_candidates(kind: str, d_pad: int, limits: dict) -> list[dict]:
+    out = []
+    for bm, bn, warps, stages in _BUILTIN[kind]:
+        smem, acc_floats = _footprint(kind, bm, bn, d_pad, stages)
+        regs_per_thread = acc_floats / (warps * 32)
+        if smem <= limits["smem_per_block"] and regs_per_thread <= 160:
+            out.append({"BLOCK_M": bm, "BLOCK_N": bn, "num_warps": warps, "num_stages": stages})
+    return out
+
+
+def _footprint(kind: str, bm: int, bn: int, d: int, stages: int) -> tuple[int, int]:
+    """(shared-memory bytes, fp32 values live in registers) of one program: 2-byte inputs, fp32 accumulators."""
+    if kind == "fwd":  # streams K, V tiles; keeps Q, the O accumulator and the score tile
+        return stages * 2 * bn * d * 2 + bm * d * 2, bm * d + bm * bn
+    if kind == "dkdv":  # streams Q, dO tiles; keeps K, V, dK, dV and two score tiles
+        return stages * 2 * bm * d * 2 + 2 * bn * d * 2 + bm * bn * 2, 2 * bn * d + 2 * bm * bn
+    return stages * 2 * bn * d * 2 + 2 * bm * d * 2 + bm * bn * 2, bm * d + 2 * bm * bn  # dq: streams K, V
+
+
+def device_limits(device) -> dict:
+    """Shared memory per block (bytes), registers per SM and SM count of ``device``; a generous default on CPU."""
+    if device.type != "cuda":
+        return {"smem_per_block": 232448, "regs_per_sm": 65536, "sm_count": 132, "name": "interpreter"}
+    props = torch.cuda.get_device_properties(device)
+    smem = getattr(props, "shared_memory_per_block_optin", 0) or 232448
+    regs = getattr(props, "regs_per_multiprocessor", 0) or 65536
+    return {"smem_per_block": int(smem), "regs_per_sm": int(regs), "sm_count": props.multi_processor_count,
+            "name": props.name}
+
+
+def _cache_file() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "shijie" / "attention_configs.json"
+
+
+def _load_cache() -> None:
+    global _CACHE_LOADED
+    if _CACHE_LOADED:
+        return
+    _CACHE_LOADED = True
+    try:
+        stored = json.loads(_cache_file().read_text())
+    except (OSError, ValueError):
+        return
+    if stored.get("triton") == triton.__version__:
+        for name, entries in stored.get("chosen", {}).items():
+            _CHOSEN.setdefault(name, {}).update(entries)
+
+
+def _save_cache() -> None:
+    path = _cache_file()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps({"triton": triton.__version__, "chosen": _CHOSEN}, indent=1, sort_keys=True))
+        tmp.replace(path)
+    except OSError:
+        pass  # a read-only home only costs re-tuning next time
+
+
+def chosen_configs() -> list[dict]:
+    """Every tile configuration the tuner picked so far: one dict per (kernel, shape class)."""
+    _load_cache()
+    rows = []
+    for name, entries in sorted(_CHOSEN.items()):
+        for key, entry in sorted(entries.items()):
+            rows.append({"kernel": name, "shape_class": key, **entry})
+    return rows
+
+
+def _shape_class(device_name: str, dtype, head_dim: int, causal: bool, n_q: int, n_k: int, bh: int) -> str:
+    # sequence lengths and batch*heads in powers of two: one tuning run covers a whole octave
+    return (f"{device_name}|{str(dtype).removeprefix('torch.')}|d{head_dim}|{'causal' if causal else 'full'}"
+            f"|q{triton.next_power_of_2(n_q)}|k{triton.next_power_of_2(n_k)}|bh{triton.next_power_of_2(bh)}")
+
+
+def _pick(name: str, key: str, candidates: list[dict], launch) -> dict:
+    """The fastest of ``candidates`` for ``launch(config)``, timed once per shape class and remembered."""
+    _load_cache()
+    entries = _CHOSEN.setdefault(name, {})
+    if key in entries:
+        return entries[key]["config"]
+    if _interpreting() or len(candidates) == 1:  # nothing to time: the interpreter's clock says nothing
+        entries[key] = {"config": candidates[0], "ms": None}
+        return candidates[0]
+    best, best_ms = None, float("inf")
+    for config in candidates:
+        try:
+            ms = triton.testing.do_bench(lambda: launch(config), warmup=10, rep=30, return_mode="median")
+        except Exception as error:  # a config over the device's resources fails to compile or launch
+            if "resources" not in str(error).lower() and "shared memory" not in str(error).lower():
+                raise
+            continue
+        if ms < best_ms:
+            best, best_ms = config, ms
+    if best is None:
+        raise RuntimeError(f"attention: no tile configuration of {name} fits this device ({key})")
+    entries[key] = {"config": best, "ms": round(best_ms, 4)}
+    _save_cache()
+    return best
+
+
+def _launch_opts(config: dict) -> dict:
+    return {"num_warps": config["num_warps"], "num_stages": config["num_stages"]}
+
+
+# ----------------------------------------------------------------------------------------------- launchers
+
+
+def _forward(q, k, v, causal: bool, sm_scale: float, o=None, lse=None):
+    """O and the base-2 row LSE; ``o``/``lse`` may be given (kernel_check passes poisoned buffers)."""
+    batch, heads, n_q, head_dim = q.shape
+    n_k = k.shape[2]
+    d_pad = _d_pad(head_dim)
+    if o is None:
+        o = torch.empty((batch, heads, n_q, head_dim), device=q.device, dtype=q.dtype)
+    if lse is None:
+        lse = torch.empty((batch, heads, n_q), device=q.device, dtype=torch.float32)
+
+    def launch(config):
+        grid = (triton.cdiv(n_q, config["BLOCK_M"]), batch * heads)
+        kernels._attn_fwd[grid](
+            q, k, v, o, lse, sm_scale * LOG2_E,
+            *q.stride(), *k.stride(), *v.stride(), *o.stride(),
+            heads, n_q, n_k,
+            HEAD_DIM=head_dim, D_PAD=d_pad, EVEN_D=head_dim == d_pad,
+            BLOCK_M=config["BLOCK_M"], BLOCK_N=config["BLOCK_N"],
+            CAUSAL=causal, INTERPRETER=_interpreting(), **_launch_opts(config))
+
+    key = _shape_class(device_limits(q.device)["name"], q.dtype, head_dim, causal, n_q, n_k, batch * heads)
+    launch(_pick("fwd", key, _candidates("fwd", d_pad, q.device), launch))
+    return o, lse
+
+
+def _backward(q, k, v, o, lse, do, causal: bool, sm_scale: float, dq=None, dk=None, dv=None):
+    """dQ, dK, dV; the three may be given (kernel_check passes poisoned buffers)."""
+    batch, heads, n_q, head_dim = q.shape
+    n_k = k.shape[2]
+    d_pad = _d_pad(head_dim)
+    even_d = head_dim == d_pad
+    upcast = _interpreting()
+    delta = torch.empty((batch, heads, n_q), device=q.device, dtype=torch.float32)
+    pre_block = 64
+    kernels._attn_bwd_preprocess[(triton.cdiv(n_q, pre_block), batch * heads)](
+        o, do, delta, *o.stride(), *do.stride(), heads, n_q,
+        HEAD_DIM=head_dim, D_PAD=d_pad, BLOCK_M=pre_block)
+
+    if dk is None:
+        dk = torch.empty((batch, heads, n_k, head_dim), device=q.device, dtype=q.dtype)
+    if dv is None:
+        dv = torch.empty((batch, heads, n_k, head_dim), device=q.device, dtype=q.dtype)
+    if dq is None:
+        dq = torch.empty((batch, heads, n_q, head_dim), device=q.device, dtype=q.dtype)
+    dq_acc = []  # the fp32 dQ buffer the fused strategy adds into, allocated only if that strategy runs
+    common = dict(HEAD_DIM=head_dim, D_PAD=d_pad, EVEN_D=even_d, CAUSAL=causal, INTERPRETER=upcast)
+
+    def launch_dkdv(config, fused: bool):
+        if fused:
+            if not dq_acc:
+                dq_acc.append(torch.empty((batch, heads, n_q, head_dim), device=q.device, dtype=torch.float32))
+            dq_acc[0].zero_()
+        target = dq_acc[0] if fused else dq
+        grid = (triton.cdiv(n_k, config["BLOCK_N"]), batch * heads)
+        kernels._attn_bwd_dkdv[grid](
+            q, k, v, do, dk, dv, target, lse, delta, sm_scale * LOG2_E, sm_scale,
+            *q.stride(), *k.stride(), *v.stride(), *do.stride(), *dk.stride(), *dv.stride(), *target.stride(),
+            heads, n_q, n_k, BLOCK_M=config["BLOCK_M"], BLOCK_N=config["BLOCK_N"], FUSED_DQ=fused,
+            **common, **_launch_opts(config))
+
+    def launch_dq(config):
+        grid = (triton.cdiv(n_q, config["BLOCK_M"]), batch * heads)
+        kernels._attn_bwd_dq[grid](
+            q, k, v, do, dq, lse, delta, sm_scale * LOG2_E, sm_scale,
+            *q.stride(), *k.stride(), *v.stride(), *do.stride(), *dq.stride(),
+            heads, n_q, n_k, BLOCK_M=config["BLOCK_M"], BLOCK_N=config["BLOCK_N"], **common, **_launch_opts(config))
+
+    limits = device_limits(q.device)
+    key = _shape_class(limits["name"], q.dtype, head_dim, causal, n_q, n_k, batch * heads)
+    dkdv_candidates = _candidates("dkdv", d_pad, q.device)
+    strategy = _bwd_strategy(key, dkdv_candidates, launch_dkdv, launch_dq, d_pad, q.device)
+    if strategy["strategy"] == "fused_dq":
+        launch_dkdv(strategy["dkdv"], fused=True)
+        dq.copy_(dq_acc[0])
+    else:
+        launch_dkdv(strategy["dkdv"], fused=False)
+        launch_dq(strategy["dq"])
+    return dq, dk, dv
+
+
+def _bwd_strategy(key, dkdv_candidates, launch_dkdv, launch_dq, d_pad, device) -> dict:
+    """Fused dQ (atomics, 5 products per block pair) or a separate dQ kernel (7 products): whichever is faster."""
+    _load_cache()
+    entries = _CHOSEN.setdefault("bwd", {})
+    if key in entries:
+        return entries[key]["config"]
+    forced = os.environ.get("SHIJIE_ATTN_DQ")  # "fused_dq" or "split_dq": for experiments only
+    options = [forced] if forced else ["fused_dq", "split_dq"]
+    if _interpreting():
+        options = options[:1]
+    timed = []
+    for option in options:
+        if option == "fused_dq":
+            dkdv = _pick("dkdv_fused", key, dkdv_candidates, lambda c: launch_dkdv(c, True))
+            choice = {"strategy": option, "dkdv": dkdv}
+            run = lambda: (launch_dkdv(dkdv, True))  # noqa: E731
+        else:
+            dkdv = _pick("dkdv", key, dkdv_candidates, lambda c: launch_dkdv(c, False))
+            dq_config = _pick("dq", key, _candidates("dq", d_pad, device), launch_dq)
+            choice = {"strategy": option, "dkdv": dkdv, "dq": dq_config}
+            run = lambda: (launch_dkdv(dkdv, False), launch_dq(dq_config))  # noqa: E731
+        ms = 0.0 if _interpreting() else triton.testing.do_bench(run, warmup=10, rep=30, return_mode="median")
+        timed.append((ms, choice))
+    ms, best = min(timed, key=lambda item: item[0])
+    entries[key] = {"config": best, "ms": round(ms, 4)}
+    if not _interpreting():
+        _save_cache()
+    return best
+
+
+# --------------------------------------------------------------------------------------------- public API
+
+
+class _FusedAttention(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, q, k, v, is_causal: bool, sm_scale: float):
+        o, lse = _forward(q, k, v, is_causal, sm_scale)
+        ctx.save_for_backward(q, k, v, o, lse)  # O and the row LSE: O(N) extra, never the N x N matrix
+        ctx.is_causal = is_causal
+        ctx.sm_scale = sm_scale
+        return o
+
+    @staticmethod
+    def backward(ctx, do):
+        q, k, v, o, lse = ctx.saved_tensors
+        dq, dk, dv = _backward(q, k, v, o, lse, do, ctx.is_causal, ctx.sm_scale)
+        return dq, dk, dv, None, None
+
+
+def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, is_causal: bool = False,
+              scale: float | None = None) -> torch.Tensor:
+    """softmax(scale * q @ k^T [causal mask]) @ v for (batch, heads, seq, head_dim) bf16/fp16 tensors.
+
+    Same arguments as ``torch.nn.functional.scaled_dot_product_attention`` (``scale`` defaults to
+    1/sqrt(head_dim); ``is_causal`` masks key j > query i). q and k/v may have different sequence lengths;
+    any strides are accepted. Differentiable in q, k and v.
+    """
+    _check_inputs(q, k, v, scale)
+    sm_scale = float(scale) if scale is not None else 1.0 / math.sqrt(q.shape[-1])
+    return _FusedAttention.apply(q, k, v, bool(is_causal), sm_scale)

@@ -1,0 +1,113 @@
+"""The Triton attention kernels, run by Triton's CPU interpreter (TRITON_INTERPRET=1) at small sizes.
+
+The same kernel source that runs on the GPU: odd and unequal sequence lengths, causal and not, head dims
+16/40/64/96 (40 and 96 are padded to a power of two inside), bf16 and fp16, non-contiguous inputs, checked
+by kernel_check's 2x-of-PyTorch rule against float64 with NaN-poisoned outputs; plus the argument errors.
+"""
+
+import math
+import os
+
+os.environ["TRITON_INTERPRET"] = "1"  # read when the kernels are defined: set before they are imported
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("triton")
+
+from skills.operator_adaptation import attention  # noqa: E402
+from skills.operator_adaptation import fused_attention, kernel_check  # noqa: E402
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
+def test_kernels_within_twice_pytorch_error(dtype):
+    rows = kernel_check.validate("cpu", dtype, kernel_check.SMALL_CASES, seed=1234)
+    assert len(rows) == len(kernel_check.SMALL_CASES)
+    for row in rows:
+        assert all(row[f"{name}_nonfinite"] == 0 for name in kernel_check.GRADS), row
+        assert row["ok"], row
+
+
+def _reference(q, k, v, causal, scale):
+    out, leaves = kernel_check._torch_attention(q.double(), k.double(), v.double(), causal, scale)
+    return out, leaves
+
+
+def _rel(a, b):
+    return ((a.double() - b).norm() / b.norm()).item()
+
+
+def test_autograd_entry_with_strided_inputs_and_custom_scale():
+    gen = torch.Generator().manual_seed(7)
+    # (B, S, H, D) storage seen as (B, H, S, D): no tensor is contiguous in the kernel's layout
+    q = torch.randn(2, 37, 3, 40, generator=gen).to(torch.float16).transpose(1, 2).requires_grad_()
+    k = torch.randn(2, 37, 3, 40, generator=gen).to(torch.float16).transpose(1, 2).requires_grad_()
+    v = torch.randn(2, 37, 3, 40, generator=gen).to(torch.float16).transpose(1, 2).requires_grad_()
+    assert not q.is_contiguous()
+    out = attention(q, k, v, is_causal=True, scale=0.3)
+    assert out.shape == (2, 3, 37, 40) and out.dtype == torch.float16
+    out.sum().backward()  # dO = ones, expanded: stride 0 in every dimension
+    ref_out, leaves = _reference(q, k, v, True, 0.3)
+    ref_out.sum().backward()
+    assert _rel(out, ref_out) < 2e-3
+    for ours, ref in zip((q.grad, k.grad, v.grad), leaves):
+        assert ours.shape == ref.shape
+        assert _rel(ours, ref.grad) < 5e-3
+
+
+def test_default_scale_is_inverse_sqrt_head_dim():
+    gen = torch.Generator().manual_seed(3)
+    q, k, v = (torch.randn(1, 1, 20, 16, generator=gen).to(torch.bfloat16) for _ in range(3))
+    ref_out, _ = _reference(q, k, v, False, 1 / math.sqrt(16))
+    assert _rel(attention(q, k, v), ref_out) < 2e-2
+
+
+def test_checker_catches_unwritten_output(monkeypatch):
+    real_backward = fused_attention._backward
+
+    def skips_last_row(q, k, v, o, lse, do, causal, sm_scale, dq=None, dk=None, dv=None):
+        full_dk = torch.empty_like(dk)
+        real_backward(q, k, v, o, lse, do, causal, sm_scale, dq=dq, dk=full_dk, dv=dv)
+        dk[..., :-1, :] = full_dk[..., :-1, :]  # the last key row keeps its NaN poison
+
+    monkeypatch.setattr(fused_attention, "_backward", skips_last_row)
+    [row] = kernel_check.validate("cpu", torch.float16, [kernel_check.Case(1, 1, 19, 16, False)], seed=5)
+    assert not row["ok"] and row["dk_nonfinite"] == 16 and row["dq_nonfinite"] == 0
+
+
+def test_chosen_configs_lists_what_ran():
+    q, k, v = (torch.randn(1, 1, 9, 16).to(torch.float16) for _ in range(3))
+    attention(q, k, v)
+    kernels = {row["kernel"] for row in fused_attention.chosen_configs()}
+    assert "fwd" in kernels
+    assert all("BLOCK_M" in row["config"] for row in fused_attention.chosen_configs() if row["kernel"] == "fwd")
+
+
+def _tensors(*shapes, dtype=torch.float16):
+    return [torch.randn(*shape).to(dtype) for shape in shapes]
+
+
+@pytest.mark.parametrize(
+    "make, error, words",
+    [
+        (lambda: _tensors((1, 2, 8, 16), (1, 2, 8, 16), (1, 2, 8, 16), dtype=torch.float32), TypeError, "bfloat16"),
+        (lambda: _tensors((2, 8, 16), (2, 8, 16), (2, 8, 16)), ValueError, "rank 4"),
+        (lambda: _tensors((1, 2, 8, 16), (1, 3, 8, 16), (1, 3, 8, 16)), ValueError, "must agree"),
+        (lambda: _tensors((1, 2, 8, 16), (1, 2, 8, 16), (1, 2, 9, 16)), ValueError, "same shape"),
+        (lambda: _tensors((1, 2, 8, 300), (1, 2, 8, 300), (1, 2, 8, 300)), ValueError, "head_dim"),
+        (lambda: _tensors((1, 2, 8, 16), (1, 2, 8, 16)) + [torch.randn(1, 2, 8, 16).to(torch.bfloat16)],
+         TypeError, "share one dtype"),
+        (lambda: _tensors((1, 2, 8, 16), (1, 2, 8, 16)) + [torch.empty(1, 2, 8, 16, dtype=torch.float16, device="meta")],
+         ValueError, "one device"),
+    ],
+    ids=["fp32", "rank3", "heads", "kv-shape", "head_dim", "dtypes", "devices"],
+)
+def test_bad_inputs_are_refused_clearly(make, error, words):
+    with pytest.raises(error, match=words):
+        attention(*make())
+
+
+def test_cpu_without_interpreter_is_refused(monkeypatch):
+    monkeypatch.setenv("TRITON_INTERPRET", "0")
+    with pytest.raises(ValueError, match="CUDA"):
+        attention(*_tensors((1, 1, 8, 16), (1, 1, 8, 16), (1, 1, 8, 16)))
