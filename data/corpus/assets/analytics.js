@@ -1,0 +1,3 @@
+// page-view counter; the crawler must never execute this
+(function () { var img = new Image(); img.src = '/assets/pixel.gif?p=' + encodeURIComponent(location.pathname); })();
+function track() {}

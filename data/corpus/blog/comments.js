@@ -1,0 +1,1 @@
+function loadComments(id) { /* comments are loaded from a third-party service */ }

@@ -1,0 +1,1 @@
+// live score ticker (not used offline)
