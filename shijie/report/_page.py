@@ -1,0 +1,294 @@
+"""Assembles the one-file HTML report: sections in the order of the pipeline, pictures inline."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import _svg, _views
+from ._html import cell, kv_table, link, number, rows_table
+from ._svg import esc
+from ._text import acquired_panel, document_panel, learning_panels, mastery_panel, words
+
+# No script may run in the report, whatever slipped through: the policy allows inline styles and nothing else.
+CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
+
+STYLE = """
+:root { color-scheme: light; }
+body { font-family: system-ui, -apple-system, "Segoe UI", "Noto Sans", "Noto Sans CJK SC", sans-serif;
+       margin: 0; color: #1d1d1f; background: #fafafa; line-height: 1.45; }
+header { background: #0b1f33; color: #fff; padding: 18px 32px; }
+header h1 { margin: 0 0 4px; font-size: 24px; }
+header .meta { color: #b8c7d9; font-size: 13px; }
+main { max-width: 1080px; margin: 0 auto; padding: 8px 24px 48px; }
+section { background: #fff; border: 1px solid #e3e3e3; border-radius: 8px; padding: 14px 20px; margin: 18px 0; }
+h2 { font-size: 19px; margin: 4px 0 12px; }
+h3 { font-size: 15px; margin: 16px 0 8px; }
+.panel { font-family: ui-monospace, "SFMono-Regular", Menlo, "Noto Sans Mono CJK SC", monospace;
+         font-size: 13px; white-space: nowrap; }
+.panels .panel { display: inline-block; background: #eef4fb; border: 1px solid #c9dcf0; border-radius: 4px;
+                 padding: 3px 8px; margin: 2px 6px 2px 0; }
+.acquired { background: #e7f6ec !important; border-color: #9bd3ae !important; }
+table { border-collapse: collapse; font-size: 13px; }
+table.rows { width: 100%; }
+table.rows th, table.rows td { border-bottom: 1px solid #eee; padding: 4px 8px; text-align: left; vertical-align: top; }
+table.rows th { background: #f5f5f5; }
+table.kv th { text-align: left; padding: 2px 10px 2px 0; color: #555; font-weight: 600; vertical-align: top; }
+table.kv td { padding: 2px 0; }
+table.compact { font-size: 12px; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+.title a { color: #0b4f8a; text-decoration: none; }
+.documents td.title { max-width: 330px; overflow-wrap: anywhere; }
+.documents td { overflow-wrap: anywhere; }
+.url { color: #777; font-size: 11px; word-break: break-all; }
+.reasons { color: #444; font-size: 12px; }
+.muted { color: #888; }
+.ok, .green { color: #0a7a32; font-weight: 600; }
+.bad, .red { color: #b3261e; font-weight: 600; }
+tr.fail td { background: #fdecea; }
+tr.discarded td { color: #999; }
+.scroll { overflow-x: auto; }
+.charts { display: flex; flex-wrap: wrap; gap: 12px; }
+svg.chart { max-width: 100%; height: auto; background: #fff; }
+ol.steps li { margin-bottom: 6px; }
+.passage { color: #555; font-size: 12px; }
+"""
+
+
+def build_html(results: dict) -> str:
+    lang = results.get("lang", "en")
+    w = words(lang)
+    sections = [
+        _summary(results, w, lang),
+        _documents(results, w, lang),
+        _mastery(results, w, lang),
+        _skills(results, w, lang),
+        _knowledge(results, w, lang),
+        _invocation(results, w),
+    ]
+    meta = " · ".join(
+        esc(x) for x in (results.get("generated_at"), results.get("db"), f"device: {results.get('device', '?')}") if x
+    )
+    return (
+        "<!DOCTYPE html>\n"
+        f'<html lang="{"zh-CN" if lang == "zh" else "en"}"><head><meta charset="utf-8">'
+        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{esc(w['title'])}</title><style>{STYLE}</style></head><body>"
+        f"<header><h1>{esc(w['title'])}</h1><div class=\"meta\">{meta}</div></header>"
+        f"<main>{''.join(s for s in sections if s)}</main></body></html>\n"
+    )
+
+
+def _section(ident: str, heading: str, body: str) -> str:
+    return f'<section id="{ident}"><h2>{esc(heading)}</h2>{body}</section>'
+
+
+def _summary(results: dict, w: dict, lang: str) -> str:
+    panels = []
+    mastery = results.get("mastery") or (results.get("curate") or {}).get("mastery")
+    if mastery:
+        panels.append(mastery_panel(float(mastery.get("overall", 0.0)), lang))
+    skill = learned_skill(results)
+    if skill:
+        panels.append(acquired_panel(skill.get("title", skill.get("name", "")), skill.get("title_zh"),
+                                     int(skill.get("level") or 1), lang))
+    body = '<div class="panels">' + "".join(
+        f'<span class="panel{" acquired" if i == 1 else ""}">{esc(p)}</span>' for i, p in enumerate(panels)) + "</div>"
+    facts: dict[str, Any] = {}
+    crawl = results.get("crawl") or {}
+    for key in ("fetched", "stored", "duplicates", "skipped_robots", "errors"):
+        if key in crawl:
+            facts[f"{w['crawl']}: {key}"] = crawl[key]
+    curate = results.get("curate") or {}
+    for key in ("kept", "discarded"):
+        if key in curate:
+            facts[key] = curate[key]
+    invoke = results.get("invoke") or {}
+    for key in ("op", "device", "target"):
+        if invoke.get(key) is not None:
+            facts[key] = invoke[key] if not isinstance(invoke[key], dict) else invoke[key].get("name", "")
+    if facts:
+        body += kv_table(facts)
+    timings = results.get("timings") or {}
+    if timings:
+        body += f"<h3>{esc(w['timings'])}</h3>" + kv_table({k: f"{float(v):.2f} s" for k, v in timings.items()})
+    return _section("summary", w["summary"], body)
+
+
+def learned_skill(results: dict) -> dict | None:
+    """The skill this run learned: ``skills learn``'s result completed by its ``skills list`` row (title_zh)."""
+    learn = results.get("learn") or {}
+    name = learn.get("skill") or (results.get("invoke") or {}).get("skill")
+    listed = next((s for s in results.get("skills") or [] if s.get("name") == name), {})
+    level = learn.get("level") or (listed.get("level") if listed.get("status") == "learned" else 0)
+    if not level:
+        return None
+    return {"name": name, "title": learn.get("title") or listed.get("title") or name,
+            "title_zh": listed.get("title_zh"), "level": level}
+
+
+def _documents(results: dict, w: dict, lang: str) -> str:
+    docs = results.get("documents") or []
+    if not docs:
+        return ""
+    titles = results.get("domain_titles") or {}
+    by_id = {d.get("id"): d for d in docs}
+    body = _svg.value_histogram([int(d.get("value", 0)) for d in docs], title=w["value_spread"])
+    rows = []
+    for rank, doc in enumerate(docs, 1):
+        domains = sorted((doc.get("domains") or {}).items(), key=lambda kv: -float(kv[1] or 0))[:3]
+        domain_text = ", ".join(f"{_domain_title(k, titles, lang)} {float(v):.2f}" for k, v in domains if v)
+        reasons = _reasons(doc, by_id, w)
+        status = doc.get("status")
+        klass = ' class="discarded"' if status == "discarded" else ""
+        rows.append(
+            f"<tr{klass}><td class=\"num\">{rank}</td>"
+            f'<td class="title">{link(doc.get("url"), doc.get("title") or doc.get("url"))}'
+            f'<div class="url">{esc(doc.get("url", ""))}</div></td>'
+            f'<td><span class="panel">{esc(document_panel(doc, lang))}</span>'
+            f'<div class="reasons">{reasons}</div></td>'
+            f"<td>{esc(domain_text)}</td><td>{esc(status or '')}</td></tr>"
+        )
+    body += (
+        '<table class="rows documents"><thead><tr><th>#</th><th>document</th><th>panel</th><th>domains</th>'
+        f"<th>status</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    )
+    return _section("documents", w["documents"], body)
+
+
+def _reasons(doc: dict, by_id: dict, w: dict) -> str:
+    parts = [f"relevance {float(doc.get('relevance_score', 0)):.2f}",
+             f"redundancy {float(doc.get('redundancy_score', 0)):.2f}"]
+    dup = doc.get("duplicate_of")
+    if dup:
+        target = by_id.get(dup, {}).get("url", dup) if not isinstance(dup, str) else dup
+        parts.append(f"{w['repeats']} {target}")
+    components = doc.get("components") or {}
+    if isinstance(components, dict):
+        for key, value in components.items():
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                parts.append(f"{key} {number(value)}")
+    terms = doc.get("top_terms") or doc.get("terms") or []
+    if terms:
+        parts.append("terms: " + ", ".join(str(t[0] if isinstance(t, (list, tuple)) else t) for t in terms[:6]))
+    for reason in doc.get("reasons") or []:
+        parts.append(str(reason))
+    return esc(" · ".join(parts))
+
+
+def _domain_title(key: str, titles: dict, lang: str) -> str:
+    entry = titles.get(key)
+    if isinstance(entry, dict):
+        return entry.get("zh" if lang == "zh" else "en") or key
+    if isinstance(entry, str):
+        return entry
+    return key.replace("_", " ")
+
+
+def _mastery(results: dict, w: dict, lang: str) -> str:
+    mastery = results.get("mastery") or (results.get("curate") or {}).get("mastery")
+    if not mastery:
+        return ""
+    titles = results.get("domain_titles") or {}
+    items = [(_domain_title(k, titles, lang), float(v or 0)) for k, v in (mastery.get("domains") or {}).items()]
+    overall = float(mastery.get("overall", 0.0))
+    body = f'<div class="panels"><span class="panel">{esc(mastery_panel(overall, lang))}</span></div>'
+    body += _svg.bar_chart(items, title=w["mastery"], overall=overall, overall_label=w["overall"])
+    return _section("mastery", w["mastery"], body)
+
+
+def _skills(results: dict, w: dict, lang: str) -> str:
+    skills = results.get("skills") or []
+    learn = results.get("learn") or {}
+    if not skills and not learn:
+        return ""
+    body = ""
+    if learn:
+        panels = learning_panels(lang)
+        skill = learned_skill(results)
+        if skill:
+            panels.append(acquired_panel(skill.get("title", skill.get("name", "")), skill.get("title_zh"),
+                                         int(skill.get("level") or 1), lang))
+        body += '<div class="panels">' + "".join(
+            f'<span class="panel{" acquired" if i == 3 else ""}">{esc(p)}</span>' for i, p in enumerate(panels)) + "</div>"
+    if skills:
+        body += rows_table(skills, ["name", "title", "level", "status", "requires"])
+    return _section("skills", w["skills"], body)
+
+
+def _knowledge(results: dict, w: dict, lang: str) -> str:
+    pack = (results.get("learn") or {}).get("pack")
+    steps = (results.get("invoke") or {}).get("knowledge") or (pack or {}).get("path")
+    if not pack and not steps:
+        return ""
+    graph = _views.knowledge_graph(pack or steps, lang)
+    body = ""
+    if graph.topics or graph.steps:
+        body += _svg.concept_graph(graph, title=w["graph"], headings=w["graph_cols"])
+    if steps:
+        items = []
+        for step in steps:
+            title = (step.get("title_zh") if lang == "zh" else None) or step.get("title", "")
+            sources = "".join(
+                f'<div class="passage">{link(p.get("url"), p.get("title") or p.get("url"))}'
+                f"{': ' + esc(_svg.clip(p.get('excerpt', ''), 240)) if p.get('excerpt') else ''}</div>"
+                for p in step.get("passages") or [] if isinstance(p, dict))
+            items.append(f"<li><strong>{esc(title)}</strong>{sources}</li>")
+        body += f"<h3>{esc(w['steps'])}</h3><ol class=\"steps\">{''.join(items)}</ol>"
+    return _section("knowledge", w["knowledge"], body)
+
+
+def _invocation(results: dict, w: dict) -> str:
+    invoke = results.get("invoke")
+    if not invoke:
+        return ""
+    target = invoke.get("target")
+    facts = {k: invoke.get(k) for k in ("skill", "level", "op", "device", "device_name") if invoke.get(k) is not None}
+    facts["target"] = target.get("name") if isinstance(target, dict) else target
+    body = kv_table(facts)
+    adaptation = invoke.get("adaptation_list") or []
+    if adaptation:
+        items = [f'<span class="panel {"green" if op.get("adapted") else "red"}">'
+                 f'{"✓" if op.get("adapted") else "✗"} {esc(op.get("op", ""))}</span>' for op in adaptation]
+        body += f"<h3>{esc(w['adaptation'])}</h3><div class=\"panels\">{''.join(items)}</div>"
+    if invoke.get("note"):
+        body += f'<p class="red">{esc(invoke["note"])}</p>'
+    plan = invoke.get("plan")
+    if isinstance(plan, dict) and plan:
+        levels, groups = _views.memory_view(plan)
+        body += f"<h3>{esc(w['plan'])}</h3>"
+        body += _svg.memory_hierarchy(levels, groups, title=w["hierarchy"])
+        kernels = plan.get("kernels") or {}
+        if kernels:
+            body += rows_table([{"pass": name, **{k: v for k, v in cfg.items() if k != "kernel"}}
+                                for name, cfg in kernels.items()])
+        body += kv_table(_views.plan_facts(plan))
+    validation = invoke.get("validation")
+    if validation:
+        rows = _views.validation_rows(validation)
+        body += f"<h3>{esc(w['validation'])}</h3>"
+        body += rows_table(rows, row_class=lambda r: "fail" if _views.passed(r) is False else "")
+    body += _benchmark(invoke.get("benchmark"), w)
+    return _section("invoke", w["invoke"], body)
+
+
+def _benchmark(benchmark: Any, w: dict) -> str:
+    rows = _views.benchmark_rows(benchmark)
+    if not rows:
+        return f"<h3>{esc(w['benchmark'])}</h3><p class=\"muted\">{esc(w['no_gpu'])}</p>"
+    panels = _views.benchmark_series(benchmark)
+    charts = "".join(
+        _svg.line_plot(series, title=panel, x_label=w["seq"], y_label=w["tflops"], highlight=_ours(series))
+        for panel, series in panels.items()
+    )
+    return (f"<h3>{esc(w['benchmark'])}</h3><div class=\"charts\">{charts}</div>" + rows_table(rows))
+
+
+def _ours(series: dict) -> str | None:
+    for name in series:
+        if name.lower() in ("ours", "shijie", "triton", "operator-adaptation"):
+            return name
+    return next(iter(series), None)
+
+
+__all__ = ["build_html", "cell"]

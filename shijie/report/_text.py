@@ -1,0 +1,89 @@
+"""The report's words in English and Chinese: panel texts exactly as DESIGN.md spells them, and headings."""
+
+from __future__ import annotations
+
+LEVELS_ZH = {"high": "高", "medium": "中", "low": "低"}
+
+HEADINGS = {
+    "en": {
+        "title": "shijie report",
+        "summary": "Summary",
+        "documents": "Ranked documents",
+        "value_spread": "Value of every scored document",
+        "mastery": "Domain mastery",
+        "skills": "Skills",
+        "knowledge": "Knowledge pack",
+        "graph": "Topics → passages → adaptation steps",
+        "graph_cols": ("topics", "passages", "adaptation steps"),
+        "invoke": "Invocation",
+        "plan": "Tile plan",
+        "hierarchy": "Memory hierarchy of the target and one block's budget",
+        "validation": "Validation against the float64 reference",
+        "benchmark": "Benchmark",
+        "tflops": "backward TFLOP/s",
+        "seq": "sequence length",
+        "adaptation": "Adaptation list",
+        "steps": "Adaptation path",
+        "crawl": "Crawl",
+        "timings": "Stage times",
+        "no_gpu": "Benchmark: not run (no GPU on this machine, or --benchmark not given).",
+        "overall": "overall",
+        "reasons": "reasons",
+        "repeats": "repeats",
+    },
+    "zh": {
+        "title": "视界 报告",
+        "summary": "概览",
+        "documents": "资料排名",
+        "value_spread": "全部资料的价值分布",
+        "mastery": "领域掌握度",
+        "skills": "技能",
+        "knowledge": "知识包",
+        "graph": "主题 → 段落 → 适配步骤",
+        "graph_cols": ("主题", "段落", "适配步骤"),
+        "invoke": "调用",
+        "plan": "分块方案",
+        "hierarchy": "目标硬件的存储层次与单个线程块的预算",
+        "validation": "与 float64 参考实现的误差校验",
+        "benchmark": "性能测试",
+        "tflops": "反向 TFLOP/s",
+        "seq": "序列长度",
+        "adaptation": "适配列表",
+        "steps": "适配路径",
+        "crawl": "爬取",
+        "timings": "各阶段耗时",
+        "no_gpu": "性能测试：未运行（本机没有 GPU，或未指定 --benchmark）。",
+        "overall": "总体",
+        "reasons": "理由",
+        "repeats": "重复于",
+    },
+}
+
+
+def words(lang: str) -> dict:
+    return HEADINGS.get(lang, HEADINGS["en"])
+
+
+def document_panel(doc: dict, lang: str) -> str:
+    value, relevance, redundancy = doc.get("value", 0), doc.get("relevance", "low"), doc.get("redundancy", "low")
+    if lang == "zh":
+        return (f"【资料价值：{value}】【适配相关性：{LEVELS_ZH.get(relevance, relevance)}】"
+                f"【重复内容：{LEVELS_ZH.get(redundancy, redundancy)}】")
+    return f"[Value: {value}] [Relevance: {relevance}] [Redundancy: {redundancy}]"
+
+
+def mastery_panel(overall: float, lang: str) -> str:
+    pct = f"{overall * 100:.1f}%"
+    return f"【当前领域掌握度：{pct}】" if lang == "zh" else f"[Domain mastery: {pct}]"
+
+
+def learning_panels(lang: str) -> list[str]:
+    if lang == "zh":
+        return ["【技能结构识别中】", "【知识片段整理中】", "【推理路径压缩中】"]
+    return ["[Recognizing skill structure…]", "[Organizing knowledge fragments…]", "[Compressing reasoning paths…]"]
+
+
+def acquired_panel(title: str, title_zh: str | None, level: int, lang: str) -> str:
+    if lang == "zh":
+        return f"【{title_zh or title} Lv.{level}，已习得】"
+    return f"[{title} Lv.{level} — acquired]"

@@ -1,0 +1,243 @@
+"""Turns the stages' ``--json`` outputs into what the pictures draw.
+
+This is the only module that knows the inner keys of ``skills invoke``'s plan, validation, benchmark and
+knowledge, so when a stage grows a key, one function here follows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._svg import Budget, ConceptGraph, GraphNode, MemoryLevel, Tile, TileGroup, clip, human_bytes
+
+MAX_TOPICS, MAX_PASSAGES, MAX_STEPS = 8, 14, 10
+
+
+def first(d: dict, *keys: str, default: Any = None) -> Any:
+    for key in keys:
+        if isinstance(d, dict) and d.get(key) not in (None, ""):
+            return d[key]
+    return default
+
+
+# -- knowledge pack → concept graph ---------------------------------------------------------------------
+
+
+def _passage_key(passage: Any) -> str:
+    # a passage is known by its document and its first words: the same passage cited by a topic and a step
+    # is one node with two edges
+    if isinstance(passage, dict):
+        where = first(passage, "document_id", "url", default="")
+        return f"p:{where}#{' '.join(str(first(passage, 'excerpt', 'text', default='')).split())[:80]}"
+    return f"p:{passage}"
+
+
+def _passage_node(passage: Any) -> GraphNode:
+    if not isinstance(passage, dict):
+        return GraphNode(_passage_key(passage), str(passage), str(passage))
+    title = first(passage, "title", "url", default="passage")
+    detail = " · ".join(str(x) for x in (title, passage.get("url"), clip(first(passage, "excerpt", "text", default=""), 300)) if x)
+    return GraphNode(_passage_key(passage), str(title), detail)
+
+
+def _label(value: Any) -> str:
+    return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def knowledge_graph(pack: dict | list | None, lang: str = "en") -> ConceptGraph:
+    """Topics → passages → steps from a knowledge pack (``skills learn``'s ``pack``: ``topics``, each with its
+    ``label`` terms and ``passages``, and a ``path`` of steps with the ``passages`` behind them) or from
+    invoke's ``knowledge`` (the steps alone)."""
+    graph = ConceptGraph()
+    if not pack:
+        return graph
+    if isinstance(pack, list):
+        pack = {"path": pack}
+    passages: dict[str, GraphNode] = {}
+    topic_edges: list[tuple[str, str]] = []
+    step_edges: list[tuple[str, str]] = []
+    for index, topic in enumerate(pack.get("topics") or []):
+        key = f"t:{topic.get('id', index)}"
+        domain = topic.get("domain")
+        graph.topics.append(GraphNode(key, _label(topic.get("label", key)),
+                                      f"{_label(topic.get('label', ''))} ({domain})" if domain else ""))
+        for passage in topic.get("passages") or []:
+            node = _passage_node(passage)
+            passages.setdefault(node.key, node)
+            topic_edges.append((key, node.key))
+    for index, step in enumerate(pack.get("path") or []):
+        key = f"s:{step.get('id', index)}"
+        title = (step.get("title_zh") if lang == "zh" else None) or step.get("title", key)
+        graph.steps.append(GraphNode(key, f"{step.get('step', index + 1)}. {title}", str(step.get("query") or title)))
+        for passage in step.get("passages") or []:
+            node = _passage_node(passage)
+            passages.setdefault(node.key, node)
+            step_edges.append((node.key, key))
+    # keep the picture readable: the first topics and steps, and the passages that connect them
+    graph.hidden["topics"] = max(0, len(graph.topics) - MAX_TOPICS)
+    graph.hidden["steps"] = max(0, len(graph.steps) - MAX_STEPS)
+    graph.topics, graph.steps = graph.topics[:MAX_TOPICS], graph.steps[:MAX_STEPS]
+    kept_t, kept_s = {t.key for t in graph.topics}, {s.key for s in graph.steps}
+    # passages cited by both a topic and a step first: they are the bridges the graph is about
+    cited_t = {p for t, p in topic_edges if t in kept_t}
+    cited_s = {p for p, s in step_edges if s in kept_s}
+    ordered = sorted(passages, key=lambda k: (not (k in cited_t and k in cited_s), k not in cited_s, k not in cited_t))
+    graph.passages = [passages[k] for k in ordered[:MAX_PASSAGES]]
+    graph.hidden["passages"] = max(0, len(passages) - MAX_PASSAGES)
+    kept_p = {p.key for p in graph.passages}
+    graph.edges = [(t, p) for t, p in dict.fromkeys(topic_edges) if p in kept_p and t in kept_t]
+    graph.edges += [(p, s) for p, s in dict.fromkeys(step_edges) if p in kept_p and s in kept_s]
+    return graph
+
+
+# -- tile plan → memory hierarchy -----------------------------------------------------------------------
+
+PASS_TITLES = {"dkdv": "dK/dV pass", "dq": "dQ pass"}
+
+
+def memory_view(plan: dict) -> tuple[list[MemoryLevel], list[TileGroup]]:
+    """The plan of ``skills.operator_adaptation.tile_plan.plan`` as four levels with their budgets (HBM
+    traffic fused vs unfused, the L2 working set, shared memory and registers per pass) and each pass's
+    tiles (``target``, ``problem``, ``kernels``, ``hbm`` keys)."""
+    target = plan.get("target") or {}
+    problem = plan.get("problem") or {}
+    kernels = plan.get("kernels") or {}
+    hbm = plan.get("hbm") or {}
+    d = problem.get("head_dim", "d")
+    dtype = problem.get("dtype", "")
+
+    def kib(n: float) -> str:
+        return human_bytes(n)
+
+    levels = []
+    hbm_budgets = []
+    if hbm.get("fused_bytes") and hbm.get("unfused_bytes"):
+        unfused = float(hbm["unfused_bytes"])
+        hbm_budgets = [Budget("fused", hbm["fused_bytes"] / unfused, kib(hbm["fused_bytes"])),
+                       Budget("unfused", 1.0, kib(unfused))]
+    shape = " × ".join(str(problem[k]) for k in ("batch", "heads", "seq", "head_dim") if k in problem)
+    levels.append(MemoryLevel(
+        "HBM", " · ".join(x for x in (target.get("full_name") or target.get("name"),
+                                      f"{target['hbm_bandwidth_gbs']:g} GB/s" if target.get("hbm_bandwidth_gbs") else "") if x),
+        f"Q, K, V, O, dO in; dQ, dK, dV out ({shape} {dtype})".replace("( ", "("), hbm_budgets))
+    l2_budgets = []
+    if hbm.get("l2_bytes") and hbm.get("l2_working_set_bytes") is not None:
+        l2_budgets = [Budget("re-read set", hbm["l2_working_set_bytes"] / hbm["l2_bytes"],
+                             f"{kib(hbm['l2_working_set_bytes'])} of {kib(hbm['l2_bytes'])}")]
+    stays = hbm.get("rereads_in_l2")
+    levels.append(MemoryLevel(
+        "L2", kib(hbm["l2_bytes"]) if hbm.get("l2_bytes") else "",
+        "tiles re-read by later programs " + ("stay here" if stays else "spill to HBM" if stays is False else ""),
+        l2_budgets))
+    smem, regs = [], []
+    for name, k in kernels.items():
+        label = PASS_TITLES.get(name, name)
+        if k.get("smem_bytes") is not None and k.get("smem_limit"):
+            smem.append(Budget(label, k["smem_bytes"] / k["smem_limit"], f"{kib(k['smem_bytes'])} of {kib(k['smem_limit'])}"))
+        if k.get("registers_per_thread") is not None and k.get("register_limit"):
+            regs.append(Budget(label, k["registers_per_thread"] / k["register_limit"],
+                               f"{k['registers_per_thread']} of {k['register_limit']} per thread"))
+    per_block = f"{target['smem_per_block_kib']:g} KiB per block" if target.get("smem_per_block_kib") else ""
+    levels.append(MemoryLevel("Shared memory", per_block, "resident and streamed tiles, P/dS operand tile", smem))
+    per_sm = f"{target['registers_per_sm']:,} per SM" if target.get("registers_per_sm") else ""
+    levels.append(MemoryLevel("Registers", per_sm, "fp32 accumulators and the live score tiles", regs))
+    groups = []
+    for name, k in kernels.items():
+        bm, bn = k.get("block_m"), k.get("block_n")
+        if not (isinstance(bm, int) and isinstance(bn, int) and isinstance(d, int)):
+            continue
+        stages = f"×{k['num_stages']}" if k.get("num_stages", 1) > 1 else ""
+        if name == "dkdv":
+            tiles = [Tile("K, V", bn, d, "resident"), Tile("Q, dO", bm, d, stages), Tile("P, dS", bm, bn),
+                     Tile("dK, dV acc", bn, d, "fp32")]
+        elif name == "dq":
+            tiles = [Tile("Q, dO", bm, d, "resident"), Tile("K, V", bn, d, stages), Tile("P, dS", bm, bn),
+                     Tile("dQ acc", bm, d, "fp32")]
+        else:
+            tiles = [Tile("M×N", bm, bn)]
+        title = (f"{PASS_TITLES.get(name, name)}: BLOCK_M {bm}, BLOCK_N {bn}, {k.get('num_warps', '?')} warps, "
+                 f"{k.get('num_stages', '?')} stages, {k.get('blocks_per_sm', '?')}/SM")
+        groups.append(TileGroup(title, tiles))
+    return levels, groups
+
+
+def plan_facts(plan: dict) -> dict:
+    """The plan's headline figures for the table under the picture."""
+    facts = {}
+    for key in ("flops", "ridge_point", "bound"):
+        if key in plan:
+            facts[key.replace("_", " ")] = plan[key]
+    for key, value in (plan.get("arithmetic_intensity") or {}).items():
+        facts[f"FLOPs/byte, {key}"] = value
+    for key, value in (plan.get("hbm") or {}).items():
+        facts[f"HBM: {key.replace('_', ' ')}"] = value
+    for key, value in plan.items():
+        if key not in ("target", "problem", "kernels", "hbm", "flops", "ridge_point", "bound", "arithmetic_intensity"):
+            facts[key] = value
+    return facts
+
+
+# -- validation and benchmark ---------------------------------------------------------------------------
+
+
+def validation_rows(validation: Any) -> list[dict]:
+    """One row per checked case: ``skills invoke``'s validation rows with the ``rel_err`` per tensor as
+    columns (``rel err dq``…)."""
+    if isinstance(validation, dict):
+        validation = [validation]
+    rows = []
+    for case in validation or []:
+        if not isinstance(case, dict):
+            continue
+        row = {k: v for k, v in case.items() if k != "rel_err" and not isinstance(v, (dict, list))}
+        for tensor, error in (case.get("rel_err") or {}).items():
+            row[f"rel err {tensor}"] = error
+        row.update({k: v for k, v in case.items() if k != "rel_err" and isinstance(v, (dict, list))})
+        rows.append(row)
+    return rows
+
+
+def passed(row: dict) -> bool | None:
+    for key in ("ok", "passed", "pass"):
+        if isinstance(row.get(key), bool):
+            return row[key]
+    return None
+
+
+def benchmark_series(benchmark: Any) -> dict[str, dict[str, list[tuple[float, float]]]]:
+    """{panel title (head_dim, causal): {implementation: [(seq, TFLOP/s)]}} from benchmark rows, either one
+    row per (shape, implementation) or one row per shape with a TFLOP/s column per implementation."""
+    rows = benchmark_rows(benchmark)
+    panels: dict[str, dict[str, list[tuple[float, float]]]] = {}
+    for row in rows:
+        seq = first(row, "seq", "seqlen", "seq_len", "N")
+        if not isinstance(seq, (int, float)):
+            continue
+        d = first(row, "head_dim", "d", default="?")
+        causal = row.get("causal", row.get("is_causal"))
+        panel = f"head_dim {d}, {'causal' if causal else 'non-causal'}"
+        impl = first(row, "impl", "backend", "implementation", "kernel", "name")
+        if impl is not None and isinstance(first(row, "tflops", "TFLOP/s", "bwd_tflops"), (int, float)):
+            panels.setdefault(panel, {}).setdefault(str(impl), []).append(
+                (float(seq), float(first(row, "tflops", "TFLOP/s", "bwd_tflops"))))
+            continue
+        tflops = row.get("tflops") if isinstance(row.get("tflops"), dict) else row
+        for key, value in tflops.items():
+            if key in ("seq", "seqlen", "seq_len", "N", "head_dim", "d", "causal", "is_causal", "batch", "heads",
+                       "dtype") or not isinstance(value, (int, float)) or isinstance(value, bool):
+                continue
+            if tflops is row and "tflops" not in key.lower():
+                continue
+            name = key.replace("_tflops", "").replace("tflops_", "")
+            panels.setdefault(panel, {}).setdefault(name, []).append((float(seq), float(value)))
+    return panels
+
+
+def benchmark_rows(benchmark: Any) -> list[dict]:
+    if isinstance(benchmark, list):
+        return [r for r in benchmark if isinstance(r, dict)]
+    if isinstance(benchmark, dict):
+        for key in ("rows", "results", "grid", "table"):
+            if isinstance(benchmark.get(key), list):
+                return benchmark_rows(benchmark[key])
+    return []
