@@ -12,7 +12,7 @@ import sys
 import typer
 
 from pipeline.errors import ShijieError
-from shijie import cmd_score
+from shijie import cmd_score, cmd_skills
 
 app = typer.Typer(
     help="shijie (视界): crawl, score and curate GPU kernel optimization literature, and turn it into skills.",
@@ -28,6 +28,7 @@ app.command("mark")(cmd_score.mark)
 app.command("curate")(cmd_score.curate)
 app.command("search")(cmd_score.search)
 app.command("mastery")(cmd_score.mastery)
+app.add_typer(cmd_skills.skills_app, name="skills")
 
 
 def main() -> None:

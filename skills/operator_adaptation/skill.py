@@ -1,0 +1,165 @@
+"""Operator Adaptation: learns an adaptation path from the curated corpus and applies it to fused attention.
+
+``learn`` builds the knowledge pack: topics of the curated documents mapped to the skill's domains,
+their best passages, and the ordered adaptation path (``ADAPTATION_PATH``) with the passages behind
+each step. ``invoke`` puts it to work on one operator:
+
+* an operator the skill adapts (``metadata.ops`` in SKILL.md): the tile plan for the target profile,
+  then the kernel validated on the device: on a CPU the NumPy tiled FlashAttention-2 backward against
+  float64; on CUDA the Triton kernel (``kernel_check``), and ``benchmark`` when asked;
+* any other operator: the adaptation path with passages found for that operator, and nothing that
+  pretends to be a kernel.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.errors import UsageError
+
+from ..knowledge import PathStep, cluster_topics, path_steps, topic_passages
+from . import numpy_backward, tile_plan
+
+ADAPTATION_PATH = [
+    PathStep("math", "Understand the operator's math", "理解算子的数学",
+             "attention softmax backward gradient logsumexp", "model_structure"),
+    PathStep("memory", "Profile the target's memory hierarchy", "剖析目标硬件的存储层次",
+             "shared memory registers bandwidth occupancy", "gpu_architecture"),
+    PathStep("tiling", "Choose the tiling", "选择分块方案",
+             "tiling block tile shared memory", "parallel_computing"),
+    PathStep("kernel", "Write the kernel", "编写内核",
+             "triton kernel fused attention", "compiler_optimization"),
+    PathStep("integrate", "Integrate with the framework and driver", "接入框架与驱动",
+             "kernel launch stream autograd", "driver_interface"),
+    PathStep("numerics", "Numerics and validation", "数值精度与验证",
+             "numerical precision floating point accumulation", "numerical_analysis"),
+    PathStep("autotune", "Autotune on the device", "在设备上自动调优",
+             "autotuning configurations warps stages", "compiler_optimization"),
+    PathStep("benchmark", "Benchmark against the vendor kernels", "与厂商内核对比测试",
+             "benchmark throughput roofline", "engineering_experience"),
+    PathStep("debug", "Debug and guard against regressions", "调试与防止性能回退",
+             "debugging profiling regression", "engineering_experience"),
+]
+
+PASSAGES_PER_STEP = 3
+PASSAGES_PER_TOPIC = 3
+# the GPUs whose shipped profile a CUDA device name maps to
+DEVICE_PROFILES = {"H200": "h200", "H100": "h100", "A100": "a100"}
+
+
+def op_key(op: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", op.lower())
+
+
+def op_words(op: str) -> str:
+    """'LayerNormBackward' -> 'layer norm backward': the words a search can match."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|[_\-]+", " ", op)
+    return spaced.lower().strip()
+
+
+def cuda_status() -> tuple[bool, str]:
+    """(usable, device name or the reason it is not) for the Triton path."""
+    try:
+        import torch
+    except ImportError:
+        return False, "torch is not installed (pip install 'shijie[kernel]')"
+    if not torch.cuda.is_available():
+        return False, "torch sees no CUDA device"
+    try:
+        import triton  # noqa: F401
+    except ImportError:
+        return False, "triton is not installed (pip install 'shijie[kernel]')"
+    return True, torch.cuda.get_device_name()
+
+
+class OperatorAdaptation:
+    def learn(self, db, manifest, on_phase) -> dict:
+        from pipeline.query import curated_documents
+
+        on_phase("structure")
+        documents = curated_documents(db)
+        if not documents:
+            from pipeline.errors import EmptyCorpusError
+
+            raise EmptyCorpusError("the curated corpus is empty: run `shijie crawl`, `shijie score`, `shijie curate`")
+        topics = cluster_topics(documents, list(manifest.requires))
+        on_phase("fragments")
+        for topic in topics:
+            topic["passages"] = topic_passages(db, topic, PASSAGES_PER_TOPIC)
+        on_phase("paths")
+        path = path_steps(db, ADAPTATION_PATH, PASSAGES_PER_STEP)
+        sources = {p["url"] for step in path for p in step["passages"]}
+        sources |= {p["url"] for topic in topics for p in topic["passages"]}
+        return {
+            "documents": len(documents),
+            "document_ids": sorted(doc.id for doc in documents),
+            "topics": topics,
+            "path": path,
+            "sources": sorted(sources),
+        }
+
+    def invoke(self, db, manifest, pack: dict, op: str, device: str = "auto", target: str | None = None,
+               benchmark: bool = False, problem: tile_plan.Problem | None = None) -> dict:
+        adapted_ops = {op_key(name): name for name in manifest.ops}
+        adapted = op_key(op) in adapted_ops
+        op_name = adapted_ops.get(op_key(op), op)
+        adaptation_list = [{"op": name, "adapted": True} for name in manifest.ops]
+        if not adapted:
+            adaptation_list.append({"op": op_name, "adapted": False})
+            # a path for this operator: the same steps, the queries narrowed to its words
+            knowledge = path_steps(db, ADAPTATION_PATH, PASSAGES_PER_STEP, extra_terms=op_words(op_name))
+            return {
+                "op": op_name, "adapted": False, "adaptation_list": adaptation_list,
+                "device": None, "target": target, "plan": None, "validation": None, "benchmark": None,
+                "knowledge": knowledge,
+                "note": f"{op_name} is not adapted by this skill: adaptation path and sources only, no kernel",
+            }
+
+        device_used, device_name, notes = self._device(device)
+        profile_name = target or DEVICE_PROFILES.get(
+            next((key for key in DEVICE_PROFILES if device_name and key in device_name), ""), "h100")
+        if target is None and device_used == "cpu":
+            notes.append("no --target given: planning for h100")
+        plan = tile_plan.plan(tile_plan.load_profile(profile_name), problem)
+        if device_used == "cuda":
+            validation, bench = self._cuda(benchmark)
+        else:
+            validation = [numpy_backward.validate(case) for case in numpy_backward.DEFAULT_CASES]
+            bench = None
+            if benchmark:
+                notes.append("--benchmark measures the Triton kernel and needs --device cuda")
+        return {
+            "op": op_name, "adapted": True, "adaptation_list": adaptation_list,
+            "device": device_used, "device_name": device_name, "target": plan["target"]["name"],
+            "plan": plan, "validation": validation, "benchmark": bench,
+            "knowledge": pack["path"], "notes": notes,
+        }
+
+    @staticmethod
+    def _device(device: str) -> tuple[str, str, list[str]]:
+        if device not in ("auto", "cpu", "cuda"):
+            raise UsageError(f"--device must be auto, cpu or cuda, not {device!r}")
+        if device == "cpu":
+            return "cpu", "CPU (NumPy)", []
+        usable, detail = cuda_status()
+        if usable:
+            return "cuda", detail, []
+        if device == "cuda":
+            raise UsageError(f"--device cuda: {detail}; use --device cpu for the NumPy path")
+        return "cpu", "CPU (NumPy)", [f"no CUDA path ({detail}): validated the NumPy tiled backward on the CPU"]
+
+    @staticmethod
+    def _cuda(benchmark: bool) -> tuple[list[dict], list[dict] | None]:
+        import torch
+
+        from . import kernel_check
+
+        validation = []
+        for dtype in (torch.bfloat16, torch.float16):
+            validation += kernel_check.validate("cuda", dtype, kernel_check.DEVICE_CASES)
+        rows = None
+        if benchmark:
+            from .benchmark import run_benchmark
+
+            rows = run_benchmark()
+        return validation, rows
