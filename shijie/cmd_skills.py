@@ -38,13 +38,14 @@ def list_(db: DbOpt = None, as_json: JsonOpt = False, lang: LangOpt = "en") -> N
         out.emit(rows)
         return
     table = Table(title="Skills" if lang == "en" else "技能")
-    for column in ("name", "title", "level", "status", "needs"):
+    table.add_column("name", no_wrap=True)
+    for column in ("title", "level", "status", "needs"):
         table.add_column(column)
     for row in rows:
         if row["status"] == "broken":
             needs = "; ".join(row["problems"])
         elif row["status"] == "locked":
-            needs = ", ".join(f"{domain} +{gap:.1%}" for domain, gap in row["shortfalls"].items())
+            needs = "\n".join(f"{domain} +{gap:.1%}" for domain, gap in row["shortfalls"].items())
         else:
             above = {int(level): threshold for level, threshold in row["levels"].items() if int(level) > row["level"]}
             needs = (f"Lv.{min(above)} at {above[min(above)]:.0%} mean required mastery (now {row['required_mastery']:.1%})"
@@ -132,14 +133,14 @@ def _render_invoke(out, result: dict, lang: str) -> None:
             f" arithmetic intensity {plan['arithmetic_intensity']['fused']} FLOP/B fused vs ridge point"
             f" {plan['ridge_point']} FLOP/B: {plan['bound']}-bound")
     if result["validation"]:
-        impls = ", ".join(sorted({str(row.get("impl", "kernel")) for row in result["validation"]}))
-        console.print(f"\n[bold]Validation[/bold] of {impls} on {result['device_name']}:"
-                      " relative error vs float64 (max |diff| / max |ref|)")
+        impls = ", ".join(sorted({str(row["impl"]) for row in result["validation"]}))
+        kind = result["validation"][0]["error_kind"]
+        console.print(f"\n[bold]Validation[/bold] of {impls} on {result['device_name']}: {kind}")
         table = Table()
         for column in ("case", "dtype", "out", "dQ", "dK", "dV", "ok"):
             table.add_column(column)
         for row in result["validation"]:
-            errors = row.get("rel_err", {})
+            errors = row["errors"]
             case = (f"B{row.get('batch')} H{row.get('heads')} N{row.get('seq')} D{row.get('head_dim')}"
                     + (" causal" if row.get("causal") else ""))
             passed = "[green]yes[/green]" if row.get("passed") else "[red]NO[/red]"

@@ -16,6 +16,12 @@ from dataclasses import dataclass
 MAX_TOPICS = 8
 LABEL_TERMS = 4
 EXCERPT_CHARS = 600
+# words of code listings and page furniture: frequent in the corpus, meaningless as a topic label
+NOISE_WORDS = frozenset("""
+    int float double void const return def self import include struct auto unsigned char bool true false none
+    threadidx blockidx blockdim griddim syncthreads tl torch np printf std cuda_check
+    page pages home next previous contents menu course lecture post posts comments share
+""".split())
 
 
 @dataclass(frozen=True)
@@ -46,11 +52,16 @@ def find_passages(db, query: str, domain: str | None, limit: int) -> list[dict]:
     """The best passages for a query, within the domain first, then anywhere in the corpus."""
     from pipeline.query import passages
 
-    found = list(passages(db, query, limit=limit, domain=domain)) if domain else []
-    if len(found) < limit:
+    found = list(passages(db, query, limit=limit * 3, domain=domain)) if domain else []
+    if len(found) < limit * 3:
         seen = {(p.document_id, p.text) for p in found}
-        found += [p for p in passages(db, query, limit=limit) if (p.document_id, p.text) not in seen]
-    return [passage_record(passage) for passage in found[:limit]]
+        found += [p for p in passages(db, query, limit=limit * 3) if (p.document_id, p.text) not in seen]
+    # one passage per document first: sources that agree are worth more than one source quoted twice
+    first, repeats, documents = [], [], set()
+    for passage in found:
+        (repeats if passage.document_id in documents else first).append(passage)
+        documents.add(passage.document_id)
+    return [passage_record(passage) for passage in (first + repeats)[:limit]]
 
 
 def cluster_topics(documents, skill_domains: list[str], max_topics: int = MAX_TOPICS) -> list[dict]:
@@ -61,8 +72,10 @@ def cluster_topics(documents, skill_domains: list[str], max_topics: int = MAX_TO
     documents = [doc for doc in documents if doc.text and doc.text.strip()]
     if not documents:
         return []
-    vectorizer = TfidfVectorizer(stop_words="english", sublinear_tf=True, ngram_range=(1, 2), min_df=1,
-                                 max_df=0.9 if len(documents) > 3 else 1.0, token_pattern=r"(?u)\b[a-zA-Z][\w\-]+\b")
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    vectorizer = TfidfVectorizer(stop_words=sorted(ENGLISH_STOP_WORDS | NOISE_WORDS), sublinear_tf=True, ngram_range=(1, 2), min_df=1,
+                                 max_df=0.9 if len(documents) > 3 else 1.0, token_pattern=r"(?u)\b[a-zA-Z][a-zA-Z\-]{2,}\b")  # words, not identifiers or numbers
     matrix = vectorizer.fit_transform(f"{doc.title}\n{doc.text}" for doc in documents)
     terms = vectorizer.get_feature_names_out()
     # about sqrt(n/2) topics: enough to separate themes, few enough that each has several documents
@@ -74,7 +87,7 @@ def cluster_topics(documents, skill_domains: list[str], max_topics: int = MAX_TO
         if not members:
             continue
         centroid = model.cluster_centers_[cluster]
-        label = [terms[index] for index in centroid.argsort()[::-1][:LABEL_TERMS]]
+        label = _label(terms[index] for index in centroid.argsort()[::-1])
         coverage = {
             domain: sum(doc.domains.get(domain, 0.0) for doc in members) / len(members)
             for domain in (skill_domains or sorted({d for doc in members for d in doc.domains}))
@@ -92,6 +105,19 @@ def cluster_topics(documents, skill_domains: list[str], max_topics: int = MAX_TO
     for number, topic in enumerate(topics, start=1):
         topic["id"] = number
     return topics
+
+
+def _label(ranked_terms) -> list[str]:
+    """The heaviest terms, skipping one that repeats a term already taken ('room' after 'reading room')."""
+    label: list[str] = []
+    for term in ranked_terms:
+        words = set(term.split())
+        if any(words <= set(taken.split()) or set(taken.split()) <= words for taken in label):
+            continue
+        label.append(term)
+        if len(label) == LABEL_TERMS:
+            break
+    return label
 
 
 def topic_passages(db, topic: dict, limit: int = 3) -> list[dict]:

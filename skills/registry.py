@@ -110,10 +110,15 @@ class Registry:
         raise UsageError(f"skill {name!r} is broken ({matches[0].origin}): {problems}")
 
 
-def known_domains() -> set[str]:
+def known_domains() -> tuple[set[str] | None, str | None]:
+    """(the taxonomy's domain ids, None) or (None, why they could not be read)."""
+    from pipeline.errors import DataError
     from pipeline.query import domains
 
-    return {domain.id for domain in domains()}
+    try:
+        return {domain.id for domain in domains()}, None
+    except DataError as exc:
+        return None, str(exc)
 
 
 def read_manifest(folder: Path, expected_name: str | None = None, domains: set[str] | None = None) -> tuple[Manifest | None, list[str]]:
@@ -271,7 +276,7 @@ def _entry_point_entries(domains) -> list[SkillEntry]:
 
 def discover(roots: list[Path] | None = None, entry_points: bool = True) -> Registry:
     """Every skill under ``roots`` (default: this package) and, if asked, from installed entry points."""
-    domains = known_domains()
+    domains, taxonomy_problem = known_domains()
     entries = []
     for root in roots if roots is not None else [PACKAGE_DIR]:
         entries.extend(_builtin_entries(Path(root), domains))
@@ -279,6 +284,8 @@ def discover(roots: list[Path] | None = None, entry_points: bool = True) -> Regi
         entries.extend(_entry_point_entries(domains))
     first_seen: dict[str, SkillEntry] = {}
     for entry in entries:
+        if taxonomy_problem and entry.manifest and entry.manifest.requires:
+            entry.problems.append(f"cannot check its required domains: {taxonomy_problem}")
         if entry.name in first_seen:
             entry.problems.append(f"duplicate name: {entry.name!r} is already defined by {first_seen[entry.name].origin}")
         else:
