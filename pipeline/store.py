@@ -30,10 +30,15 @@ CREATE TABLE IF NOT EXISTS frontier (
     attempts     INTEGER NOT NULL DEFAULT 0,
     next_try     REAL NOT NULL DEFAULT 0,         -- epoch seconds; backoff and Retry-After land here
     last_error   TEXT,
-    skip_reason  TEXT,                  -- robots | offsite | unsafe | type | discarded | depth
-    discovered_at REAL NOT NULL
+    skip_reason  TEXT,                  -- robots | offsite | unsafe | type | discarded | depth | trap | empty
+    discovered_at REAL NOT NULL,
+    kind         TEXT NOT NULL DEFAULT 'page',    -- page | arxiv-api | file
+    fetched_run  INTEGER,               -- crawl_runs.id of the run that finished it (the run's page count)
+    etag         TEXT,                  -- validators of its last 200, sent back as If-None-Match / -Modified-Since
+    last_modified TEXT
 );
 CREATE INDEX IF NOT EXISTS frontier_ready ON frontier(status, next_try);
+CREATE INDEX IF NOT EXISTS frontier_run ON frontier(fetched_run);
 
 CREATE TABLE IF NOT EXISTS documents (
     id            INTEGER PRIMARY KEY,

@@ -12,7 +12,7 @@ import sys
 import typer
 
 from pipeline.errors import ShijieError
-from shijie import cmd_score, cmd_skills
+from shijie import cmd_crawl, cmd_score, cmd_skills
 
 app = typer.Typer(
     help="shijie (视界): crawl, score and curate GPU kernel optimization literature, and turn it into skills.",
@@ -22,6 +22,7 @@ app = typer.Typer(
 )
 
 # -- commands, one line per command module (keep this list sorted by stage) ---------------------------
+app.command("crawl")(cmd_crawl.crawl)
 app.command("score")(cmd_score.score)
 app.command("show")(cmd_score.show)
 app.command("mark")(cmd_score.mark)

@@ -1,0 +1,167 @@
+"""URL canonicalization and the address-safety rule.
+
+``canonical(url)`` gives one spelling per resource, so the frontier sees ``HTTP://Docs.X.org:80/a/?b=2&a=1#top``
+and ``http://docs.x.org/a?a=1&b=2`` as one entry: lower-case scheme and host, no default port, no fragment,
+sorted query, ``.``/``..`` resolved, percent-encoding normalized (unreserved characters decoded, the rest
+upper-case hex), and an empty path written ``/`` (``http://h`` and ``http://h/`` are equal). A trailing slash
+elsewhere is kept: ``/a/`` and ``/a`` can be different resources, and relative links resolve differently
+under them; when a server says they are equal it redirects, and the crawl records the alias.
+
+``is_private_host(host)`` is the safety half: loopback, private, link-local, reserved and multicast
+addresses, ``localhost`` and names that resolve to such addresses. A crawl follows a link to such a host only
+when that host is itself a seed's host (see ``pipeline.crawl``); ``file:`` and other schemes never.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import posixpath
+import re
+import socket
+from collections.abc import Callable
+from urllib.parse import SplitResult, quote, unquote, urljoin, urlsplit, urlunsplit
+
+DEFAULT_PORTS = {"http": 80, "https": 443}
+WEB_SCHEMES = frozenset(DEFAULT_PORTS)
+
+# RFC 3986 unreserved characters never need escaping; everything else that is escaped stays escaped.
+_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+_PCT = re.compile(r"%([0-9A-Fa-f]{2})")
+# Characters left alone when re-quoting a path or query component (already-valid URL syntax).
+_PATH_SAFE = "/:@!$&'()*+,;=-._~%"
+
+Resolver = Callable[[str], list[str]]
+
+
+def _normalize_escapes(component: str, safe: str) -> str:
+    def fix(match: re.Match) -> str:
+        char = chr(int(match.group(1), 16))
+        return char if char in _UNRESERVED else "%" + match.group(1).upper()
+
+    # Quote what is not valid in a URL (spaces, non-ASCII), keeping existing escapes, then normalize them.
+    return _PCT.sub(fix, quote(component, safe=safe))
+
+
+def _normalize_path(path: str) -> str:
+    if not path:
+        return "/"
+    trailing = path.endswith("/") or path.endswith("/.") or path.endswith("/..")
+    path = posixpath.normpath(path)  # resolves . and .. (and collapses //)
+    if path.startswith("//"):
+        path = "/" + path.lstrip("/")
+    if path == ".":
+        path = "/"
+    if trailing and not path.endswith("/"):
+        path += "/"
+    return _normalize_escapes(path, _PATH_SAFE)
+
+
+def _normalize_query(query: str) -> str:
+    if not query:
+        return ""
+    # Sort the pairs, normalize each part's escapes; a bare key (``?print``) stays without ``=``.
+    parts = [_normalize_escapes(p, "=:@!$'()*+,;/?-._~%") for p in query.split("&") if p]
+    return "&".join(sorted(parts))
+
+
+def canonical(url: str, base: str | None = None) -> str | None:
+    """The canonical form of ``url`` (resolved against ``base``), or None when it is not a usable URL."""
+    url = url.strip()
+    if base is not None:
+        try:
+            url = urljoin(base, url)
+        except ValueError:
+            return None
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    if scheme == "file":
+        return urlunsplit(("file", "", _normalize_escapes(unquote(parts.path) or "/", _PATH_SAFE), "", ""))
+    if scheme not in WEB_SCHEMES or not parts.hostname:
+        return None
+    host = parts.hostname.lower().rstrip(".")
+    try:
+        host = host.encode("idna").decode("ascii") if not host.isascii() else host
+    except UnicodeError:
+        return None
+    if ":" in host:  # IPv6 literal
+        host = f"[{host}]"
+    netloc = host if port in (None, DEFAULT_PORTS[scheme]) else f"{host}:{port}"
+    return urlunsplit(SplitResult(scheme, netloc, _normalize_path(parts.path), _normalize_query(parts.query), ""))
+
+
+def host_of(url: str) -> str:
+    """``host[:port]`` of a canonical URL: the unit of politeness and of the allow-list."""
+    return urlsplit(url).netloc
+
+
+def origin_of(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def hostname_of(host: str) -> str:
+    """``host[:port]`` → the bare host name or IP literal (without brackets)."""
+    if host.startswith("["):
+        return host[1 : host.index("]")]
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def _address_is_private(address: str) -> bool:
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
+        ip = ip.ipv4_mapped
+    return (
+        ip.is_loopback
+        or ip.is_private
+        or ip.is_link_local
+        or ip.is_reserved
+        or ip.is_multicast
+        or ip.is_unspecified
+        or (isinstance(ip, ipaddress.IPv4Address) and ip in ipaddress.IPv4Network("100.64.0.0/10"))  # CGNAT
+    )
+
+
+def system_resolver(name: str) -> list[str]:
+    """Every address ``name`` resolves to (empty when it does not resolve)."""
+    try:
+        return sorted({info[4][0] for info in socket.getaddrinfo(name, None, proto=socket.IPPROTO_TCP)})
+    except (OSError, UnicodeError):
+        return []
+
+
+def is_private_host(host: str, resolver: Resolver | None = None) -> bool:
+    """True when ``host`` (``name[:port]``) is, or resolves to, a non-public address.
+
+    IP literals are judged as written; ``localhost`` and ``*.localhost`` always count as loopback; other names
+    are resolved with ``resolver`` (default: the system's) and are private if any address is. A name that
+    does not resolve is not private (the fetch will fail on its own).
+    """
+    name = hostname_of(host).lower()
+    try:
+        ipaddress.ip_address(name)
+        return _address_is_private(name)
+    except ValueError:
+        pass
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    return any(_address_is_private(a) for a in (resolver or system_resolver)(name))
+
+
+def trap_reason(url: str, max_length: int = 512, max_segment_repeats: int = 2) -> str | None:
+    """Why ``url`` looks like a crawler trap (too long, a path segment repeated), else None."""
+    if len(url) > max_length:
+        return f"URL longer than {max_length} characters"
+    segments = [s for s in urlsplit(url).path.split("/") if s]
+    seen: dict[str, int] = {}
+    for segment in segments:
+        seen[segment] = seen.get(segment, 0) + 1
+        if seen[segment] > max_segment_repeats:
+            return f"path segment {segment!r} repeated more than {max_segment_repeats} times"
+    return None

@@ -1,0 +1,145 @@
+"""The crawl stage's command: ``shijie crawl``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Optional
+from urllib.parse import urlsplit
+
+import typer
+
+from pipeline.crawl import CrawlSettings, CrawlStats, crawl as run_crawl, load_seeds_file
+from pipeline.errors import UsageError
+from pipeline.frontier import Frontier
+from pipeline.store import open_db
+from shijie.options import DbOpt, JsonOpt, LangOpt, output
+
+SeedsArg = Annotated[Optional[list[str]], typer.Argument(
+    help="URL, local file or folder, arxiv:QUERY, or a seeds file (.toml). None: the embedded corpus.",
+    show_default=False)]
+MaxPagesOpt = Annotated[Optional[int], typer.Option("--max-pages", help="Stop after this many requests in this crawl [1000].")]
+MaxDepthOpt = Annotated[Optional[int], typer.Option("--max-depth", help="Links followed from a seed [4].")]
+ConcurrencyOpt = Annotated[Optional[int], typer.Option("--concurrency", help="Requests in flight in all [8].")]
+PerHostOpt = Annotated[Optional[int], typer.Option("--per-host", help="Requests in flight to one host [2].")]
+DelayOpt = Annotated[Optional[float], typer.Option(
+    "--delay", help="Seconds between requests to one host; robots.txt Crawl-delay can raise it [1; 0 for the embedded corpus].")]
+AllowHostOpt = Annotated[Optional[list[str]], typer.Option(
+    "--allow-host", help="Also follow links to this host (repeatable; .example.org admits subdomains).")]
+RecrawlOpt = Annotated[bool, typer.Option("--recrawl", help="Fetch finished pages again (conditional requests: unchanged pages cost a 304).")]
+
+
+def _settings(seeds: list[str], given: dict[str, Any], embedded: bool) -> CrawlSettings:
+    defaults: dict[str, Any] = {}
+    for seed in seeds:
+        if seed.endswith(".toml") and Path(seed).is_file():
+            defaults.update(load_seeds_file(Path(seed))[1])
+    known = set(CrawlSettings.__dataclass_fields__)
+    unknown = set(defaults) - known
+    if unknown:
+        raise UsageError(f"seeds file [crawl] has unknown settings: {', '.join(sorted(unknown))}")
+    if embedded:
+        defaults.setdefault("delay", 0.0)  # we serve it ourselves, from this process
+    merged = {**defaults, **{k: v for k, v in given.items() if v is not None}}
+    if "allow_hosts" in defaults and given.get("allow_hosts"):
+        merged["allow_hosts"] = list(defaults["allow_hosts"]) + list(given["allow_hosts"])
+    return CrawlSettings(**merged)
+
+
+def crawl(
+    seeds: SeedsArg = None,
+    max_pages: MaxPagesOpt = None,
+    max_depth: MaxDepthOpt = None,
+    concurrency: ConcurrencyOpt = None,
+    per_host: PerHostOpt = None,
+    delay: DelayOpt = None,
+    allow_host: AllowHostOpt = None,
+    recrawl: RecrawlOpt = False,
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+    lang: LangOpt = "en",
+) -> None:
+    """Crawl seeds politely into the database; resumes an unfinished crawl there. No seed: the embedded corpus.
+
+    Example: shijie crawl https://docs.nvidia.com/cuda/cuda-c-best-practices-guide/ arxiv:'flash attention' --max-pages 200
+    """
+    out = output(as_json, lang)
+    seeds = list(seeds or [])
+    given = {"max_pages": max_pages, "max_depth": max_depth, "concurrency": concurrency, "per_host": per_host,
+             "delay": delay, "allow_hosts": allow_host or None, "recrawl": recrawl or None}
+    database = open_db(db)
+    settings = _settings(seeds, given, embedded=not seeds)
+    with _progress(out, settings) as on_progress:
+        settings.on_progress = on_progress
+        if seeds:
+            stats = run_crawl(database, seeds, settings)
+        else:
+            stats = _crawl_embedded(database, settings)
+    out.emit(stats.to_json())
+    if not as_json:
+        _summary(out, stats)
+
+
+def _crawl_embedded(database, settings: CrawlSettings) -> CrawlStats:
+    from pipeline.corpus_server import serve_folder
+    from pipeline.resources import corpus_dir
+
+    folder = corpus_dir()
+    if not folder.is_dir():
+        raise UsageError(f"the embedded corpus is missing ({folder}); give a seed instead")
+    previous = (Frontier(database).last_run_settings() or {}).get("served_origin") or ""
+    preferred_port = urlsplit(previous).port or 0
+    with serve_folder(folder, port=preferred_port) as base:
+        settings.served_origin = base
+        return run_crawl(database, [base + "/"], settings)
+
+
+class _progress:
+    """A rich progress bar on stderr (pages, rate, errors, queue); silent when stderr is not a terminal."""
+
+    def __init__(self, out, settings: CrawlSettings):
+        self.console = out.err
+        self.settings = settings
+        self.bar = None
+
+    def __enter__(self):
+        if not self.console.is_terminal:
+            return None
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.bar = Progress(TextColumn("crawl"), BarColumn(), MofNCompleteColumn(),
+                            TextColumn("{task.fields[rate]:>6.1f} pages/s · {task.fields[errors]} errors · "
+                                       "{task.fields[queue]} queued"),
+                            TimeElapsedColumn(), console=self.console, transient=True)
+        self.bar.start()
+        self.task = self.bar.add_task("crawl", total=self.settings.max_pages, rate=0.0, errors=0, queue=0)
+
+        def update(stats: CrawlStats) -> None:
+            self.bar.update(self.task, completed=stats.fetched, rate=stats.pages_per_s, errors=stats.errors,
+                            queue=stats.queued)
+
+        return update
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.stop()
+        return False
+
+
+def _summary(out, stats: CrawlStats) -> None:
+    from rich.table import Table
+
+    table = Table(title="crawl" + (" (resumed)" if stats.resumed else ""), show_header=False)
+    table.add_column("what")
+    table.add_column("count", justify="right")
+    rows = [
+        ("fetched", stats.fetched), ("stored (new documents)", stats.stored), ("updated", stats.updated),
+        ("duplicates (same content, other URL)", stats.duplicates), ("not modified (304)", stats.not_modified),
+        ("skipped by robots.txt", stats.skipped_robots),
+        *((f"skipped: {reason}", n) for reason, n in sorted(stats.skipped.items()) if reason != "robots"),
+        ("retries", stats.retries), ("errors", stats.errors), ("still queued", stats.queued),
+        ("documents in the database", stats.documents_total),
+        ("elapsed", f"{stats.elapsed_s:.1f} s ({stats.pages_per_s:.1f} pages/s)"),
+    ]
+    for what, count in rows:
+        table.add_row(what, str(count))
+    out.human.print(table)
