@@ -279,15 +279,16 @@ class Crawler:
             private = await asyncio.to_thread(urls.is_private_host, host, resolver)
             state.private_ok = not private
         if state.private_ok and not (host == self.api_host and self.seeds.arxiv):
+            asked_at = time.monotonic()
             state.robots = await self._fetch_robots(state)
             crawl_delay = min(state.robots.crawl_delay(), self.settings.max_crawl_delay)
             state.delay = max(state.delay, crawl_delay)
+            state.next_start = asked_at + state.delay  # the robots.txt request counts as the host's first
 
     async def _fetch_robots(self, state: HostState) -> Robots:
-        scheme = "https" if state.host.endswith(":443") else None
-        origin = next((urls.origin_of(u) for u in self.seeds.urls if urls.host_of(u) == state.host), None)
-        url = f"{origin or (scheme or 'http') + '://' + state.host}/robots.txt"
-        state.next_start = time.monotonic() + state.delay
+        # The host's scheme is the one of the entry that brought it here (claimed before this runs).
+        origin = urls.origin_of(state.queue[0].url) if state.queue else f"http://{state.host}"
+        url = f"{origin}/robots.txt"
         for _ in range(self.settings.max_redirects + 1):
             try:
                 response = await fetch_once(self.client, url, max_bytes=512 * 1024,

@@ -118,7 +118,7 @@ class Frontier:
         """For a re-crawl: pages done or failed before are fetched again (conditionally, where possible)."""
         count = self._write(
             "UPDATE frontier SET status = 'queued', attempts = 0, next_try = 0, fetched_run = NULL"
-            " WHERE status IN ('done', 'error') AND kind != 'arxiv-api'"
+            " WHERE status IN ('done', 'error')"
         ).rowcount
         self.commit()
         return count
