@@ -244,6 +244,8 @@ class Crawler:
                 reason = "discarded"
         if reason:
             self.skips[reason] += 1
+            if reason == "depth":
+                return url  # counted, not stored: a trap would fill the frontier with them
         self.frontier.add(url, host, depth, parent, kind=kind, status="skipped" if reason else "queued",
                           skip_reason=reason)
         if not reason:
@@ -406,19 +408,24 @@ class Crawler:
             return
         etag = response.headers.get("etag")
         last_modified = response.headers.get("last-modified")
-        self._store(entry, extraction, response.url, ctype, len(body), etag, last_modified)
+        outcomes = self._store(entry, extraction, response.url, ctype, len(body), etag, last_modified)
         if entry.kind == "arxiv-api":
             self._next_arxiv_page(entry, extraction)
+        elif outcomes == ["duplicate"]:
+            # Exactly the content of a page we have, under a new URL: its links are that page's links (or,
+            # relative, the same links one level deeper: how a calendar or catch-all trap grows). Not followed.
+            self.skips["links of duplicate"] += 1
         elif extraction.follow:
             for link in extraction.links:
                 self.discover(link, entry.url, entry.depth + 1, entry.url)
         self.frontier.finish(entry, self.run_id, etag=etag, last_modified=last_modified)
 
-    def _store(self, entry: Entry, extraction, final_url, ctype, size, etag, last_modified) -> None:
+    def _store(self, entry: Entry, extraction, final_url, ctype, size, etag, last_modified) -> list[str]:
+        outcomes: list[str] = []
         if not extraction.documents or all(not d.text.strip() for d in extraction.documents):
             if entry.kind != "arxiv-api":
                 self.skips["empty"] += 1
-            return
+            return outcomes
         for doc in extraction.documents:
             if not doc.text.strip():
                 continue
@@ -426,12 +433,14 @@ class Crawler:
                 entry.url, doc, final_url=final_url, content_type=ctype, byte_size=size,
                 etag=etag if doc.url is None else None, last_modified=last_modified if doc.url is None else None,
                 depth=entry.depth)
+            outcomes.append(outcome)
             if outcome == "stored":
                 self.stats.stored += 1
             elif outcome == "duplicate":
                 self.stats.duplicates += 1
             elif outcome in ("updated", "replaced"):
                 self.stats.updated += 1
+        return outcomes
 
     def _next_arxiv_page(self, entry: Entry, extraction) -> None:
         query = parse_qs(urlsplit(entry.url).query)
