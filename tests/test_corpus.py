@@ -10,6 +10,7 @@ import difflib
 import re
 import tomllib
 import xml.etree.ElementTree as ET
+from collections import deque
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
@@ -92,21 +93,25 @@ def test_every_internal_link_resolves_to_a_file(page):
     assert not missing, f"{page}: broken links {missing}"
 
 
-def test_every_document_is_reachable_from_the_index():
-    seen, queue = set(), ["index.html"]
-    while queue:
-        page = queue.pop()
-        if page in seen or not (CORPUS / page).is_file():
-            continue
-        seen.add(page)
-        if not page.endswith(".html") or page.startswith("trap/"):
+def test_every_document_is_reachable_from_the_index_at_depths_zero_to_four():
+    depth, queue = {"index.html": 0}, deque(["index.html"])
+    while queue:  # breadth first, so depth is the fewest clicks from the index, as a crawler counts it
+        page = queue.popleft()
+        if not page.endswith(".html") or page.startswith("trap/") or not (CORPUS / page).is_file():
             continue
         for a in soup(page).find_all("a", href=True):
             url = urlsplit(urljoin(BASE + page, a["href"]))
-            if f"{url.scheme}://{url.netloc}/" == BASE:
-                path = url.path.lstrip("/")
-                queue.append(path + "index.html" if path == "" or path.endswith("/") else path)
-    assert set(documents()) - seen == set()
+            if f"{url.scheme}://{url.netloc}/" != BASE:
+                continue
+            path = url.path.lstrip("/")
+            path = path + "index.html" if path == "" or path.endswith("/") else path
+            if path not in depth:
+                depth[path] = depth[page] + 1
+                queue.append(path)
+    docs = documents()
+    assert set(docs) - set(depth) == set()
+    assert {depth[d] for d in docs} == {0, 1, 2, 3, 4}
+    assert depth["guides/hopper/appendix-d-budget-worksheet.html"] == 4
 
 
 def test_pdf_parses_and_yields_text():
