@@ -45,7 +45,7 @@ def list_(db: DbOpt = None, as_json: JsonOpt = False, lang: LangOpt = "en") -> N
         if row["status"] == "broken":
             needs = "; ".join(row["problems"])
         elif row["status"] == "locked":
-            needs = "\n".join(f"{domain} +{gap:.1%}" for domain, gap in row["shortfalls"].items())
+            needs = f"{len(row['shortfalls'])} domain(s) short, see below"
         else:
             above = {int(level): threshold for level, threshold in row["levels"].items() if int(level) > row["level"]}
             needs = (f"Lv.{min(above)} at {above[min(above)]:.0%} mean required mastery (now {row['required_mastery']:.1%})"
@@ -57,6 +57,12 @@ def list_(db: DbOpt = None, as_json: JsonOpt = False, lang: LangOpt = "en") -> N
         style = STATUS_STYLE[row["status"]]
         table.add_row(row["name"], title, level, f"[{style}]{row['status']}[/{style}]", needs)
     out.human.print(table)
+    for row in rows:
+        if row["status"] == "locked":
+            out.human.print(f"[red]{row['name']}[/red] is locked; mastery it still needs:")
+            for domain, gap in row["shortfalls"].items():
+                have = row["requires"][domain] - gap
+                out.human.print(f"  {domain} {have:.1%} of {row['requires'][domain]:.1%} (+{gap:.1%})")
 
 
 @skills_app.command("learn")
