@@ -1,0 +1,230 @@
+"""Operator Adaptation on the embedded corpus, end to end through the real pipeline and CLI:
+locked -> learnable -> learned, the knowledge pack built from the real curated documents, re-learning
+after the corpus grows, invoking (CPU path), and exporting as an Agent Skills folder."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pipeline.errors import UsageError
+from pipeline.packs import load_pack
+from pipeline.query import curated_documents
+from pipeline.store import open_db
+from skills import frontmatter
+from skills.operator_adaptation.skill import ADAPTATION_PATH
+from skills.registry import discover
+
+SKILL = "operator-adaptation"
+
+
+def shijie(db: Path, *args: str, expect: int = 0):
+    from shijie.cli import app
+
+    result = CliRunner().invoke(app, [*args, "--db", str(db)], catch_exceptions=False)
+    assert result.exit_code == expect, (result.exit_code, result.output)
+    return result
+
+
+def shijie_json(db: Path, *args: str):
+    return json.loads(shijie(db, *args, "--json").stdout)
+
+
+def curate_pipeline(db: Path, *crawl_args: str) -> None:
+    shijie(db, "crawl", *crawl_args)
+    shijie(db, "score")
+    shijie(db, "curate")
+
+
+def settle(db: Path) -> None:
+    """Folds the WAL into the main file so that a plain file copy carries everything."""
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+@pytest.fixture(scope="module")
+def corpora(tmp_path_factory):
+    """The embedded corpus crawled, scored and curated once: a few pages of it, and all of it."""
+    root = tmp_path_factory.mktemp("embedded")
+    partial, full = root / "partial.db", root / "full.db"
+    curate_pipeline(partial, "--max-pages", "3")
+    curate_pipeline(full)
+    for db in (partial, full):
+        settle(db)
+    return partial, full
+
+
+def copy_of(source: Path, tmp_path: Path) -> Path:
+    target = tmp_path / "shijie.db"
+    shutil.copy(source, target)
+    return target
+
+
+@pytest.fixture
+def learned(corpora, tmp_path):
+    db = copy_of(corpora[1], tmp_path)
+    shijie(db, "skills", "learn", SKILL)
+    return db
+
+
+def test_locked_then_learnable_then_learned(corpora, tmp_path):
+    partial = copy_of(corpora[0], tmp_path)
+    (row,) = shijie_json(partial, "skills", "list")
+    assert row["status"] == "locked" and row["level"] == 0 and row["shortfalls"]
+    with pytest.raises(UsageError) as refused:
+        shijie(partial, "skills", "learn", SKILL)
+    message = str(refused.value)
+    assert "is locked" in message and all(domain in message for domain in row["shortfalls"])
+
+    full = tmp_path / "full.db"
+    shutil.copy(corpora[1], full)
+    (row,) = shijie_json(full, "skills", "list")
+    assert row["status"] == "learnable" and row["shortfalls"] == {} and row["attainable_level"] >= 1
+
+    result = shijie(full, "skills", "learn", SKILL)
+    assert "[Recognizing skill structure…]" in result.stderr
+    assert "[Organizing knowledge fragments…]" in result.stderr
+    assert "[Compressing reasoning paths…]" in result.stderr
+    assert "[Operator Adaptation Lv.1 — acquired]" in result.stderr
+    (row,) = shijie_json(full, "skills", "list")
+    assert (row["status"], row["level"]) == ("learned", 1)
+
+
+def test_learning_panels_in_chinese(corpora, tmp_path):
+    db = copy_of(corpora[1], tmp_path)
+    stderr = shijie(db, "skills", "learn", SKILL, "--lang", "zh").stderr
+    for panel in ("【技能结构识别中】", "【知识片段整理中】", "【推理路径压缩中】", "【算子适配 Lv.1，已习得】"):
+        assert panel in stderr
+
+
+def test_pack_is_built_from_the_real_curated_documents(learned):
+    database = open_db(learned)
+    kept = {doc.id: doc for doc in curated_documents(database)}
+    stored = load_pack(database, SKILL)
+    pack = stored.pack
+    assert stored.level == 1 and stored.mastery["domains"]
+    assert pack["documents"] == len(kept) and pack["document_ids"] == sorted(kept)
+
+    # topics: every curated document in exactly one, each mapped to one of the skill's domains
+    manifest = discover(entry_points=False).get(SKILL).manifest
+    members = [doc["id"] for topic in pack["topics"] for doc in topic["documents"]]
+    assert sorted(members) == sorted(kept)
+    assert len(pack["topics"]) >= 2
+    for topic in pack["topics"]:
+        assert topic["domain"] in manifest.requires and topic["label"]
+        assert topic["passages"], topic["label"]
+
+    # the adaptation path: the skill's steps in order, each backed by passages of kept documents
+    assert [step["id"] for step in pack["path"]] == [step.id for step in ADAPTATION_PATH]
+    kept_urls = {doc.url for doc in kept.values()}
+    for step in pack["path"]:
+        assert step["passages"], step["title"]
+        for passage in step["passages"]:
+            assert passage["url"] in kept_urls and passage["excerpt"]
+            assert kept[passage["document_id"]].url == passage["url"]
+    # the math step finds the attention-backward material of the corpus, not cooking recipes
+    math_text = " ".join(p["excerpt"].lower() for p in pack["path"][0]["passages"])
+    assert "backward" in math_text or "gradient" in math_text
+
+
+EXTRA_DOCUMENT = """# Porting the attention backward to a new accelerator
+
+The FlashAttention-2 backward recomputes the attention probabilities P from the saved log-sum-exp, forms
+delta as the row sum of dO times O, and accumulates dV, dK and dQ tile by tile in shared memory. On an
+accelerator with 64-wide warps and a 64 KiB shared memory window per block the tile sizes shrink: BLOCK_M
+of 32 and BLOCK_N of 64 with one pipeline stage fit, and the register budget per thread doubles. Validate
+the kernel against a float64 reference, autotune num_warps and num_stages on the device, profile the
+memory hierarchy with a roofline, and benchmark against the vendor's fused attention kernels. Occupancy,
+bank conflicts, warp scheduling and tensor core tiles decide the speed; numerical error stays within the
+bf16 rounding error when accumulation is fp32.
+"""
+
+
+def test_relearning_after_the_corpus_grows_updates_the_pack(learned, tmp_path):
+    database = open_db(learned)
+    before = load_pack(database, SKILL)
+    extra = tmp_path / "extra"
+    extra.mkdir()
+    (extra / "porting-attention-backward.md").write_text(EXTRA_DOCUMENT * 3, encoding="utf-8")
+    curate_pipeline(learned, str(extra))
+    result = shijie_json(learned, "skills", "learn", SKILL)
+    assert result["relearned"] and result["previous_level"] == 1
+    after = load_pack(open_db(learned), SKILL)
+    assert after.built_at > before.built_at
+    new_ids = set(after.pack["document_ids"]) - set(before.pack["document_ids"])
+    assert new_ids, "the new document was not curated into the pack"
+    new_urls = {doc["url"] for topic in after.pack["topics"] for doc in topic["documents"]
+                if doc["id"] in new_ids}
+    assert any(url.endswith("porting-attention-backward.md") for url in new_urls)
+
+
+def test_invoke_on_cpu_validates_the_numpy_backward_and_cites_sources(learned):
+    result = shijie_json(learned, "skills", "invoke", SKILL, "--op", "FusedAttentionBackward",
+                         "--device", "cpu", "--target", "l100")
+    assert {"skill", "op", "device", "target", "plan", "validation", "benchmark", "knowledge"} <= set(result)
+    assert (result["skill"], result["op"], result["device"], result["target"]) == (SKILL, "FusedAttentionBackward", "cpu", "l100")
+    assert [item["op"] for item in result["adaptation_list"] if item["adapted"]] == \
+        ["FusedAttentionBackward", "FusedAttentionForward"]
+    plan = result["plan"]
+    assert plan["kernels"]["dkdv"]["smem_bytes"] <= 64 * 1024 and plan["target"]["warp_size"] == 64
+    assert plan["hbm"]["fused_bytes"] < plan["hbm"]["unfused_bytes"]
+    assert result["validation"] and all(row["passed"] for row in result["validation"])
+    assert {row["causal"] for row in result["validation"]} == {True, False}
+    assert result["benchmark"] is None
+    assert all(step["passages"] and step["passages"][0]["url"].startswith("http") for step in result["knowledge"])
+
+    human = shijie(learned, "skills", "invoke", SKILL, "--op", "FusedAttentionBackward", "--device", "cpu").stdout
+    for text in ("Adaptation list", "Tile plan", "shared memory / block", "HBM traffic", "Validation",
+                 "Knowledge used", "http"):
+        assert text in human
+
+
+def test_an_op_the_skill_does_not_adapt_gets_a_plan_only(learned):
+    result = shijie_json(learned, "skills", "invoke", SKILL, "--op", "LayerNormBackward", "--device", "cpu")
+    assert result["adapted"] is False
+    assert {"op": "LayerNormBackward", "adapted": False} in result["adaptation_list"]
+    assert result["plan"] is None and result["validation"] is None and result["benchmark"] is None
+    assert len(result["knowledge"]) == len(ADAPTATION_PATH)
+    assert result["knowledge"][0]["query"].startswith("layer norm backward")
+    assert "not adapted" in result["note"]
+
+
+def test_invoke_device_choices(learned):
+    with pytest.raises(UsageError, match="--device cuda: .*use --device cpu"):
+        shijie(learned, "skills", "invoke", SKILL, "--op", "FusedAttentionBackward", "--device", "cuda")
+    with pytest.raises(UsageError, match="unknown hardware profile 'b300'"):
+        shijie(learned, "skills", "invoke", SKILL, "--op", "FusedAttentionBackward", "--device", "cpu",
+               "--target", "b300")
+
+
+def test_export_writes_an_agent_skills_folder(learned, tmp_path):
+    out = shijie_json(learned, "skills", "export", SKILL, str(tmp_path / "agent"))
+    folder = Path(out["folder"])
+    assert folder == tmp_path / "agent" / SKILL
+    block, body, line = frontmatter.split((folder / "SKILL.md").read_text(encoding="utf-8"))
+    meta = frontmatter.parse(block, line)
+    assert meta["name"] == folder.name == SKILL and meta["description"]
+    assert "references/adaptation-path.md" in body
+    path_md = (folder / "references" / "adaptation-path.md").read_text(encoding="utf-8")
+    assert "## 1. Understand the operator's math" in path_md and "](http" in path_md
+    pack = json.loads((folder / "references" / "knowledge-pack.json").read_text(encoding="utf-8"))
+    assert pack["skill"] == SKILL and pack["path"]
+    assert (folder / "references" / "hardware" / "l100.toml").exists()
+    # the scripts run on their own, outside this checkout
+    demo = subprocess.run([sys.executable, "scripts/numpy_backward.py"], cwd=folder, capture_output=True,
+                          text=True, timeout=120, env={"PATH": "/usr/bin:/bin"})
+    assert demo.returncode == 0, demo.stderr
+    assert demo.stdout.count(" ok") == 4 and "FAIL" not in demo.stdout
+    planned = subprocess.run([sys.executable, "scripts/tile_plan.py", "l100"], cwd=folder, capture_output=True,
+                             text=True, timeout=120, env={"PATH": "/usr/bin:/bin"})
+    assert planned.returncode == 0, planned.stderr
+    assert json.loads(planned.stdout)["target"]["name"] == "l100"
+    with pytest.raises(UsageError, match="already exists"):
+        shijie(learned, "skills", "export", SKILL, str(tmp_path / "agent"))
