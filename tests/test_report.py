@@ -29,10 +29,23 @@ def sample_results(lang: str = "en") -> dict:
         "documents": [
             {"id": 1, "url": hopper, "title": "Hopper tuning guide", "value": 92, "relevance": "high",
              "relevance_score": 0.81, "redundancy": "low", "redundancy_score": 0.05, "duplicate_of": None,
-             "domains": {"gpu_architecture": 0.8, "parallel_computing": 0.4}, "status": "kept"},
+             "domains": {"gpu_architecture": 0.8, "parallel_computing": 0.4}, "status": "kept",
+             "components": {
+                 "value": {"relevance": {"figure": 0.81, "weight": 0.45, "points": 36.5},
+                           "depth": {"figure": 0.9, "weight": 0.25, "points": 22.5},
+                           "uniqueness": {"figure": 0.95, "weight": 0.15, "points": 14.3},
+                           "source": {"figure": 0.9, "weight": 0.15, "points": 13.5},
+                           "relevance_gate": 1.0, "total": 92},
+                 "relevance": {"score": 0.81, "top_terms": [{"term": "tensor core", "weight": 0.2},
+                                                            {"term": "shared memory", "weight": 0.1}]},
+                 "depth": {"score": 0.9, "reasons": ["12 code blocks", "tables of figures"]},
+                 "uniqueness": {"jaccard": 0.05, "duplicate_of_url": None},
+                 "source": {"kind": "vendor guide", "prior": 0.9, "reasons": ["docs path"]}}},
             {"id": 2, "url": "javascript:window.__pwned=3", "title": EVIL, "value": 61, "relevance": "low",
              "relevance_score": 0.2, "redundancy": "high", "redundancy_score": 0.9, "duplicate_of": hopper,
-             "domains": {EVIL: 0.3}, "status": "discarded"},
+             "domains": {EVIL: 0.3}, "status": "discarded",
+             "components": {"uniqueness": {"jaccard": 0.93, "duplicate_of_url": hopper},
+                            "source": {"kind": EVIL, "reasons": [EVIL]}}},
             {"id": 3, "url": "http://127.0.0.1:8000/a" + EVIL_ATTR, "title": EVIL_ATTR, "value": 35,
              "relevance": "medium", "relevance_score": 0.3, "redundancy": "low", "redundancy_score": 0.1,
              "duplicate_of": None, "domains": {}, "status": "kept"},
@@ -128,6 +141,14 @@ def test_report_is_self_contained():
     # nothing is fetched at view time: no external stylesheet, script, image or font
     assert not re.search(r"<(link|script|img|iframe)\b", page)
     assert "url(" not in page.replace("url(#", "")  # only in-document SVG references
+
+
+def test_documents_show_the_reasons_behind_their_panels():
+    page = build_report(sample_results())
+    assert "value 92 = relevance 36.5 + depth 22.5 + uniqueness 14.3 + source 13.5" in page
+    assert "top terms: tensor core, shared memory" in page
+    assert "source: vendor guide (docs path)" in page
+    assert "repeats http://127.0.0.1:8000/guides/hopper.html (Jaccard 0.93)" in page
 
 
 def test_zh_panels():

@@ -157,23 +157,36 @@ def _documents(results: dict, w: dict, lang: str) -> str:
 
 
 def _reasons(doc: dict, by_id: dict, w: dict) -> str:
-    parts = [f"relevance {float(doc.get('relevance_score', 0)):.2f}",
-             f"redundancy {float(doc.get('redundancy_score', 0)):.2f}"]
+    """The figures behind the panel, one short line each, from the scorer's ``components`` (as ``shijie show
+    --json`` gives them): value points, the terms behind relevance, source, depth, what it repeats."""
+    c = doc.get("components") or {}
+    lines = []
+    parts = c.get("value") or {}
+    points = [f"{k} {parts[k]['points']:g}" for k in ("relevance", "depth", "uniqueness", "source")
+              if isinstance(parts.get(k), dict) and isinstance(parts[k].get("points"), (int, float))]
+    if points:
+        gate = parts.get("relevance_gate")
+        lines.append(f"{w['value']} {doc.get('value')} = " + " + ".join(points)
+                     + (f" (gate {gate:g})" if isinstance(gate, (int, float)) and gate < 1 else ""))
+    else:
+        lines.append(f"relevance {float(doc.get('relevance_score', 0)):.2f} · "
+                     f"redundancy {float(doc.get('redundancy_score', 0)):.2f}")
+    terms = [t.get("term") for t in (c.get("relevance") or {}).get("top_terms") or [] if isinstance(t, dict)]
+    if terms:
+        lines.append(f"{w['terms']}: " + ", ".join(map(str, terms[:6])))
+    source = c.get("source") or {}
+    if source.get("kind"):
+        lines.append(f"{w['source']}: {source['kind']}" + (f" ({'; '.join(map(str, source.get('reasons') or []))})"
+                                                          if source.get("reasons") else ""))
+    depth = c.get("depth") or {}
+    if depth.get("reasons"):
+        lines.append(f"{w['depth']}: " + "; ".join(map(str, depth["reasons"][:3])))
     dup = doc.get("duplicate_of")
     if dup:
         target = by_id.get(dup, {}).get("url", dup) if not isinstance(dup, str) else dup
-        parts.append(f"{w['repeats']} {target}")
-    components = doc.get("components") or {}
-    if isinstance(components, dict):
-        for key, value in components.items():
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
-                parts.append(f"{key} {number(value)}")
-    terms = doc.get("top_terms") or doc.get("terms") or []
-    if terms:
-        parts.append("terms: " + ", ".join(str(t[0] if isinstance(t, (list, tuple)) else t) for t in terms[:6]))
-    for reason in doc.get("reasons") or []:
-        parts.append(str(reason))
-    return esc(" · ".join(parts))
+        jaccard = (c.get("uniqueness") or {}).get("jaccard")
+        lines.append(f"{w['repeats']} {target}" + (f" (Jaccard {jaccard:.2f})" if isinstance(jaccard, (int, float)) else ""))
+    return "".join(f"<div>{esc(_svg.clip(line, 200))}</div>" for line in lines)
 
 
 def _domain_title(key: str, titles: dict, lang: str) -> str:

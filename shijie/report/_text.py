@@ -1,8 +1,7 @@
-"""The report's words in English and Chinese: panel texts exactly as DESIGN.md spells them, and headings."""
+"""The report's words in English and Chinese: headings, and the panels (``pipeline.panels`` for documents
+and mastery, so the report and the terminal never differ)."""
 
 from __future__ import annotations
-
-LEVELS_ZH = {"high": "高", "medium": "中", "low": "低"}
 
 HEADINGS = {
     "en": {
@@ -30,6 +29,10 @@ HEADINGS = {
         "overall": "overall",
         "reasons": "reasons",
         "repeats": "repeats",
+        "value": "value",
+        "terms": "top terms",
+        "source": "source",
+        "depth": "depth",
     },
     "zh": {
         "title": "视界 报告",
@@ -56,6 +59,10 @@ HEADINGS = {
         "overall": "总体",
         "reasons": "理由",
         "repeats": "重复于",
+        "value": "价值",
+        "terms": "关键词",
+        "source": "来源",
+        "depth": "深度",
     },
 }
 
@@ -65,16 +72,15 @@ def words(lang: str) -> dict:
 
 
 def document_panel(doc: dict, lang: str) -> str:
-    value, relevance, redundancy = doc.get("value", 0), doc.get("relevance", "low"), doc.get("redundancy", "low")
-    if lang == "zh":
-        return (f"【资料价值：{value}】【适配相关性：{LEVELS_ZH.get(relevance, relevance)}】"
-                f"【重复内容：{LEVELS_ZH.get(redundancy, redundancy)}】")
-    return f"[Value: {value}] [Relevance: {relevance}] [Redundancy: {redundancy}]"
+    from pipeline import panels
+
+    return panels.document_panel(doc.get("value", 0), doc.get("relevance", "low"), doc.get("redundancy", "low"), lang)
 
 
 def mastery_panel(overall: float, lang: str) -> str:
-    pct = f"{overall * 100:.1f}%"
-    return f"【当前领域掌握度：{pct}】" if lang == "zh" else f"[Domain mastery: {pct}]"
+    from pipeline import panels
+
+    return panels.mastery_panel(overall, lang)
 
 
 def learning_panels(lang: str) -> list[str]:
