@@ -13,6 +13,7 @@ import typer
 
 from pipeline.errors import ShijieError
 from shijie import cmd_crawl, cmd_score, cmd_skills
+from shijie import cmd_run
 
 app = typer.Typer(
     help="shijie (视界): crawl, score and curate GPU kernel optimization literature, and turn it into skills.",
@@ -30,6 +31,7 @@ app.command("curate")(cmd_score.curate)
 app.command("search")(cmd_score.search)
 app.command("mastery")(cmd_score.mastery)
 app.add_typer(cmd_skills.skills_app, name="skills")
+app.command("run")(cmd_run.run)
 
 
 def main() -> None:

@@ -1,0 +1,66 @@
+"""``shijie run``: the whole job on the embedded corpus, ending with the panels and the report's path."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from shijie.options import DbOpt, JsonOpt, LangOpt, output
+
+OutOpt = Annotated[str, typer.Option("--out", help="Folder for report.html (created if needed).")]
+DeviceOpt = Annotated[str, typer.Option("--device", help="Where the skill runs its kernel: auto, cpu or cuda.")]
+BenchmarkOpt = Annotated[Optional[bool], typer.Option(
+    "--benchmark/--no-benchmark", help="Benchmark against the vendor kernels (default: on when a CUDA GPU is used).",
+    show_default=False)]
+TOP_PANELS = 5
+
+
+def run(out: OutOpt = "shijie-report", device: DeviceOpt = "auto", benchmark: BenchmarkOpt = None,
+        db: DbOpt = None, as_json: JsonOpt = False, lang: LangOpt = "en") -> None:
+    """Crawl the embedded corpus, score, curate, learn Operator Adaptation, adapt FusedAttentionBackward, report.
+
+    Offline: the command serves the corpus on 127.0.0.1 itself. Again on the same db it resumes and updates.
+
+    Example: shijie run --out shijie-report --device cpu --lang zh
+    """
+    from pipeline.errors import UsageError
+    from shijie.job import run_job
+    from skills.learning import PANELS
+
+    show = output(as_json, lang)
+    if device not in ("auto", "cpu", "cuda"):
+        raise UsageError(f"--device must be auto, cpu or cuda, not {device!r}")
+    err = show.err
+
+    def on_stage(stage: str, message: str) -> None:
+        err.print(f"[bold cyan]{stage:>7}[/bold cyan] {message}")
+
+    results = run_job(db, out, device=device, lang=lang, benchmark=benchmark, on_stage=on_stage,
+                      on_phase=lambda key: err.print(f"        {PANELS[lang][key]}"))
+    show.emit(results)
+    _panel_summary(show.human, results, lang)
+
+
+def _panel_summary(console, results: dict, lang: str) -> None:
+    from pipeline import panels
+    from shijie.report import learned_skill
+    from shijie.report._text import acquired_panel
+
+    console.print()
+    for doc in results["documents"][:TOP_PANELS]:
+        panel = panels.document_panel(doc["value"], doc["relevance"], doc["redundancy"], lang)
+        console.print(f"{panel}  {doc['title'][:60]}", markup=False, highlight=False)
+    console.print(panels.mastery_panel(results["mastery"]["overall"], lang), markup=False)
+    skill = learned_skill(results)
+    if skill:
+        console.print(acquired_panel(skill["title"], skill.get("title_zh"), skill["level"], lang),
+                      markup=False, style="bold green")
+    invoke = results["invoke"]
+    checks = invoke.get("validation") or []
+    failed = [row for row in checks if not row.get("passed")]
+    console.print(f"{invoke['op']} on {invoke.get('device_name') or invoke.get('device')}: "
+                  f"{len(checks) - len(failed)}/{len(checks)} validation cases passed"
+                  + (f", {len(invoke['benchmark'])} benchmark rows" if invoke.get("benchmark") else ""),
+                  markup=False, style="red" if failed else None)
+    console.print(f"report: {results['report']}", markup=False, style="bold")
