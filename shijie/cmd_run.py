@@ -34,10 +34,10 @@ def run(out: OutOpt = "shijie-report", device: DeviceOpt = "auto", benchmark: Be
     err = show.err
 
     def on_stage(stage: str, message: str) -> None:
-        err.print(f"[bold cyan]{stage:>7}[/bold cyan] {message}")
+        err.print(f"[bold cyan]{stage:>7}[/bold cyan] {message}", soft_wrap=True)
 
     results = run_job(db, out, device=device, lang=lang, benchmark=benchmark, on_stage=on_stage,
-                      on_phase=lambda key: err.print(f"        {PANELS[lang][key]}"))
+                      on_phase=lambda key: err.print(f"        {PANELS[lang][key]}", markup=False))
     show.emit(results)
     _panel_summary(show.human, results, lang)
 
@@ -50,7 +50,7 @@ def _panel_summary(console, results: dict, lang: str) -> None:
     console.print()
     for doc in results["documents"][:TOP_PANELS]:
         panel = panels.document_panel(doc["value"], doc["relevance"], doc["redundancy"], lang)
-        console.print(f"{panel}  {doc['title'][:60]}", markup=False, highlight=False)
+        console.print(f"{panel}  {doc['title'][:70]}", markup=False, soft_wrap=True)
     console.print(panels.mastery_panel(results["mastery"]["overall"], lang), markup=False)
     skill = learned_skill(results)
     if skill:
@@ -62,5 +62,5 @@ def _panel_summary(console, results: dict, lang: str) -> None:
     console.print(f"{invoke['op']} on {invoke.get('device_name') or invoke.get('device')}: "
                   f"{len(checks) - len(failed)}/{len(checks)} validation cases passed"
                   + (f", {len(invoke['benchmark'])} benchmark rows" if invoke.get("benchmark") else ""),
-                  markup=False, style="red" if failed else None)
-    console.print(f"report: {results['report']}", markup=False, style="bold")
+                  markup=False, soft_wrap=True, style="red" if failed else None)
+    console.print(f"report: {results['report']}", markup=False, soft_wrap=True, style="bold")

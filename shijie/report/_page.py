@@ -10,6 +10,7 @@ from ._svg import esc
 from ._text import acquired_panel, document_panel, learning_panels, mastery_panel, words
 
 # No script may run in the report, whatever slipped through: the policy allows inline styles and nothing else.
+TOP_DOCUMENTS = 12  # shown open; the rest are folded
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 
 STYLE = """
@@ -47,6 +48,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 tr.fail td { background: #fdecea; }
 tr.discarded td { color: #999; }
 .scroll { overflow-x: auto; }
+details summary { cursor: pointer; color: #0b4f8a; margin: 8px 0; }
 .charts { display: flex; flex-wrap: wrap; gap: 12px; }
 svg.chart { max-width: 100%; height: auto; background: #fff; }
 ol.steps li { margin-bottom: 6px; }
@@ -138,7 +140,6 @@ def _documents(results: dict, w: dict, lang: str) -> str:
     for rank, doc in enumerate(docs, 1):
         domains = sorted((doc.get("domains") or {}).items(), key=lambda kv: -float(kv[1] or 0))[:3]
         domain_text = ", ".join(f"{_domain_title(k, titles, lang)} {float(v):.2f}" for k, v in domains if v)
-        reasons = _reasons(doc, by_id, w)
         status = doc.get("status")
         klass = ' class="discarded"' if status == "discarded" else ""
         rows.append(
@@ -146,13 +147,17 @@ def _documents(results: dict, w: dict, lang: str) -> str:
             f'<td class="title">{link(doc.get("url"), doc.get("title") or doc.get("url"))}'
             f'<div class="url">{esc(doc.get("url", ""))}</div></td>'
             f'<td><span class="panel">{esc(document_panel(doc, lang))}</span>'
-            f'<div class="reasons">{reasons}</div></td>'
+            f'<div class="reasons">{_reasons(doc, by_id, w)}</div></td>'
             f"<td>{esc(domain_text)}</td><td>{esc(status or '')}</td></tr>"
         )
-    body += (
-        '<table class="rows documents"><thead><tr><th>#</th><th>document</th><th>panel</th><th>domains</th>'
-        f"<th>status</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
-    )
+    head = (f"<thead><tr><th>#</th><th>{esc(w['document'])}</th><th>{esc(w['panel'])}</th>"
+            f"<th>{esc(w['domains'])}</th><th>{esc(w['status'])}</th></tr></thead>")
+    body += f'<table class="rows documents">{head}<tbody>{"".join(rows[:TOP_DOCUMENTS])}</tbody></table>'
+    if len(rows) > TOP_DOCUMENTS:
+        # the rest folded away with plain HTML (<details> needs no script)
+        body += (f"<details><summary>{esc(w['all_documents'].format(n=len(rows)))}</summary>"
+                 f'<table class="rows documents">{head}<tbody>{"".join(rows[TOP_DOCUMENTS:])}</tbody></table>'
+                 "</details>")
     return _section("documents", w["documents"], body)
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from ._svg import Budget, ConceptGraph, GraphNode, MemoryLevel, Tile, TileGroup, clip, human_bytes
 
-MAX_TOPICS, MAX_PASSAGES, MAX_STEPS = 8, 14, 10
+MAX_TOPICS, MAX_PASSAGES, MAX_STEPS = 8, 16, 10
 
 
 def first(d: dict, *keys: str, default: Any = None) -> Any:
@@ -33,11 +33,13 @@ def _passage_key(passage: Any) -> str:
 
 
 def _passage_node(passage: Any) -> GraphNode:
+    # labelled by its opening words (several passages often come from one document), titled by its source
     if not isinstance(passage, dict):
         return GraphNode(_passage_key(passage), str(passage), str(passage))
     title = first(passage, "title", "url", default="passage")
-    detail = " · ".join(str(x) for x in (title, passage.get("url"), clip(first(passage, "excerpt", "text", default=""), 300)) if x)
-    return GraphNode(_passage_key(passage), str(title), detail)
+    excerpt = " ".join(str(first(passage, "excerpt", "text", default="")).split())
+    detail = " · ".join(str(x) for x in (title, passage.get("url"), clip(excerpt, 300)) if x)
+    return GraphNode(_passage_key(passage), excerpt or str(title), detail)
 
 
 def _label(value: Any) -> str:
@@ -78,10 +80,23 @@ def knowledge_graph(pack: dict | list | None, lang: str = "en") -> ConceptGraph:
     graph.hidden["steps"] = max(0, len(graph.steps) - MAX_STEPS)
     graph.topics, graph.steps = graph.topics[:MAX_TOPICS], graph.steps[:MAX_STEPS]
     kept_t, kept_s = {t.key for t in graph.topics}, {s.key for s in graph.steps}
-    # passages cited by both a topic and a step first: they are the bridges the graph is about
+    # the bridges (passages cited by a topic and by a step) first, then each topic's and each step's
+    # next passage in turn, so every node keeps at least one edge when passages must be left out
     cited_t = {p for t, p in topic_edges if t in kept_t}
     cited_s = {p for p, s in step_edges if s in kept_s}
-    ordered = sorted(passages, key=lambda k: (not (k in cited_t and k in cited_s), k not in cited_s, k not in cited_t))
+    ordered = [k for k in passages if k in cited_t and k in cited_s]
+    per_node: dict[str, list[str]] = {}
+    for t, p in topic_edges:
+        if t in kept_t:
+            per_node.setdefault(t, []).append(p)
+    for p, s_key in step_edges:
+        if s_key in kept_s:
+            per_node.setdefault(s_key, []).append(p)
+    for round_ in range(max((len(v) for v in per_node.values()), default=0)):
+        for cited in per_node.values():
+            if round_ < len(cited) and cited[round_] not in ordered:
+                ordered.append(cited[round_])
+    ordered += [k for k in passages if k not in ordered]
     graph.passages = [passages[k] for k in ordered[:MAX_PASSAGES]]
     graph.hidden["passages"] = max(0, len(passages) - MAX_PASSAGES)
     kept_p = {p.key for p in graph.passages}
