@@ -48,6 +48,10 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 tr.fail td { background: #fdecea; }
 tr.discarded td { color: #999; }
 .scroll { overflow-x: auto; }
+.cards { display: flex; flex-wrap: wrap; gap: 10px; margin: 12px 0 4px; }
+.card { border: 1px solid #e3e3e3; border-radius: 6px; padding: 6px 12px; min-width: 92px; background: #fcfcfd; }
+.card .figure { font-size: 20px; font-weight: 700; color: #0b1f33; }
+.card .what { font-size: 12px; color: #666; }
 details summary { cursor: pointer; color: #0b4f8a; margin: 8px 0; }
 .charts { display: flex; flex-wrap: wrap; gap: 12px; }
 svg.chart { max-width: 100%; height: auto; background: #fff; }
@@ -61,8 +65,8 @@ def build_html(results: dict) -> str:
     w = words(lang)
     sections = [
         _summary(results, w, lang),
-        _documents(results, w, lang),
         _mastery(results, w, lang),
+        _documents(results, w, lang),
         _skills(results, w, lang),
         _knowledge(results, w, lang),
         _invocation(results, w),
@@ -96,24 +100,30 @@ def _summary(results: dict, w: dict, lang: str) -> str:
                                      int(skill.get("level") or 1), lang))
     body = '<div class="panels">' + "".join(
         f'<span class="panel{" acquired" if i == 1 else ""}">{esc(p)}</span>' for i, p in enumerate(panels)) + "</div>"
-    facts: dict[str, Any] = {}
+    cards: list[tuple[str, str]] = []
     crawl = results.get("crawl") or {}
     for key in ("fetched", "stored", "duplicates", "skipped_robots", "errors"):
         if key in crawl:
-            facts[f"{w['crawl']}: {key}"] = crawl[key]
+            cards.append((number(crawl[key]), w["stat_" + key]))
     curate = results.get("curate") or {}
     for key in ("kept", "discarded"):
         if key in curate:
-            facts[key] = curate[key]
+            cards.append((number(curate[key]), w["stat_" + key]))
     invoke = results.get("invoke") or {}
-    for key in ("op", "device", "target"):
-        if invoke.get(key) is not None:
-            facts[key] = invoke[key] if not isinstance(invoke[key], dict) else invoke[key].get("name", "")
-    if facts:
-        body += kv_table(facts)
+    checks = [row for row in invoke.get("validation") or [] if isinstance(row, dict)]
+    if checks:
+        passed = sum(1 for row in checks if row.get("passed"))
+        cards.append((f"{passed}/{len(checks)}", w["stat_validated"].format(
+            op=invoke.get("op", ""), device=invoke.get("device_name") or invoke.get("device") or "")))
+    if cards:
+        body += '<div class="cards">' + "".join(
+            f'<div class="card"><div class="figure">{esc(figure)}</div><div class="what">{esc(what)}</div></div>'
+            for figure, what in cards) + "</div>"
     timings = results.get("timings") or {}
     if timings:
-        body += f"<h3>{esc(w['timings'])}</h3>" + kv_table({k: f"{float(v):.2f} s" for k, v in timings.items()})
+        total = sum(float(v) for v in timings.values())
+        body += (f'<p class="muted">{esc(w["timings"])}: ' + " · ".join(
+            f"{esc(k)} {float(v):.1f} s" for k, v in timings.items()) + f" · {esc(w['total'])} {total:.1f} s</p>")
     return _section("summary", w["summary"], body)
 
 

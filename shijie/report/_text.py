@@ -1,5 +1,5 @@
-"""The report's words in English and Chinese: headings, and the panels (``pipeline.panels`` for documents
-and mastery, so the report and the terminal never differ)."""
+"""The report's words in English and Chinese: headings; the panels come from ``pipeline.panels``
+(documents, mastery) and ``skills.learning.PANELS`` (learning), so the report and the terminal never differ."""
 
 from __future__ import annotations
 
@@ -24,7 +24,16 @@ HEADINGS = {
         "adaptation": "Adaptation list",
         "steps": "Adaptation path",
         "crawl": "Crawl",
-        "timings": "Stage times",
+        "timings": "stage times",
+        "total": "total",
+        "stat_fetched": "pages fetched",
+        "stat_stored": "new documents",
+        "stat_duplicates": "duplicate pages",
+        "stat_skipped_robots": "skipped by robots.txt",
+        "stat_errors": "fetch errors",
+        "stat_kept": "documents kept",
+        "stat_discarded": "discarded",
+        "stat_validated": "{op} cases validated on {device}",
         "no_gpu": "Benchmark: not run (no GPU on this machine, or --benchmark not given).",
         "overall": "overall",
         "reasons": "reasons",
@@ -60,6 +69,15 @@ HEADINGS = {
         "steps": "适配路径",
         "crawl": "爬取",
         "timings": "各阶段耗时",
+        "total": "合计",
+        "stat_fetched": "抓取页面",
+        "stat_stored": "新资料",
+        "stat_duplicates": "重复页面",
+        "stat_skipped_robots": "robots.txt 跳过",
+        "stat_errors": "抓取错误",
+        "stat_kept": "保留资料",
+        "stat_discarded": "舍弃",
+        "stat_validated": "{op} 在 {device} 上通过校验的用例",
         "no_gpu": "性能测试：未运行（本机没有 GPU，或未指定 --benchmark）。",
         "overall": "总体",
         "reasons": "理由",
@@ -94,12 +112,12 @@ def mastery_panel(overall: float, lang: str) -> str:
 
 
 def learning_panels(lang: str) -> list[str]:
-    if lang == "zh":
-        return ["【技能结构识别中】", "【知识片段整理中】", "【推理路径压缩中】"]
-    return ["[Recognizing skill structure…]", "[Organizing knowledge fragments…]", "[Compressing reasoning paths…]"]
+    from skills.learning import PANELS
+
+    return [PANELS[lang][key] for key in ("structure", "fragments", "paths")]
 
 
 def acquired_panel(title: str, title_zh: str | None, level: int, lang: str) -> str:
-    if lang == "zh":
-        return f"【{title_zh or title} Lv.{level}，已习得】"
-    return f"[{title} Lv.{level} — acquired]"
+    from skills.learning import PANELS
+
+    return PANELS[lang]["acquired"].format(title=(title_zh or title) if lang == "zh" else title, level=level)
