@@ -43,6 +43,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .url { color: #777; font-size: 11px; word-break: break-all; }
 .reasons { color: #444; font-size: 12px; }
 .muted { color: #888; }
+.small { font-size: 13px; }
 .ok, .green { color: #0a7a32; font-weight: 600; }
 .bad, .red { color: #b3261e; font-weight: 600; }
 tr.fail td { background: #fdecea; }
@@ -122,7 +123,7 @@ def _summary(results: dict, w: dict, lang: str) -> str:
     timings = results.get("timings") or {}
     if timings:
         total = sum(float(v) for v in timings.values())
-        body += (f'<p class="muted">{esc(w["timings"])}: ' + " · ".join(
+        body += (f'<p class="muted small">{esc(w["timings"])}: ' + " · ".join(
             f"{esc(k)} {float(v):.1f} s" for k, v in timings.items()) + f" · {esc(w['total'])} {total:.1f} s</p>")
     return _section("summary", w["summary"], body)
 

@@ -48,10 +48,10 @@ def _text(x: float, y: float, text: object, *, size: float = 12, anchor: str = "
 
 
 def bar_chart(items: list[tuple[str, float]], *, title: str, overall: float | None = None,
-              overall_label: str = "overall", width: int = 720) -> str:
+              overall_label: str = "overall", width: int = 900) -> str:
     """Horizontal bars, one per (label, fraction 0–1), plus an optional overall bar drawn darker."""
     rows = list(items) + ([(overall_label, overall)] if overall is not None else [])
-    label_w, pad, row_h = 230, 12, 30
+    label_w, pad, row_h = 270, 12, 30
     bar_w = width - label_w - 80
     height = pad * 2 + row_h * len(rows) + 24
     parts = [_svg_open(width, height, title)]
@@ -65,7 +65,7 @@ def bar_chart(items: list[tuple[str, float]], *, title: str, overall: float | No
         y = pad + i * row_h
         is_overall = overall is not None and i == len(rows) - 1
         colour = "#333" if is_overall else PALETTE[i % len(PALETTE)]
-        parts.append(_text(label_w - 8, y + 19, clip(label, 34), anchor="end",
+        parts.append(_text(label_w - 8, y + 19, clip(label, 40), anchor="end",
                            weight="bold" if is_overall else "normal"))
         parts.append(f'<rect x="{label_w}" y="{y + 5}" width="{bar_w}" height="{row_h - 10}" fill="#f1f1f1"/>')
         parts.append(
@@ -80,7 +80,7 @@ def bar_chart(items: list[tuple[str, float]], *, title: str, overall: float | No
 # -- value histogram ------------------------------------------------------------------------------------
 
 
-def value_histogram(values: list[int], *, title: str, width: int = 720, height: int = 170) -> str:
+def value_histogram(values: list[int], *, title: str, width: int = 900, height: int = 170) -> str:
     """How the documents' values (0–100) spread, in ten bins: the shape of the corpus at a glance."""
     bins = [0] * 10
     for v in values:
