@@ -73,5 +73,6 @@ def test_readme_sections_a_newcomer_needs():
     for heading in ("## Quick start", "## Point it at real sources", "## Run on a GPU", "## Architecture",
                     "## Performance log", "## CLI reference"):
         assert heading in README_TEXT
-    assert "docs/report.png" in README_TEXT
+    screenshot = docs.README.parent / "docs" / "report.png"
+    assert "docs/report.png" in README_TEXT and screenshot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "docs/perf.md" in README_TEXT
