@@ -33,10 +33,20 @@ def document_coverage(concept_counts: Mapping[str, Mapping[str, int]], domains: 
     coverage = {}
     for domain in domains:
         counts = concept_counts.get(domain.id, {})
-        total = sum(domain.weight(c) for c in domain.concepts)
-        covered = sum(domain.weight(c) * _substance(n) for c, n in counts.items() if c in domain.weights or c in domain.concepts)
+        total = _total_weight(domain)
+        covered = sum(domain.weight(c) * _substance(n) for c, n in counts.items())
         coverage[domain.id] = round(min(1.0, covered / (FOCUSED_SHARE * total)), 4) if total else 0.0
     return coverage
+
+
+_totals: dict[Domain, float] = {}
+
+
+def _total_weight(domain: Domain) -> float:
+    total = _totals.get(domain)
+    if total is None:
+        total = _totals[domain] = sum(domain.weight(c) for c in domain.concepts)
+    return total
 
 
 def mastery(kept: Iterable[tuple[Mapping[str, Mapping[str, int]], float]], domains: list[Domain]) -> dict[str, float]:

@@ -1,8 +1,8 @@
 """Redundancy: how much of a document another document, ranked higher, already says.
 
-Method: every document becomes the set of its word 5-shingles (five consecutive normalized words; long
-enough that two independent texts rarely share one, short enough that a re-hosted page with a changed
-header and footer still shares most). A MinHash of 128 permutations summarizes each set, and an LSH index
+Method: every document becomes the set of its word 4-shingles (four consecutive normalized words; long
+enough that two independent texts rarely share one, short enough that a copy with one word in twelve
+edited still shares ~70% of them). A MinHash of 128 permutations summarizes each set, and an LSH index
 (``datasketch.MinHashLSH``: banding, expected O(1) candidates per query) finds pairs whose estimated
 Jaccard similarity is at least ``CANDIDATE_JACCARD``; no pair of documents is ever compared blindly, so
 the cost grows with the number of documents, not its square. datasketch is used rather than our own
@@ -16,10 +16,11 @@ estimated from the MinHash Jaccard J and the set sizes (|A∩B| = J/(1+J)·(|A|+
 keep anyway) or above. Documents are visited in rank order, so the best of a group of near-duplicates is the
 representative with redundancy 0 and each of the others points at a better one.
 
-Threshold choice: versions of the same page and mirrors have Jaccard 0.6–1.0 over 5-shingles; a re-hosted
-lecture with its own header, footer and a few edits 0.4–0.8; two different pages on the same topic rarely
-exceed 0.1. ``CANDIDATE_JACCARD = 0.35`` leaves margin for the MinHash estimate's error (±0.04 at 128
-permutations).
+Threshold choice: versions of the same page and mirrors have Jaccard 0.6–1.0 over 4-shingles; a re-hosted
+lecture with its own header, footer and edits to one word in twelve 0.5–0.8; two different pages on the
+same topic rarely exceed 0.05. ``CANDIDATE_JACCARD = 0.3`` (42 bands of 3 rows: a pair at Jaccard 0.4 is
+a candidate with probability 0.94, at 0.5 with 0.996, at 0.1 with 0.04) leaves margin for the MinHash
+estimate's error (±0.04 at 128 permutations); the containment estimate then decides.
 """
 
 from __future__ import annotations
@@ -31,9 +32,10 @@ from dataclasses import dataclass
 import numpy as np
 from datasketch import LeanMinHash, MinHash, MinHashLSH
 
-SHINGLE_WORDS = 5
+SHINGLE_WORDS = 4
 NUM_PERM = 128
-CANDIDATE_JACCARD = 0.35
+CANDIDATE_JACCARD = 0.3
+LSH_WEIGHTS = (0.2, 0.8)  # a missed duplicate costs more than a candidate pair checked for nothing
 HIGH_REDUNDANCY = 0.5
 _SEED = 1
 _MASK32 = np.uint64(0xFFFFFFFF)
@@ -99,7 +101,7 @@ def containment(jaccard: float, size_a: int, size_b: int) -> float:
 
 def measure(ranked_ids: Sequence[int], signatures: dict[int, Signature]) -> dict[int, Redundancy]:
     """Redundancy of each document against the documents ranked above it (``ranked_ids``: best first)."""
-    lsh = MinHashLSH(threshold=CANDIDATE_JACCARD, num_perm=NUM_PERM)
+    lsh = MinHashLSH(threshold=CANDIDATE_JACCARD, num_perm=NUM_PERM, weights=LSH_WEIGHTS)
     rank = {doc_id: position for position, doc_id in enumerate(ranked_ids)}
     for doc_id in ranked_ids:
         sig = signatures.get(doc_id)
@@ -115,8 +117,6 @@ def measure(ranked_ids: Sequence[int], signatures: dict[int, Signature]) -> dict
                     break
                 other_sig = signatures[other]
                 jaccard = sig.minhash.jaccard(other_sig.minhash)
-                if jaccard < CANDIDATE_JACCARD:  # banding lets some lower pairs through; hold the threshold
-                    continue
                 score = containment(jaccard, sig.size, other_sig.size)
                 if score > best.score:
                     best = Redundancy(round(score, 4), other, round(jaccard, 4))

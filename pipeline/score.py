@@ -19,6 +19,7 @@ Every part lands in ``scores.components`` with the reasons behind it, for ``shij
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -53,9 +54,10 @@ MIN_DF = 2  # a term seen in one document only is a typo, an id or a name
 MAX_DF = 0.9  # a term in 90% of the documents tells none of them apart
 BATCH = 500  # documents read from SQLite per round trip
 
-EVIDENCE_FULL = 0.3  # profile-term evidence (share of the profile's weight, saturated) that means "fully on topic"
-COSINE_FULL = 0.3  # TF-IDF cosine to the profile that means "fully on topic"
-EVIDENCE_SHARE = 0.6  # the profile score is 60% term evidence, 40% cosine
+SATURATION_K, SATURATION_B, REFERENCE_WORDS = 1.2, 0.3, 1000  # BM25's k1 and b, for profile terms
+EVIDENCE_FULL = 0.15  # profile-term evidence (share of the profile's weight, saturated) that counts as 63% on topic
+COSINE_FULL = 0.15  # TF-IDF cosine to the profile that counts as 63% on topic
+EVIDENCE_SHARE = 0.7  # the profile score is 70% term evidence, 30% cosine
 LABEL_SHARE = 0.5  # with labels, the model's probability is half the relevance
 HIGH, MEDIUM = 0.5, 0.25  # relevance_score thresholds
 VALUE_WEIGHTS = {"relevance": 0.45, "depth": 0.25, "uniqueness": 0.15, "source": 0.15}
@@ -134,8 +136,8 @@ def _rows(db, batch: int = BATCH) -> Iterator[tuple]:
 
 
 def _saturate(count: int, words: int) -> float:
-    # BM25-style saturation, against a fixed 1000-word reference so the figure does not depend on the corpus
-    k = 1.0 * (0.3 + 0.7 * words / 1000)
+    # BM25-style saturation, against a fixed reference length so the figure does not depend on the corpus
+    k = SATURATION_K * (1 - SATURATION_B + SATURATION_B * words / REFERENCE_WORDS)
     return count / (count + k)
 
 
@@ -150,7 +152,12 @@ def score_corpus(db, profile: Profile | None = None, domains: list[Domain] | Non
     domains = domains if domains is not None else load_taxonomy()
 
     profile_counter = PhraseCounter(t for t, w in profile.terms.items() if w != 0)
-    concept_counters = {d.id: PhraseCounter(d.concepts) for d in domains}
+    # one counter over every domain's concepts: one pass per document whatever the number of domains
+    concept_counter = PhraseCounter(c for d in domains for c in d.concepts)
+    domains_of: dict[str, list[str]] = {}
+    for d in domains:
+        for c in d.concepts:
+            domains_of.setdefault(c, []).append(d.id)
     docs: list[_Doc] = []
 
     def texts() -> Iterator[str]:
@@ -159,14 +166,12 @@ def score_corpus(db, profile: Profile | None = None, domains: list[Domain] | Non
             heads, code, meta = loads_list(headings), loads_list(code_blocks), loads_dict(metadata)
             full = f"{title or ''}\n{text}"
             toks = tokens(full)
-            concepts = {}
-            hits = distinct = 0
-            for domain_id, counter in concept_counters.items():
-                found = counter.count(toks)
-                if found:
-                    concepts[domain_id] = found
-                    hits += sum(found.values())
-                    distinct += len(found)
+            found = concept_counter.count(toks)
+            concepts: dict[str, dict[str, int]] = {}
+            for concept, n in found.items():
+                for domain_id in domains_of[concept]:
+                    concepts.setdefault(domain_id, {})[concept] = n
+            hits, distinct = sum(found.values()), len(found)
             docs.append(
                 _Doc(
                     id=doc_id,
@@ -176,7 +181,7 @@ def score_corpus(db, profile: Profile | None = None, domains: list[Domain] | Non
                     profile_hits=profile_counter.count(toks),
                     concepts=concepts,
                     depth=depth(text, len(toks), heads, code, hits, distinct),
-                    source=source_kind(title or "", heads, text, kind, meta, len(toks)),
+                    source=source_kind(title or "", heads, text, kind, meta, toks),
                     signature=redundancy.signature(toks),
                 )
             )
@@ -202,10 +207,11 @@ def score_corpus(db, profile: Profile | None = None, domains: list[Domain] | Non
 
     pre_value: list[float] = []
     for i, doc in enumerate(docs):
-        evidence = sum(w * _saturate(doc.profile_hits.get(t, 0), doc.words) for t, w in profile.terms.items())
+        evidence = sum(profile.terms[t] * _saturate(n, doc.words) for t, n in doc.profile_hits.items())
         evidence = max(0.0, evidence / positive_weight)
-        profile_score = EVIDENCE_SHARE * min(1.0, evidence / EVIDENCE_FULL) + (1 - EVIDENCE_SHARE) * min(
-            1.0, float(cosine[i]) / COSINE_FULL
+        # 1 - exp(-x / full): 0.63 at "full", saturating smoothly so the ranking keeps its order at the top
+        profile_score = EVIDENCE_SHARE * (1 - math.exp(-evidence / EVIDENCE_FULL)) + (1 - EVIDENCE_SHARE) * (
+            1 - math.exp(-max(0.0, float(cosine[i])) / COSINE_FULL)
         )
         relevance = profile_score
         if model_p is not None:
