@@ -7,8 +7,11 @@ Depth (the settings at a glance in ``DEPTH_WEIGHTS``/``DEPTH_SATURATION``): leng
 equations, structure (headings), and concepts (how many taxonomy concept mentions and how many distinct
 concepts). Each signal saturates: past a few thousand words more length says nothing.
 
-Source kind: paper, vendor guide, course, reference, blog, listicle or article, from cue words and form,
-with a prior each (a vendor's optimization guide is worth more than a "10 tips" listicle).
+Source kind: paper, vendor guide, course, reference, blog, listicle, navigation or article, from cue
+words and form, with a prior each (a vendor's optimization guide is worth more than a "10 tips" listicle).
+
+Substance: the share of a page in short label lines (menus, link lists, tables of contents); an index page
+has little content of its own however on-topic its link texts are.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ DEPTH_SATURATION = {
 }
 
 SOURCE_PRIOR = {
+    "navigation": 0.1,
     "vendor_guide": 1.0,
     "paper": 0.9,
     "course": 0.7,
@@ -52,6 +56,38 @@ class Depth:
     score: float
     parts: dict[str, float]
     reasons: list[str]
+
+
+@dataclass(frozen=True)
+class Substance:
+    score: float  # 1 for running text; down to LIST_FLOOR for pages that are mostly link or label lines
+    list_share: float
+    reasons: list[str]
+
+
+LIST_TOLERANCE = 0.1  # headings and captions: a tenth of an article's words sit in short label lines
+LIST_SLOPE = 2.0
+LIST_FLOOR = 0.2
+NAVIGATION_SHARE = 0.35  # at least this share in label lines: an index, table of contents or link list
+_PARAGRAPH = re.compile(r"\n\s*\n")
+_SENTENCE_OR_CODE = re.compile(r"[.!?。；;=(){}]")
+
+
+def substance(text: str) -> Substance:
+    """How much of a page is its own running text rather than short label lines (links, menus, lists).
+
+    A paragraph of fewer than 12 words with no sentence end, code or formula is a label line: what an
+    index, a table of contents or a navigation bar is made of.
+    """
+    total = listish = 0
+    for paragraph in _PARAGRAPH.split(text or ""):
+        words = len(paragraph.split())
+        total += words
+        if 0 < words < 12 and not _SENTENCE_OR_CODE.search(paragraph):
+            listish += words
+    share = listish / total if total else 1.0
+    score = max(LIST_FLOOR, min(1.0, 1.0 - LIST_SLOPE * (share - LIST_TOLERANCE)))
+    return Substance(round(score, 4), round(share, 4), [f"{share:.0%} of the words in short label lines"])
 
 
 @dataclass(frozen=True)
@@ -134,7 +170,10 @@ _NUMBERED_HEADING = re.compile(r"^\s*\d+(?:\.\d+)+\.?\s+\w", re.M)
 _LISTICLE_TITLE = re.compile(r"^\s*(?:top\s+)?\d+\s+(?:tips|tricks|ways|things|reasons|secrets|hacks|mistakes|best)\b")
 
 
-def source_kind(title: str, headings: list, text: str, kind: str, metadata: dict, toks: list[str]) -> Source:
+def source_kind(title: str, headings: list, text: str, kind: str, metadata: dict, toks: list[str],
+                list_share: float = 0.0) -> Source:
+    if list_share >= NAVIGATION_SHARE:
+        return Source("navigation", SOURCE_PRIOR["navigation"], [f"{list_share:.0%} of the words in link or label lines"])
     head = "\n".join([title or "", *map(str, headings[:60])])
     hits: dict[str, list[str]] = {k: [] for k in _CUES}
     for cue in _CUE_COUNTER.count(tokens(head) + toks[:CUE_WINDOW]):

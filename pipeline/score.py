@@ -11,6 +11,7 @@ source kind and MinHash signature, so no text is held in memory twice.
     redundancy = containment in a higher-ranked near-duplicate (pipeline.redundancy, MinHash LSH)
     value      = 100 × (0.45 relevance + 0.25 depth + 0.15 uniqueness + 0.15 source prior)
                      × (0.5 + 0.5 × min(1, relevance / 0.5))     # deep but off-topic is not valuable
+                     × substance                                  # a link list has little content of its own
     domains    = coverage of each taxonomy domain (pipeline.coverage)
 
 Every part lands in ``scores.components`` with the reasons behind it, for ``shijie show``.
@@ -30,7 +31,7 @@ from sklearn.linear_model import LogisticRegression
 
 from . import coverage, redundancy
 from .errors import EmptyCorpusError
-from .features import depth, loads_dict, loads_list, source_kind
+from .features import depth, loads_dict, loads_list, source_kind, substance
 from .profile import Profile, default_profile
 from .taxonomy import Domain, load_taxonomy
 from .terms import PhraseCounter, tokens
@@ -59,7 +60,7 @@ EVIDENCE_FULL = 0.15  # profile-term evidence (share of the profile's weight, sa
 COSINE_FULL = 0.15  # TF-IDF cosine to the profile that counts as 63% on topic
 EVIDENCE_SHARE = 0.7  # the profile score is 70% term evidence, 30% cosine
 LABEL_SHARE = 0.5  # with labels, the model's probability is half the relevance
-HIGH, MEDIUM = 0.5, 0.25  # relevance_score thresholds
+HIGH, MEDIUM = 0.55, 0.3  # relevance_score thresholds
 VALUE_WEIGHTS = {"relevance": 0.45, "depth": 0.25, "uniqueness": 0.15, "source": 0.15}
 RELEVANCE_GATE = 0.5  # below this relevance the value is scaled down toward half
 TOP_TERMS = 8
@@ -77,6 +78,7 @@ class _Doc:
     concepts: dict[str, dict[str, int]]
     depth: object
     source: object
+    substance: object
     signature: object
     label: str | None = None
     extra: dict = field(default_factory=dict)
@@ -172,6 +174,7 @@ def score_corpus(db, profile: Profile | None = None, domains: list[Domain] | Non
                 for domain_id in domains_of[concept]:
                     concepts.setdefault(domain_id, {})[concept] = n
             hits, distinct = sum(found.values()), len(found)
+            own = substance(text)
             docs.append(
                 _Doc(
                     id=doc_id,
@@ -181,7 +184,8 @@ def score_corpus(db, profile: Profile | None = None, domains: list[Domain] | Non
                     profile_hits=profile_counter.count(toks),
                     concepts=concepts,
                     depth=depth(text, len(toks), heads, code, hits, distinct),
-                    source=source_kind(title or "", heads, text, kind, meta, toks),
+                    source=source_kind(title or "", heads, text, kind, meta, toks, own.list_share),
+                    substance=own,
                     signature=redundancy.signature(toks),
                 )
             )
@@ -227,7 +231,7 @@ def score_corpus(db, profile: Profile | None = None, domains: list[Domain] | Non
             "top_terms": _top_terms(matrix, i, profile_vector, vocabulary),
             "label_model_terms": _top_terms(matrix, i, model_terms, vocabulary) if model_terms is not None else [],
         }
-        pre_value.append(_value(relevance, doc.depth.score, 1.0, doc.source.prior)[0])
+        pre_value.append(_value(relevance, doc.depth.score, 1.0, doc.source.prior, doc.substance.score)[0])
 
     ranked = sorted(range(len(docs)), key=lambda i: (-pre_value[i], docs[i].id))
     repeats = redundancy.measure([docs[i].id for i in ranked], {d.id: d.signature for d in docs if d.signature})
@@ -238,7 +242,7 @@ def score_corpus(db, profile: Profile | None = None, domains: list[Domain] | Non
     for doc in docs:
         rep = repeats[doc.id]
         relevance = doc.extra["relevance"]["score"]
-        value, parts = _value(relevance, doc.depth.score, 1.0 - rep.score, doc.source.prior)
+        value, parts = _value(relevance, doc.depth.score, 1.0 - rep.score, doc.source.prior, doc.substance.score)
         domain_cov = coverage.document_coverage(doc.concepts, domains)
         components = {
             "value": parts,
@@ -254,6 +258,8 @@ def score_corpus(db, profile: Profile | None = None, domains: list[Domain] | Non
                 f"candidates at Jaccard >= {redundancy.CANDIDATE_JACCARD}, containment in a higher-ranked document",
             },
             "source": {"kind": doc.source.kind, "prior": doc.source.prior, "reasons": doc.source.reasons},
+            "substance": {"score": doc.substance.score, "list_share": doc.substance.list_share,
+                          "reasons": doc.substance.reasons},
             "concepts": doc.concepts,
             "words": doc.words,
         }
@@ -277,14 +283,16 @@ def score_corpus(db, profile: Profile | None = None, domains: list[Domain] | Non
     return sorted(scored, key=lambda s: (-s.value, -s.relevance_score, s.id))
 
 
-def _value(relevance: float, depth_score: float, uniqueness: float, prior: float) -> tuple[int, dict]:
+def _value(relevance: float, depth_score: float, uniqueness: float, prior: float, own: float) -> tuple[int, dict]:
     figures = {"relevance": relevance, "depth": depth_score, "uniqueness": uniqueness, "source": prior}
     base = sum(VALUE_WEIGHTS[k] * v for k, v in figures.items())
-    gate = 0.5 + 0.5 * min(1.0, relevance / RELEVANCE_GATE)
+    # off-topic pages and link lists are scaled down whatever their other figures
+    gate = (0.5 + 0.5 * min(1.0, relevance / RELEVANCE_GATE)) * own
     value = int(round(100 * base * gate))
     parts = {k: {"figure": round(v, 4), "weight": VALUE_WEIGHTS[k], "points": round(100 * VALUE_WEIGHTS[k] * v * gate, 1)}
              for k, v in figures.items()}
-    parts["relevance_gate"] = round(gate, 4)
+    parts["relevance_gate"] = round(gate / own, 4)
+    parts["substance"] = round(own, 4)
     parts["total"] = value
     return value, parts
 

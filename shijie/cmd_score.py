@@ -106,7 +106,7 @@ def show(doc: Annotated[str, typer.Argument(help="Document id or URL.")],
     parts = components["value"]
     h.print(("价值构成" if zh else "Value") + f" {value} = ("
             + " + ".join(f"{k} {parts[k]['figure']:.2f}×{parts[k]['weight']}" for k in ("relevance", "depth", "uniqueness", "source"))
-            + f") × gate {parts['relevance_gate']:.2f}")
+            + f") × gate {parts['relevance_gate']:.2f} × substance {parts.get('substance', 1.0):.2f}")
     titles = {d.id: (d.title_zh if zh else d.title) for d in list_domains()}
     h.print(("领域覆盖" if zh else "Domains") + ": " + ", ".join(f"{titles.get(k, k)} {v:.2f}" for k, v in doms.items() if v > 0))
 
