@@ -666,3 +666,19 @@ def crawl(db: sqlite_utils.Database, seeds: list[str], settings: CrawlSettings |
     frontier.finish_run(crawler.run_id, stats.to_json())
     crawler._progress(force=True)
     return stats
+
+
+def crawl_embedded(db: sqlite_utils.Database, settings: CrawlSettings | None = None) -> CrawlStats:
+    """Serves the embedded corpus (``data/corpus``) on 127.0.0.1 and crawls it. The previous run's port is
+    taken again when free, so a resumed or repeated crawl sees the same URLs, not a second copy of the site."""
+    from .corpus_server import serve_folder
+    from .resources import corpus_dir
+
+    settings = settings or CrawlSettings(delay=0.0)  # we are the server: no politeness delay needed
+    folder = corpus_dir()
+    if not folder.is_dir():
+        raise UsageError(f"the embedded corpus is missing ({folder}); give a seed instead")
+    previous = (Frontier(db).last_run_settings() or {}).get("served_origin") or ""
+    with serve_folder(folder, port=urlsplit(previous).port or 0) as base:
+        settings.served_origin = base
+        return crawl(db, [base + "/"], settings)

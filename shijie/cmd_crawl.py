@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Annotated, Any, Optional
-from urllib.parse import urlsplit
 
 import typer
 
-from pipeline.crawl import CrawlSettings, CrawlStats, crawl as run_crawl, load_seeds_file
+from pipeline.crawl import CrawlSettings, CrawlStats, crawl as run_crawl, crawl_embedded, load_seeds_file
 from pipeline.errors import UsageError
-from pipeline.frontier import Frontier
 from pipeline.store import open_db
 from shijie.options import DbOpt, JsonOpt, LangOpt, output
 
@@ -73,24 +71,10 @@ def crawl(
         if seeds:
             stats = run_crawl(database, seeds, settings)
         else:
-            stats = _crawl_embedded(database, settings)
+            stats = crawl_embedded(database, settings)
     out.emit(stats.to_json())
     if not as_json:
         _summary(out, stats)
-
-
-def _crawl_embedded(database, settings: CrawlSettings) -> CrawlStats:
-    from pipeline.corpus_server import serve_folder
-    from pipeline.resources import corpus_dir
-
-    folder = corpus_dir()
-    if not folder.is_dir():
-        raise UsageError(f"the embedded corpus is missing ({folder}); give a seed instead")
-    previous = (Frontier(database).last_run_settings() or {}).get("served_origin") or ""
-    preferred_port = urlsplit(previous).port or 0
-    with serve_folder(folder, port=preferred_port) as base:
-        settings.served_origin = base
-        return run_crawl(database, [base + "/"], settings)
 
 
 class _progress:

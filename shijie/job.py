@@ -16,7 +16,6 @@ import time
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
-from urllib.parse import urlsplit
 
 SKILL = "operator-adaptation"
 OP = "FusedAttentionBackward"
@@ -56,7 +55,12 @@ def run_job(db: str | Path | None, out_dir: str | Path, *, device: str = "auto",
         return value
 
     def crawl() -> tuple[dict, str]:
-        stats = crawl_embedded(database, on_progress=on_crawl_progress).to_json()
+        from pipeline.crawl import CrawlSettings, crawl_embedded
+
+        settings = CrawlSettings(delay=0.0)  # the command serves the corpus itself: no politeness delay
+        if on_crawl_progress is not None:
+            settings.on_progress = on_crawl_progress
+        stats = crawl_embedded(database, settings).to_json()
         return stats, (f"{stats['fetched']} fetched, {stats['stored']} new documents, "
                        f"{stats['duplicates']} duplicates, {stats['skipped_robots']} skipped by robots.txt, "
                        f"{stats['errors']} errors")
@@ -106,7 +110,9 @@ def run_job(db: str | Path | None, out_dir: str | Path, *, device: str = "auto",
     results["skills"] = list_skills(database, registry)
 
     def invoke_skill() -> tuple[dict, str]:
-        run_benchmark = benchmark if benchmark is not None else _cuda_available(device)
+        from skills.operator_adaptation.skill import cuda_status
+
+        run_benchmark = benchmark if benchmark is not None else device != "cpu" and cuda_status()[0]
         result = invoke(database, registry, SKILL, op=OP, device=device, benchmark=run_benchmark)
         checks = result.get("validation") or []
         passed = sum(1 for row in checks if row.get("passed"))
@@ -122,34 +128,3 @@ def run_job(db: str | Path | None, out_dir: str | Path, *, device: str = "auto",
 
     results["report"] = str(timed("report", "writing the report", report))
     return results
-
-
-def crawl_embedded(database, on_progress: Callable | None = None):
-    """Serves ``data/corpus`` on 127.0.0.1 and crawls it, politeness delay off (we are the server). The port
-    of the previous run is reused when free, so a re-run resumes the same URLs instead of new ones."""
-    from pipeline.corpus_server import serve_folder
-    from pipeline.crawl import CrawlSettings, crawl
-    from pipeline.errors import UsageError
-    from pipeline.frontier import Frontier
-    from pipeline.resources import corpus_dir
-
-    folder = corpus_dir()
-    if not folder.is_dir():
-        raise UsageError(f"the embedded corpus is missing ({folder})")
-    previous = (Frontier(database).last_run_settings() or {}).get("served_origin") or ""
-    settings = CrawlSettings(delay=0.0)
-    if on_progress is not None:
-        settings.on_progress = on_progress
-    with serve_folder(folder, port=urlsplit(previous).port or 0) as base:
-        settings.served_origin = base
-        return crawl(database, [base + "/"], settings)
-
-
-def _cuda_available(device: str) -> bool:
-    if device == "cpu":
-        return False
-    try:
-        import torch
-    except ImportError:
-        return False
-    return bool(torch.cuda.is_available())

@@ -282,6 +282,8 @@ def _invocation(results: dict, w: dict) -> str:
         body += f"<h3>{esc(w['adaptation'])}</h3><div class=\"panels\">{''.join(items)}</div>"
     if invoke.get("note"):
         body += f'<p class="red">{esc(invoke["note"])}</p>'
+    for note in invoke.get("notes") or []:
+        body += f'<p class="muted small">{esc(note)}</p>'
     plan = invoke.get("plan")
     if isinstance(plan, dict) and plan:
         levels, groups = _views.memory_view(plan)
