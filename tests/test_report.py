@@ -102,9 +102,14 @@ def sample_results(lang: str = "en") -> dict:
                  "dtype": "float32", "rel_err": {"out": 1.0e-7, "dq": 3.0e-2, "dk": 1.0e-7, "dv": 1.0e-7},
                  "passed": False},
             ],
-            "benchmark": [{"head_dim": 64, "causal": False, "seq": s, "impl": impl, "tflops": t * f}
+            # the rows of skills/operator_adaptation/benchmark.py: one per (shape, implementation)
+            "benchmark": [{"head_dim": d, "causal": causal, "seq": s, "batch": 16384 // s, "heads": 2048 // d,
+                           "impl": impl, "ms": 1.0, "tflops": None if impl == "math" and s > 1024 else t * f,
+                           "peak_extra_gib": 0.1,
+                           "note": "skipped: too big" if impl == "math" and s > 1024 else ""}
+                          for d in (64, 128) for causal in (False, True)
                           for s, t in ((1024, 200.0), (2048, 260.0), (4096, 300.0))
-                          for impl, f in (("ours", 1.2), ("cudnn", 1.1), ("flash", 0.7))],
+                          for impl, f in (("ours", 1.2), ("cudnn", 1.1), ("sdpa_flash", 0.7), ("math", 0.1))],
             "knowledge": [{"step": 1, "id": "tiles", "title": "Choose the tiles", "title_zh": "选择分块",
                            "passages": [{"document_id": 1, "url": hopper, "title": EVIL, "excerpt": EVIL}]}],
         },
@@ -172,6 +177,14 @@ def test_missing_parts_leave_sections_out():
     page = build_report(results)
     assert '<section id="invoke">' not in page and '<section id="knowledge">' not in page
     assert '<section id="mastery">' in page
+
+
+def test_benchmark_plots_and_pivot():
+    page = build_report(sample_results())
+    for title in ("head_dim 64, non-causal", "head_dim 64, causal", "head_dim 128, non-causal", "head_dim 128, causal"):
+        assert f'aria-label="{title}"' in page
+    assert "<th>ours / best other</th>" in page and "<td>1.09</td>" in page  # 1.2 / 1.1
+    assert "math at head_dim 128, causal, seq 4096: skipped: too big" in page
 
 
 def test_no_benchmark_says_so():

@@ -32,6 +32,8 @@ def number(value: object) -> str:
 
 
 def cell(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return number(value)
     if value is None:

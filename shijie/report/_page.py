@@ -312,7 +312,11 @@ def _benchmark(benchmark: Any, w: dict) -> str:
         _svg.line_plot(series, title=panel, x_label=w["seq"], y_label=w["tflops"], highlight=_ours(series))
         for panel, series in panels.items()
     )
-    return (f"<h3>{esc(w['benchmark'])}</h3><div class=\"charts\">{charts}</div>" + rows_table(rows))
+    pivot, notes = _views.benchmark_pivot(benchmark)
+    notes_html = "".join(f'<div class="muted small">{esc(note)}</div>' for note in notes)
+    if len(notes) > 3:
+        notes_html = f"<details><summary>{len(notes)} notes</summary>{notes_html}</details>"
+    return (f"<h3>{esc(w['benchmark'])}</h3><div class=\"charts\">{charts}</div>" + rows_table(pivot) + notes_html)
 
 
 def _ours(series: dict) -> str | None:

@@ -331,9 +331,10 @@ def line_plot(series: dict[str, list[tuple[float, float]]], *, title: str, x_lab
             continue
         colour = PALETTE[i % len(PALETTE)]
         bold = name == highlight
-        path = " ".join(f"{'M' if j == 0 else 'L'} {px(x):.1f} {py(y):.1f}" for j, (x, y) in enumerate(pts))
-        parts.append(f'<path class="series" d="{path}" fill="none" stroke="{colour}" '
-                     f'stroke-width="{3 if bold else 1.6}"/>')
+        if len(pts) > 1:  # a lone point (the others skipped) is its dot alone
+            path = " ".join(f"{'M' if j == 0 else 'L'} {px(x):.1f} {py(y):.1f}" for j, (x, y) in enumerate(pts))
+            parts.append(f'<path class="series" d="{path}" fill="none" stroke="{colour}" '
+                         f'stroke-width="{3 if bold else 1.6}"/>')
         for x, y in pts:
             parts.append(f'<circle cx="{px(x):.1f}" cy="{py(y):.1f}" r="{3.2 if bold else 2.4}" fill="{colour}">'
                          f"<title>{esc(name)}: {y:.1f} at {_seq_label(x)}</title></circle>")

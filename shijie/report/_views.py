@@ -256,3 +256,28 @@ def benchmark_rows(benchmark: Any) -> list[dict]:
             if isinstance(benchmark.get(key), list):
                 return benchmark_rows(benchmark[key])
     return []
+
+
+def benchmark_pivot(benchmark: Any) -> tuple[list[dict], list[str]]:
+    """One row per shape (head_dim, causal, seq) with the TFLOP/s of every implementation side by side and
+    ours over the best other one; and the notes (skipped points, with why)."""
+    rows = benchmark_rows(benchmark)
+    table: dict[tuple, dict] = {}
+    notes = []
+    for row in rows:
+        key = (row.get("head_dim"), bool(row.get("causal")), row.get("seq"))
+        entry = table.setdefault(key, {"head_dim": key[0], "causal": key[1], "seq": key[2],
+                                       "batch": row.get("batch"), "heads": row.get("heads")})
+        entry[str(row.get("impl"))] = row.get("tflops")
+        if row.get("note"):
+            notes.append(f"{row.get('impl')} at head_dim {key[0]}, {'causal' if key[1] else 'non-causal'}, "
+                         f"seq {key[2]}: {row['note']}")
+    for entry in table.values():
+        ours = entry.get("ours")
+        others = [v for k, v in entry.items() if k not in ("ours", "head_dim", "causal", "seq", "batch", "heads")
+                  and isinstance(v, (int, float)) and not isinstance(v, bool)]
+        if isinstance(ours, (int, float)) and others:
+            entry["ours / best other"] = round(ours / max(others), 2)
+    ordered = sorted(table.values(), key=lambda e: (e["head_dim"] if isinstance(e["head_dim"], int) else 0,
+                                                    e["causal"], e["seq"] or 0))
+    return ordered, notes
