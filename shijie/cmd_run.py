@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Optional
 
 import typer
+from rich.markup import escape
 
 from shijie.options import DbOpt, JsonOpt, LangOpt, output
 
@@ -32,14 +33,44 @@ def run(out: OutOpt = "shijie-report", device: DeviceOpt = "auto", benchmark: Be
     if device not in ("auto", "cpu", "cuda"):
         raise UsageError(f"--device must be auto, cpu or cuda, not {device!r}")
     err = show.err
-
-    def on_stage(stage: str, message: str) -> None:
-        err.print(f"[bold cyan]{stage:>7}[/bold cyan] {message}", soft_wrap=True)
-
-    results = run_job(db, out, device=device, lang=lang, benchmark=benchmark, on_stage=on_stage,
-                      on_phase=lambda key: err.print(f"        {PANELS[lang][key]}", markup=False))
+    progress = _StageProgress(err)
+    results = run_job(db, out, device=device, lang=lang, benchmark=benchmark, on_stage=progress.stage,
+                      on_crawl_progress=lambda stats: progress.crawl(stats),  # a function: the crawl deep-copies its settings
+                      on_phase=lambda key: progress.line(f"        {escape(PANELS[lang][key])}"))
     show.emit(results)
     _panel_summary(show.human, results, lang)
+
+
+class _StageProgress:
+    """One line per stage start and finish on stderr; on a terminal, a spinner while a stage runs (with the
+    crawl's live counts), so the wait is never silent."""
+
+    def __init__(self, console):
+        self.console = console
+        self.status = None
+        self.running: str | None = None
+
+    def stage(self, stage: str, message: str) -> None:
+        starting = self.running != stage
+        self._stop()
+        self.line(f"[bold cyan]{stage:>7}[/bold cyan] {escape(message)}")
+        if starting and self.console.is_terminal and stage != "mastery":
+            self.running = stage
+            self.status = self.console.status(f"{stage}…")
+            self.status.start()
+
+    def crawl(self, stats) -> None:
+        if self.status is not None:
+            self.status.update(f"crawl: {stats.fetched} fetched · {stats.stored} stored · {stats.queued} queued"
+                               f" · {stats.errors} errors")
+
+    def line(self, text: str) -> None:
+        self.console.print(text, soft_wrap=True)
+
+    def _stop(self) -> None:
+        if self.status is not None:
+            self.status.stop()
+        self.status, self.running = None, None
 
 
 def _panel_summary(console, results: dict, lang: str) -> None:
