@@ -37,7 +37,7 @@ import sqlite_utils
 from . import urls
 from .errors import DataError, UsageError
 from .extract import Unreadable, UnsupportedType, extract, kind_for_path
-from .fetch import REDIRECTS, FetchError, fetch_once, make_client
+from .fetch import REDIRECTS, ClientPool, FetchError
 from .frontier import Entry, Frontier
 from .politeness import HostState, Robots, backoff_seconds, parse_retry_after
 
@@ -293,7 +293,7 @@ class Crawler:
         url = f"{origin}/robots.txt"
         for _ in range(self.settings.max_redirects + 1):
             try:
-                response = await fetch_once(self.client, url, max_bytes=512 * 1024,
+                response = await self.http.fetch(url, max_bytes=512 * 1024,
                                             budget_s=min(30.0, self.settings.response_budget))
             except FetchError as exc:
                 return Robots.from_response(None, f"{exc}".encode())
@@ -326,7 +326,7 @@ class Crawler:
         if entry.last_modified:
             headers["If-Modified-Since"] = entry.last_modified
         try:
-            response = await fetch_once(self.client, entry.url, max_bytes=s.max_bytes,
+            response = await self.http.fetch(entry.url, max_bytes=s.max_bytes,
                                         budget_s=s.response_budget, headers=headers or None)
         except FetchError as exc:
             self._failed(entry, None, str(exc), exc.retryable)
@@ -610,9 +610,11 @@ class Crawler:
             self.frontier.commit()
 
     async def run(self) -> CrawlStats:
-        self.client = make_client(self.settings.concurrency, self.settings.connect_timeout, self.settings.read_timeout)
-        async with self.client:
+        self.http = ClientPool(self.settings.concurrency, self.settings.connect_timeout, self.settings.read_timeout)
+        try:
             await self.run_http()
+        finally:
+            await self.http.aclose()
         return self.stats
 
 

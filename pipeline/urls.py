@@ -14,6 +14,7 @@ when that host is itself a seed's host (see ``pipeline.crawl``); ``file:`` and o
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import posixpath
 import re
@@ -72,6 +73,11 @@ def canonical(url: str, base: str | None = None) -> str | None:
             url = urljoin(base, url)
         except ValueError:
             return None
+    return _canonical_absolute(url)
+
+
+@functools.lru_cache(maxsize=65536)  # pages link to the same URLs over and over (navigation, siblings)
+def _canonical_absolute(url: str) -> str | None:
     try:
         parts = urlsplit(url)
         port = parts.port
