@@ -27,7 +27,8 @@ DOCUMENT_SUFFIXES = {".html", ".pdf", ".txt", ".md", ".xml"}
 ATOM = "{http://www.w3.org/2005/Atom}"
 ARXIV = "{http://arxiv.org/schemas/atom}"
 OPENSEARCH = "{http://a9.com/-/spec/opensearch/1.1/}"
-NON_UTF8_PAGE = "notes/legacy/streams-events-contexts.html"
+NON_UTF8_PAGE = "notes/legacy/streams-events-contexts.html"  # windows-1252
+GBK_PAGE = "notes/zh/online-softmax-gbk.html"
 
 SEVEN_DOMAINS = {
     "gpu_architecture": ("GPU architecture", "GPU 架构"),
@@ -211,13 +212,19 @@ def test_every_domain_is_covered_by_at_least_three_labelled_documents():
         assert len(covering) >= 3, domain_id
 
 
-def test_non_utf8_page_declares_its_encoding_and_is_not_utf8():
+def test_non_utf8_pages_declare_their_encoding_and_are_not_utf8():
     raw = (CORPUS / NON_UTF8_PAGE).read_bytes()
     with pytest.raises(UnicodeDecodeError):
         raw.decode("utf-8")
     assert b"charset=windows-1252" in raw
     assert "José Müller" in raw.decode("cp1252")
     assert "José Müller" in visible_text(NON_UTF8_PAGE)
+
+    raw = (CORPUS / GBK_PAGE).read_bytes()
+    with pytest.raises(UnicodeDecodeError):
+        raw.decode("utf-8")
+    assert b"charset=gbk" in raw
+    assert "在线 softmax" in raw.decode("gbk") and "在线 softmax" in visible_text(GBK_PAGE)
 
 
 def test_special_pages_chinese_script_title_robots_and_trap():
