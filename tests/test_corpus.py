@@ -164,6 +164,7 @@ def test_every_document_is_labelled_and_every_label_exists():
         assert label["relevance"] in {"high", "medium", "low"}, path
         assert label["tier"] in {"deep", "solid", "shallow", "irrelevant", "navigation"}, path
         assert set(label["domains"]) <= set(SEVEN_DOMAINS), path
+        assert set(label.get("touches", [])) <= set(SEVEN_DOMAINS) - set(label["domains"]), path
         if "duplicate_of" in label:
             assert label["duplicate_of"] in labelled, path
 
@@ -206,10 +207,11 @@ def test_taxonomy_has_the_seven_domains_with_rich_concept_lists():
         assert set(weights) <= set(concepts) and all(w > 0 for w in weights.values()), domain_id
 
 
-def test_every_domain_is_covered_by_at_least_three_labelled_documents():
+def test_every_domain_has_pages_of_every_depth():
     for domain_id in SEVEN_DOMAINS:
-        covering = [p for p, label in LABELS["docs"].items() if domain_id in label["domains"]]
-        assert len(covering) >= 3, domain_id
+        tiers = [label["tier"] for label in LABELS["docs"].values()
+                 if domain_id in label["domains"] or domain_id in label.get("touches", [])]
+        assert len(tiers) >= 3 and {"deep", "solid", "shallow"} <= set(tiers), domain_id
 
 
 def test_non_utf8_pages_declare_their_encoding_and_are_not_utf8():
