@@ -52,6 +52,8 @@ def list_(db: DbOpt = None, as_json: JsonOpt = False, lang: LangOpt = "en") -> N
                      if above else "top level")
             if row["status"] == "learnable":
                 needs = f"ready: shijie skills learn {row['name']}"
+            elif row["attainable_level"] > row["level"]:
+                needs = f"mastery now supports Lv.{row['attainable_level']}: learn it again"
         title = row.get("title_zh", row["title"]) if lang == "zh" else row["title"]
         level = f"Lv.{row['level']}" if row["level"] else "-"
         style = STATUS_STYLE[row["status"]]

@@ -123,3 +123,16 @@ def test_broken_profile_names_its_problems(tmp_path):
 def test_no_fitting_tile_is_a_clear_error():
     with pytest.raises(UsageError, match="no dkdv tile fits l100"):
         tp.plan("l100", tp.Problem(head_dim=256))
+
+
+def test_profile_checked_against_what_a_device_reports():
+    from types import SimpleNamespace
+
+    # torch.cuda.get_device_properties(0) of the H200 this project ran on (2026-11-30)
+    h200 = SimpleNamespace(multi_processor_count=132, warp_size=32, regs_per_multiprocessor=65536,
+                           max_threads_per_multi_processor=2048, shared_memory_per_multiprocessor=233472,
+                           shared_memory_per_block_optin=232448, L2_cache_size=62914560)
+    assert tp.device_mismatches(tp.load_profile("h200"), h200) == []
+    mismatches = tp.device_mismatches(tp.load_profile("h100"), h200)
+    assert mismatches == ["h100.l2_mib is 50, the device reports 60"]
+    assert len(tp.device_mismatches(tp.load_profile("a100"), h200)) == 4  # SMs, smem per SM and block, L2

@@ -120,8 +120,14 @@ class OperatorAdaptation:
             next((key for key in DEVICE_PROFILES if device_name and key in device_name), ""), "h100")
         if target is None and device_used == "cpu":
             notes.append("no --target given: planning for h100")
-        plan = tile_plan.plan(tile_plan.load_profile(profile_name), problem)
+        profile = tile_plan.load_profile(profile_name)
+        plan = tile_plan.plan(profile, problem)
         if device_used == "cuda":
+            import torch
+
+            # the profile is a spec sheet; on the real device, say where the sheet and the silicon disagree
+            if profile.vendor == "NVIDIA" and profile_name in DEVICE_PROFILES.values() and target is None:
+                notes += tile_plan.device_mismatches(profile, torch.cuda.get_device_properties(0))
             validation, bench = self._cuda(benchmark)
         else:
             validation = [

@@ -291,6 +291,31 @@ def candidates(profile: HardwareProfile, head_dim: int, kernel: str = "dkdv", dt
     return sorted(fitting, key=rank)
 
 
+# profile field -> (torch.cuda device property, how to turn the property into the profile's unit)
+DEVICE_PROPERTIES = {
+    "sm_count": ("multi_processor_count", lambda value: value),
+    "warp_size": ("warp_size", lambda value: value),
+    "registers_per_sm": ("regs_per_multiprocessor", lambda value: value),
+    "max_threads_per_sm": ("max_threads_per_multi_processor", lambda value: value),
+    "smem_per_sm_kib": ("shared_memory_per_multiprocessor", lambda value: value / 1024),
+    "smem_per_block_kib": ("shared_memory_per_block_optin", lambda value: value / 1024),
+    "l2_mib": ("L2_cache_size", lambda value: value / (1024 * 1024)),
+}
+
+
+def device_mismatches(profile: HardwareProfile, properties) -> list[str]:
+    """Where a profile disagrees with what the device reports (``torch.cuda.get_device_properties``)."""
+    found = []
+    for field_name, (attribute, convert) in DEVICE_PROPERTIES.items():
+        reported = getattr(properties, attribute, None)
+        if reported is None:
+            continue
+        value = convert(reported)
+        if abs(value - getattr(profile, field_name)) > 1e-6 * max(1, abs(value)):
+            found.append(f"{profile.name}.{field_name} is {getattr(profile, field_name):g}, the device reports {value:g}")
+    return found
+
+
 def hbm_traffic(profile: HardwareProfile, problem: Problem, dkdv: TileConfig, dq: TileConfig) -> dict:
     """Bytes the whole backward moves to and from HBM, fused (this plan) and unfused."""
     b_h = problem.batch * problem.heads
