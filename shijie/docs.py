@@ -20,7 +20,7 @@ from typing import Any
 import typer
 
 START, END = "<!-- cli-reference:start -->", "<!-- cli-reference:end -->"
-WIDTH = 100
+WIDTH = 120  # wide enough that most example lines stay whole (copy-pasteable)
 README = Path(__file__).resolve().parent.parent / "README.md"
 
 
