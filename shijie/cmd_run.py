@@ -32,6 +32,12 @@ def run(out: OutOpt = "shijie-report", device: DeviceOpt = "auto", benchmark: Be
     show = output(as_json, lang)
     if device not in ("auto", "cpu", "cuda"):
         raise UsageError(f"--device must be auto, cpu or cuda, not {device!r}")
+    if device == "cuda":
+        from skills.operator_adaptation.skill import cuda_status
+
+        usable, detail = cuda_status()
+        if not usable:  # say so now, not after the crawl
+            raise UsageError(f"--device cuda: {detail}; use --device cpu or auto")
     err = show.err
     progress = _StageProgress(err)
     results = run_job(db, out, device=device, lang=lang, benchmark=benchmark, on_stage=progress.stage,

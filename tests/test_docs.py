@@ -34,6 +34,12 @@ def test_every_command_has_help(path, command):
 
 
 @pytest.mark.parametrize(("path", "command"), LEAVES, ids=_ids(LEAVES))
+def test_every_option_and_argument_has_help(path, command):
+    missing = [param.name for param in command.params if not (getattr(param, "help", None) or "").strip()]
+    assert not missing, f"{' '.join(path)}: no help for {', '.join(missing)}"
+
+
+@pytest.mark.parametrize(("path", "command"), LEAVES, ids=_ids(LEAVES))
 def test_every_command_help_has_a_runnable_example(path, command):
     found = docs.examples(command, path)
     assert found, f"{' '.join(path)}: its help needs an example line starting with '{' '.join(path)}'"

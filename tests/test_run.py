@@ -106,3 +106,15 @@ def test_bad_device_is_a_one_line_error(tmp_path):
     result = run_shijie("run", "--db", str(tmp_path / "x.db"), "--device", "tpu")
     assert result.returncode == 1
     assert result.stderr.strip() == "error: --device must be auto, cpu or cuda, not 'tpu'"
+
+
+def test_cuda_without_a_gpu_fails_before_the_crawl(tmp_path):
+    from skills.operator_adaptation.skill import cuda_status
+
+    usable, detail = cuda_status()
+    if usable:
+        pytest.skip("this machine has a CUDA device")
+    result = run_shijie("run", "--db", str(tmp_path / "x.db"), "--device", "cuda")
+    assert result.returncode == 1
+    assert result.stderr.strip() == f"error: --device cuda: {detail}; use --device cpu or auto"
+    assert not (tmp_path / "x.db").exists()
