@@ -96,11 +96,24 @@ def sample_results(lang: str = "en") -> dict:
                 "flops": 687362539520, "ridge_point": 295.3, "bound": "compute",
             },
             "validation": [
-                {"impl": "numpy", "batch": 2, "heads": 3, "seq": 77, "head_dim": 40, "causal": True, "dtype": "float32",
-                 "rel_err": {"out": 1.1e-7, "dq": 2.0e-7, "dk": 1.7e-7, "dv": 9.0e-8}, "passed": True},
-                {"impl": "numpy", "batch": 1, "heads": 2, "seq": 129, "head_dim": 64, "causal": False,
+                # the NumPy path's rows (numpy_backward.validate + the skill's errors/error_kind)
+                {"impl": "numpy-tiled", "batch": 2, "heads": 3, "seq": 77, "head_dim": 40, "causal": True,
+                 "dtype": "float32", "block_m": 64, "block_n": 64,
+                 "rel_err": {"out": 1.1e-7, "dq": 2.0e-7, "dk": 1.7e-7, "dv": 9.0e-8},
+                 "errors": {"out": 1.1e-7, "dq": 2.0e-7, "dk": 1.7e-7, "dv": 9.0e-8},
+                 "error_kind": "relative vs float64", "tolerance": 1e-4, "passed": True},
+                {"impl": "numpy-tiled", "batch": 1, "heads": 2, "seq": 129, "head_dim": 64, "causal": False,
                  "dtype": "float32", "rel_err": {"out": 1.0e-7, "dq": 3.0e-2, "dk": 1.0e-7, "dv": 1.0e-7},
-                 "passed": False},
+                 "errors": {"out": 1.0e-7, "dq": 3.0e-2, "dk": 1.0e-7, "dv": 1.0e-7},
+                 "error_kind": "relative vs float64", "tolerance": 1e-4, "passed": False},
+                # the Triton path's rows (kernel_check.check_case + the skill's additions)
+                {"batch": 2, "heads": 4, "seq_q": 2048, "head_dim": 128, "causal": True, "seq_k": 2048,
+                 "layout": "bhsd", "dtype": "bfloat16", "device": "cuda", "seed": None,
+                 "out_err": 4e-3, "out_torch_err": 8e-3, "out_nonfinite": 0, "dq_err": 1.1e-2,
+                 "dq_torch_err": 2.2e-2, "dq_nonfinite": 0, "dk_err": 1.5e-2, "dk_torch_err": 2.4e-2,
+                 "dk_nonfinite": 0, "dv_err": 9e-3, "dv_torch_err": 1.6e-2, "dv_nonfinite": 0, "ok": True,
+                 "impl": "triton", "seq": 2048, "errors": {"out": 4e-3, "dq": 1.1e-2, "dk": 1.5e-2, "dv": 9e-3},
+                 "error_kind": "max abs vs float64 (PyTorch same-dtype in torch_err)", "passed": True},
             ],
             # the rows of skills/operator_adaptation/benchmark.py: one per (shape, implementation)
             "benchmark": [{"head_dim": d, "causal": causal, "seq": s, "batch": 16384 // s, "heads": 2048 // d,
@@ -127,7 +140,9 @@ def test_report_has_every_section_and_no_script():
     assert "[Domain mastery: 23.4%]" in page
     assert "[Operator Adaptation Lv.1 — acquired]" in page
     assert "✓ FusedAttentionBackward" in page and "✗ &lt;script&gt;" in page
-    assert "rel err dq" in page
+    assert "<td>B2 H3 N77 D40</td>" in page and "<td>3.0e-02</td>" in page
+    assert "<td>1.1e-02 (2.2e-02)</td>" in page  # ours next to PyTorch's own error
+    assert "relative vs float64; max abs vs float64" in page
     assert page.count("<svg") >= 5  # histogram, mastery, concept graph, memory hierarchy, TFLOP/s plot
     assert "<script" not in page.lower()
     assert "Content-Security-Policy" in page

@@ -63,7 +63,7 @@ def test_report_has_the_whole_story(first_run):
     assert f"[Value: {top['value']}] [Relevance: {top['relevance']}] [Redundancy: {top['redundancy']}]" in page
     assert f"[Domain mastery: {100 * results['mastery']['overall']:.1f}%]" in page
     assert '<section id="mastery">' in page and "GPU architecture" in page  # the bar chart, domain titles
-    assert "Validation against the float64 reference" in page and "rel err dq" in page
+    assert "Validation against the float64 reference" in page and "relative vs float64" in page
     assert '<section id="knowledge">' in page and "Topics → passages → adaptation steps" in page
     assert "Memory hierarchy of the target" in page
     assert "Benchmark: not run" in page  # CPU run: said so, no fake table

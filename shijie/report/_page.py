@@ -296,9 +296,12 @@ def _invocation(results: dict, w: dict) -> str:
         body += kv_table(_views.plan_facts(plan))
     validation = invoke.get("validation")
     if validation:
-        rows = _views.validation_rows(validation)
+        rows, kinds = _views.validation_rows(validation)
         body += f"<h3>{esc(w['validation'])}</h3>"
         body += rows_table(rows, row_class=lambda r: "fail" if _views.passed(r) is False else "")
+        if kinds:
+            body += f'<p class="muted small">{esc(w["error_kinds"])}: {esc("; ".join(kinds))}</p>'
+
     body += _benchmark(invoke.get("benchmark"), w)
     return _section("invoke", w["invoke"], body)
 

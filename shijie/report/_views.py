@@ -195,21 +195,42 @@ def plan_facts(plan: dict) -> dict:
 # -- validation and benchmark ---------------------------------------------------------------------------
 
 
-def validation_rows(validation: Any) -> list[dict]:
-    """One row per checked case: ``skills invoke``'s validation rows with the ``rel_err`` per tensor as
-    columns (``rel err dq``…)."""
+TENSORS = ("out", "dq", "dk", "dv")
+
+
+def validation_rows(validation: Any) -> tuple[list[dict], list[str]]:
+    """One concise row per checked case, whether from the NumPy path (``rel_err`` per tensor, a
+    ``tolerance``) or the Triton path (``<t>_err`` next to PyTorch's own ``<t>_torch_err``): the shape, and
+    per tensor our error (PyTorch's in brackets, where measured); and the kinds of error reported."""
     if isinstance(validation, dict):
         validation = [validation]
-    rows = []
+    rows, kinds = [], []
     for case in validation or []:
         if not isinstance(case, dict):
             continue
-        row = {k: v for k, v in case.items() if k != "rel_err" and not isinstance(v, (dict, list))}
-        for tensor, error in (case.get("rel_err") or {}).items():
-            row[f"rel err {tensor}"] = error
-        row.update({k: v for k, v in case.items() if k != "rel_err" and isinstance(v, (dict, list))})
+        seq = first(case, "seq", "seq_q")
+        shape = f"B{case.get('batch', '?')} H{case.get('heads', '?')} N{seq} D{case.get('head_dim', '?')}"
+        if case.get("seq_k") not in (None, seq):
+            shape += f" Nk{case['seq_k']}"
+        if case.get("layout") not in (None, "bhsd"):
+            shape += f" {case['layout']}"
+        row = {"impl": case.get("impl"), "dtype": case.get("dtype"), "shape": shape, "causal": case.get("causal")}
+        errors = case.get("errors") or case.get("rel_err") or {k: case.get(f"{k}_err") for k in TENSORS}
+        for tensor in TENSORS:
+            ours, theirs = errors.get(tensor), case.get(f"{tensor}_torch_err")
+            if ours is None:
+                continue
+            row[tensor] = f"{ours:.1e}" + (f" ({theirs:.1e})" if isinstance(theirs, (int, float)) else "")
+            if case.get(f"{tensor}_nonfinite"):
+                row[tensor] += f", {case[f'{tensor}_nonfinite']} non-finite"
+        if case.get("tolerance") is not None:
+            row["tolerance"] = case["tolerance"]
+        row["passed"] = first(case, "passed", "ok")
         rows.append(row)
-    return rows
+        kind = case.get("error_kind") or ("relative vs float64" if case.get("rel_err") else None)
+        if kind and kind not in kinds:
+            kinds.append(kind)
+    return rows, kinds
 
 
 def passed(row: dict) -> bool | None:
