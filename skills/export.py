@@ -47,6 +47,31 @@ def topics_markdown(title: str, pack: dict) -> str:
     return "\n".join(lines)
 
 
+COMPATIBILITY = ("Python 3.11+ with NumPy for scripts/; the Triton kernel path needs the shijie package with "
+                 "torch, triton and an NVIDIA GPU")
+
+
+def spec_frontmatter(manifest, level: int) -> str:
+    """Frontmatter as the Agent Skills specification has it: metadata maps string keys to string values.
+
+    Our own SKILL.md nests (requires: domain -> mastery); an exported skill flattens that into strings so
+    that strict loaders accept it. Values are JSON strings, which YAML reads as double-quoted scalars.
+    """
+    metadata = {
+        "title": manifest.title,
+        "title_zh": manifest.title_zh,
+        "level": str(level),
+        "ops": " ".join(manifest.ops),
+        "requires": " ".join(f"{domain}={minimum:g}" for domain, minimum in manifest.requires.items()),
+        "levels": " ".join(f"{lv}={threshold:g}" for lv, threshold in sorted(manifest.levels.items())),
+        "generator": "shijie skills export",
+    }
+    lines = ["---", f"name: {manifest.name}", f"description: {json.dumps(manifest.description, ensure_ascii=False)}",
+             "license: MIT", f"compatibility: {json.dumps(COMPATIBILITY)}", "metadata:"]
+    lines += [f"  {key}: {json.dumps(value, ensure_ascii=False)}" for key, value in metadata.items()]
+    return "\n".join(lines + ["---"])
+
+
 def export_skill(entry, stored, destination: Path) -> Path:
     """Writes ``destination/<name>/``; returns that folder. Refuses to overwrite a non-empty folder."""
     from pipeline.resources import data_dir
@@ -57,7 +82,6 @@ def export_skill(entry, stored, destination: Path) -> Path:
     manifest = entry.manifest
     (folder / "references").mkdir(parents=True, exist_ok=True)
     (folder / "scripts").mkdir(exist_ok=True)
-    source = (manifest.folder / "SKILL.md").read_text(encoding="utf-8")
     extra = [
         "", "## Bundled files", "",
         "- `references/adaptation-path.md`: the ordered adaptation path, each step with its sources",
@@ -67,7 +91,9 @@ def export_skill(entry, stored, destination: Path) -> Path:
     ]
     extra += [f"- `scripts/{name}`: run `python scripts/{name}`" for name in SCRIPTS if (manifest.folder / name).exists()]
     extra += ["", f"Learned at Lv.{stored.level} from {stored.pack['documents']} curated documents.", ""]
-    (folder / "SKILL.md").write_text(source.rstrip("\n") + "\n" + "\n".join(extra), encoding="utf-8")
+    body = manifest.body.strip("\n")
+    (folder / "SKILL.md").write_text(spec_frontmatter(manifest, stored.level) + "\n\n" + body + "\n" + "\n".join(extra),
+                                     encoding="utf-8")
     (folder / "references" / "adaptation-path.md").write_text(path_markdown(manifest.title, stored.pack), encoding="utf-8")
     (folder / "references" / "topics.md").write_text(topics_markdown(manifest.title, stored.pack), encoding="utf-8")
     (folder / "references" / "knowledge-pack.json").write_text(

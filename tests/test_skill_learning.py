@@ -211,6 +211,10 @@ def test_export_writes_an_agent_skills_folder(learned, tmp_path):
     block, body, line = frontmatter.split((folder / "SKILL.md").read_text(encoding="utf-8"))
     meta = frontmatter.parse(block, line)
     assert meta["name"] == folder.name == SKILL and meta["description"]
+    # the specification's metadata is a map of strings to strings: strict loaders reject anything else
+    assert meta["metadata"] and all(isinstance(v, str) for v in meta["metadata"].values())
+    assert meta["metadata"]["level"] == "1" and "gpu_architecture=" in meta["metadata"]["requires"]
+    assert set(meta) <= {"name", "description", "license", "compatibility", "metadata", "allowed-tools"}
     assert "references/adaptation-path.md" in body
     path_md = (folder / "references" / "adaptation-path.md").read_text(encoding="utf-8")
     assert "## 1. Understand the operator's math" in path_md and "](http" in path_md
