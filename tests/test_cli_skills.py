@@ -62,3 +62,20 @@ def test_tile_plan_script_runs_alone():
     assert result.returncode == 0, result.stderr
     plan = json.loads(result.stdout)
     assert plan["target"]["warp_size"] == 64 and plan["problem"]["head_dim"] == 64
+
+
+def test_a_broken_third_party_skill_is_listed_beside_the_working_one(cli, tmp_path, monkeypatch):
+    site = tmp_path / "site"
+    dist = site / "broken_skill-0.1.dist-info"
+    dist.mkdir(parents=True)
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: broken-skill\nVersion: 0.1\n")
+    (dist / "entry_points.txt").write_text("[shijie.skills]\nbroken-skill = no_such_module_anywhere:SKILL\n")
+    monkeypatch.syspath_prepend(str(site))
+    rows = {row["name"]: row for row in cli.json("skills", "list")}
+    assert rows["operator-adaptation"]["status"] == "locked"
+    assert rows["broken-skill"]["status"] == "broken"
+    assert "code missing" in rows["broken-skill"]["problems"][0]
+    human = cli("skills", "list").stdout
+    assert "broken-skill" in human and "broken" in human
+    with pytest.raises(UsageError, match="skill 'broken-skill' is broken"):
+        cli("skills", "learn", "broken-skill")
