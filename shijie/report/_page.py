@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import _svg, _views
-from ._html import cell, kv_table, link, number, rows_table
+from ._html import kv_table, link, number, rows_table
 from ._svg import esc
 from ._text import acquired_panel, document_panel, learning_panels, mastery_panel, words
 
@@ -312,7 +312,7 @@ def _benchmark(benchmark: Any, w: dict) -> str:
         return f"<h3>{esc(w['benchmark'])}</h3><p class=\"muted\">{esc(w['no_gpu'])}</p>"
     panels = _views.benchmark_series(benchmark)
     charts = "".join(
-        _svg.line_plot(series, title=panel, x_label=w["seq"], y_label=w["tflops"], highlight=_ours(series))
+        _svg.line_plot(series, title=panel, x_label=w["seq"], y_label=w["tflops"], highlight="ours")
         for panel, series in panels.items()
     )
     pivot, notes = _views.benchmark_pivot(benchmark)
@@ -322,11 +322,4 @@ def _benchmark(benchmark: Any, w: dict) -> str:
     return (f"<h3>{esc(w['benchmark'])}</h3><div class=\"charts\">{charts}</div>" + rows_table(pivot) + notes_html)
 
 
-def _ours(series: dict) -> str | None:
-    for name in series:
-        if name.lower() in ("ours", "shijie", "triton", "operator-adaptation"):
-            return name
-    return next(iter(series), None)
-
-
-__all__ = ["build_html", "cell"]
+__all__ = ["build_html", "learned_skill"]

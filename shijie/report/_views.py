@@ -241,42 +241,20 @@ def passed(row: dict) -> bool | None:
 
 
 def benchmark_series(benchmark: Any) -> dict[str, dict[str, list[tuple[float, float]]]]:
-    """{panel title (head_dim, causal): {implementation: [(seq, TFLOP/s)]}} from benchmark rows, either one
-    row per (shape, implementation) or one row per shape with a TFLOP/s column per implementation."""
-    rows = benchmark_rows(benchmark)
+    """{panel title (head_dim, causal): {implementation: [(seq, TFLOP/s)]}} from the benchmark's rows (one per
+    shape and implementation: ``head_dim``, ``causal``, ``seq``, ``impl``, ``tflops``; None when skipped)."""
     panels: dict[str, dict[str, list[tuple[float, float]]]] = {}
-    for row in rows:
-        seq = first(row, "seq", "seqlen", "seq_len", "N")
-        if not isinstance(seq, (int, float)):
+    for row in benchmark_rows(benchmark):
+        seq, tflops = row.get("seq"), row.get("tflops")
+        if not isinstance(seq, (int, float)) or not isinstance(tflops, (int, float)):
             continue
-        d = first(row, "head_dim", "d", default="?")
-        causal = row.get("causal", row.get("is_causal"))
-        panel = f"head_dim {d}, {'causal' if causal else 'non-causal'}"
-        impl = first(row, "impl", "backend", "implementation", "kernel", "name")
-        if impl is not None and isinstance(first(row, "tflops", "TFLOP/s", "bwd_tflops"), (int, float)):
-            panels.setdefault(panel, {}).setdefault(str(impl), []).append(
-                (float(seq), float(first(row, "tflops", "TFLOP/s", "bwd_tflops"))))
-            continue
-        tflops = row.get("tflops") if isinstance(row.get("tflops"), dict) else row
-        for key, value in tflops.items():
-            if key in ("seq", "seqlen", "seq_len", "N", "head_dim", "d", "causal", "is_causal", "batch", "heads",
-                       "dtype") or not isinstance(value, (int, float)) or isinstance(value, bool):
-                continue
-            if tflops is row and "tflops" not in key.lower():
-                continue
-            name = key.replace("_tflops", "").replace("tflops_", "")
-            panels.setdefault(panel, {}).setdefault(name, []).append((float(seq), float(value)))
+        panel = f"head_dim {row.get('head_dim', '?')}, {'causal' if row.get('causal') else 'non-causal'}"
+        panels.setdefault(panel, {}).setdefault(str(row.get("impl")), []).append((float(seq), float(tflops)))
     return panels
 
 
 def benchmark_rows(benchmark: Any) -> list[dict]:
-    if isinstance(benchmark, list):
-        return [r for r in benchmark if isinstance(r, dict)]
-    if isinstance(benchmark, dict):
-        for key in ("rows", "results", "grid", "table"):
-            if isinstance(benchmark.get(key), list):
-                return benchmark_rows(benchmark[key])
-    return []
+    return [row for row in benchmark or [] if isinstance(row, dict)] if isinstance(benchmark, list) else []
 
 
 def benchmark_pivot(benchmark: Any) -> tuple[list[dict], list[str]]:
