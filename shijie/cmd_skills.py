@@ -163,6 +163,10 @@ def _render_invoke(out, result: dict, lang: str) -> None:
         for row in result["benchmark"]:
             table.add_row(*(f"{row[c]:.3f}" if isinstance(row.get(c), float) else str(row.get(c, "")) for c in columns))
         console.print(table)
+        summary = result.get("benchmark_summary")
+        if summary and summary.get("geomean_vs_baseline"):
+            console.print(f"ours vs {summary['baseline']}: {summary['geomean_vs_baseline']:.2f}x geometric mean over"
+                          f" {summary['points']} points; behind at: {'; '.join(summary['ours_behind']) or 'none'}")
     console.print("\n[bold]Knowledge used[/bold]")
     for step in result["knowledge"]:
         title = step["title_zh"] if lang == "zh" else step["title"]

@@ -128,19 +128,19 @@ class OperatorAdaptation:
             # the profile is a spec sheet; on the real device, say where the sheet and the silicon disagree
             if profile.vendor == "NVIDIA" and profile_name in DEVICE_PROFILES.values() and target is None:
                 notes += tile_plan.device_mismatches(profile, torch.cuda.get_device_properties(0))
-            validation, bench = self._cuda(benchmark)
+            validation, bench, bench_summary = self._cuda(benchmark)
         else:
             validation = [
                 {**row, "errors": row["rel_err"], "error_kind": "relative vs float64"}
                 for row in (numpy_backward.validate(case) for case in numpy_backward.DEFAULT_CASES)
             ]
-            bench = None
+            bench = bench_summary = None
             if benchmark:
                 notes.append("--benchmark measures the Triton kernel and needs --device cuda")
         return {
             "op": op_name, "adapted": True, "adaptation_list": adaptation_list,
             "device": device_used, "device_name": device_name, "target": plan["target"]["name"],
-            "plan": plan, "validation": validation, "benchmark": bench,
+            "plan": plan, "validation": validation, "benchmark": bench, "benchmark_summary": bench_summary,
             "knowledge": pack["path"], "notes": notes,
         }
 
@@ -158,7 +158,7 @@ class OperatorAdaptation:
         return "cpu", "CPU (NumPy)", [f"no CUDA path ({detail}): validated the NumPy tiled backward on the CPU"]
 
     @staticmethod
-    def _cuda(benchmark: bool) -> tuple[list[dict], list[dict] | None]:
+    def _cuda(benchmark: bool) -> tuple[list[dict], list[dict] | None, dict | None]:
         import torch
 
         from . import kernel_check
@@ -171,9 +171,10 @@ class OperatorAdaptation:
                 validation.append({**row, "impl": "triton", "seq": row["seq_q"], "errors": errors,
                                    "error_kind": "max abs vs float64 (PyTorch same-dtype in torch_err)",
                                    "passed": row["ok"]})
-        rows = None
+        rows = summary = None
         if benchmark:
-            from .benchmark import run_benchmark
+            from .benchmark import run_benchmark, summary as benchmark_summary
 
             rows = run_benchmark()
-        return validation, rows
+            summary = benchmark_summary(rows)  # ours vs cuDNN, geometric mean, and where ours is behind
+        return validation, rows, summary
