@@ -15,10 +15,16 @@ Kernels (layout (batch, heads, seq, head_dim), any strides):
 - ``_attn_fwd``            one program per (query block, batch*head): O and LSE.
 - ``_attn_bwd_preprocess`` delta = rowsum(dO * O), one fp32 value per query row.
 - ``_attn_bwd_dkdv``       one program per (key block, batch*head): dK and dV, iterating over query blocks.
-                           With ``FUSED_DQ`` it also adds its share of dQ into an fp32 buffer with atomics
-                           (FlashAttention-2's CUDA strategy: 5 matrix products per block pair instead of 7).
+                           With ``FUSED_DQ`` it also adds its share of dQ into an fp32 buffer (FlashAttention-2's
+                           strategy: 5 matrix products per block pair instead of 7), either with per-element
+                           atomics or, with ``DQ_TMA`` (Hopper), one bulk reduce-add of the tile through a tensor
+                           descriptor, as FlashAttention-3 does.
 - ``_attn_bwd_dq``         one program per (query block, batch*head): dQ, iterating over key blocks (the
                            Triton-tutorial strategy: no atomics, QK^T and dO V^T computed twice).
+
+With ``LOAD_TMA`` the backward kernels fetch their streamed tiles of full blocks through tensor
+descriptors (Hopper's copy engine; any strides that are 16-byte aligned), so no registers go to addresses
+and masks there; the masked blocks keep ordinary loads.
 
 Exponentials are base 2 (``exp2``) with the scale folded into ``qk_scale = scale * log2(e)``; the stored
 LSE is in those base-2 units. All accumulation is fp32. Sequence tails (any length) and head dims that are
@@ -174,11 +180,12 @@ def _attn_bwd_preprocess(O, DO, DELTA,
 
 
 @triton.jit
-def _attn_bwd_dkdv_inner(dk, dv, k, v, Q, DO, DQ, LSE, DELTA,
+def _attn_bwd_dkdv_inner(dk, dv, k, v, Q, DO, DQ, Q_DESC, DO_DESC, DQ_DESC, bh, b_idx, h_idx, LSE, DELTA,
                          stride_qm, stride_qd, stride_dom, stride_dod, stride_dqm, stride_dqd,
                          offs_n, offs_d, start, end, N_Q, N_K, qk_scale, sm_scale,
                          HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, EVEN_D: tl.constexpr, CAUSAL: tl.constexpr,
-                         MASKED: tl.constexpr, FUSED_DQ: tl.constexpr, INTERPRETER: tl.constexpr):
+                         MASKED: tl.constexpr, FUSED_DQ: tl.constexpr, DQ_TMA: tl.constexpr,
+                         LOAD_TMA: tl.constexpr, INTERPRETER: tl.constexpr):
     d_ok = offs_d < HEAD_DIM
     for start_m in range(start, end, BLOCK_M):
         offs_m = start_m + tl.arange(0, BLOCK_M)
@@ -190,7 +197,13 @@ def _attn_bwd_dkdv_inner(dk, dv, k, v, Q, DO, DQ, LSE, DELTA,
         else:
             lse = tl.load(LSE + offs_m)
             delta = tl.load(DELTA + offs_m)
-        qT = _load(Q + offs_m[None, :] * stride_qm + offs_d[:, None] * stride_qd, q_mask, MASKED or not EVEN_D)  # (D, BM)
+        if LOAD_TMA and not MASKED:  # full blocks: the copy engine brings the tiles (padding columns zero)
+            qT = tl.trans(tl.reshape(Q_DESC.load([b_idx, h_idx, start_m, 0]), [BLOCK_M, k.shape[1]]))  # (D, BM)
+            do = tl.reshape(DO_DESC.load([b_idx, h_idx, start_m, 0]), [BLOCK_M, k.shape[1]])
+        else:
+            qT = _load(Q + offs_m[None, :] * stride_qm + offs_d[:, None] * stride_qd, q_mask, MASKED or not EVEN_D)
+            do = _load(DO + offs_m[:, None] * stride_dom + offs_d[None, :] * stride_dod, tl.trans(q_mask),
+                       MASKED or not EVEN_D)
         qkT = _mma(k, qT, tl.zeros([k.shape[0], BLOCK_M], tl.float32), INTERPRETER) * qk_scale  # (BN, BM), log2 units
         pT = tl.math.exp2(qkT - lse[None, :])
         if MASKED:
@@ -198,20 +211,22 @@ def _attn_bwd_dkdv_inner(dk, dv, k, v, Q, DO, DQ, LSE, DELTA,
             if CAUSAL:
                 keep = keep & (offs_m[None, :] >= offs_n[:, None])
             pT = tl.where(keep, pT, 0.0)
-        do = _load(DO + offs_m[:, None] * stride_dom + offs_d[None, :] * stride_dod, tl.trans(q_mask), MASKED or not EVEN_D)
         dv = _mma(_cast(pT, do.dtype, INTERPRETER), do, dv, INTERPRETER)  # dV += P^T dO
         dpT = _mma(v, tl.trans(do), tl.zeros([k.shape[0], BLOCK_M], tl.float32), INTERPRETER)  # dP^T = V dO^T
         dsT = _cast(pT * (dpT - delta[None, :]), qT.dtype, INTERPRETER)  # dS = P * (dP - delta)
         dk = _mma(dsT, tl.trans(qT), dk, INTERPRETER)  # dK += dS^T Q (scale applied once at the end)
-        if FUSED_DQ:
+        if FUSED_DQ:  # dQ += scale * dS K, summed over key blocks in fp32
             dq = _mma(tl.trans(dsT), k, tl.zeros([BLOCK_M, k.shape[1]], tl.float32), INTERPRETER) * sm_scale
-            tl.atomic_add(DQ + offs_m[:, None] * stride_dqm + offs_d[None, :] * stride_dqd, dq,
-                          mask=tl.trans(q_mask), sem="relaxed")  # dQ += scale * dS K, summed over key blocks
+            if DQ_TMA:  # one bulk reduce-add by the copy engine (rows past N_Q are clipped by the descriptor)
+                DQ_DESC.atomic_add([bh, start_m, 0], tl.reshape(dq, [1, BLOCK_M, k.shape[1]]))
+            else:
+                tl.atomic_add(DQ + offs_m[:, None] * stride_dqm + offs_d[None, :] * stride_dqd, dq,
+                              mask=(offs_m < N_Q)[:, None], sem="relaxed")
     return dk, dv
 
 
 @triton.jit
-def _attn_bwd_dkdv(Q, K, V, DO, DK, DV, DQ, LSE, DELTA, qk_scale, sm_scale,
+def _attn_bwd_dkdv(Q, K, V, DO, DK, DV, DQ, Q_DESC, DO_DESC, DQ_DESC, LSE, DELTA, qk_scale, sm_scale,
                    stride_qb, stride_qh, stride_qm, stride_qd,
                    stride_kb, stride_kh, stride_kn, stride_kd,
                    stride_vb, stride_vh, stride_vn, stride_vd,
@@ -222,7 +237,8 @@ def _attn_bwd_dkdv(Q, K, V, DO, DK, DV, DQ, LSE, DELTA, qk_scale, sm_scale,
                    H, N_Q, N_K,
                    HEAD_DIM: tl.constexpr, D_PAD: tl.constexpr, EVEN_D: tl.constexpr,
                    BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                   CAUSAL: tl.constexpr, FUSED_DQ: tl.constexpr, INTERPRETER: tl.constexpr):
+                   CAUSAL: tl.constexpr, FUSED_DQ: tl.constexpr, DQ_TMA: tl.constexpr, LOAD_TMA: tl.constexpr,
+                   INTERPRETER: tl.constexpr):
     tl.static_assert(BLOCK_N % BLOCK_M == 0)  # the causal diagonal starts on a query-block boundary
     tl.static_assert(D_PAD >= HEAD_DIM)
     tl.static_assert(EVEN_D == (HEAD_DIM == D_PAD))
@@ -251,22 +267,22 @@ def _attn_bwd_dkdv(Q, K, V, DO, DK, DV, DQ, LSE, DELTA, qk_scale, sm_scale,
     if CAUSAL:
         # rows start_n .. start_n+BLOCK_N straddle the diagonal; rows before start_n see none of these keys
         diag_end = tl.minimum(start_n + BLOCK_N, N_Q)
-        dk, dv = _attn_bwd_dkdv_inner(dk, dv, k, v, Q, DO, DQ, LSE, DELTA,
+        dk, dv = _attn_bwd_dkdv_inner(dk, dv, k, v, Q, DO, DQ, Q_DESC, DO_DESC, DQ_DESC, bh, bh // H, bh % H, LSE, DELTA,
                                       stride_qm, stride_qd, stride_dom, stride_dod, stride_dqm, stride_dqd,
                                       offs_n, offs_d, start_n, diag_end, N_Q, N_K, qk_scale, sm_scale,
-                                      HEAD_DIM, BLOCK_M, EVEN_D, CAUSAL, True, FUSED_DQ, INTERPRETER)
+                                      HEAD_DIM, BLOCK_M, EVEN_D, CAUSAL, True, FUSED_DQ, DQ_TMA, LOAD_TMA, INTERPRETER)
         free_start = start_n + BLOCK_N
     else:
         free_start = 0
     free_end = tl.maximum(free_start, full_q)
-    dk, dv = _attn_bwd_dkdv_inner(dk, dv, k, v, Q, DO, DQ, LSE, DELTA,
+    dk, dv = _attn_bwd_dkdv_inner(dk, dv, k, v, Q, DO, DQ, Q_DESC, DO_DESC, DQ_DESC, bh, bh // H, bh % H, LSE, DELTA,
                                   stride_qm, stride_qd, stride_dom, stride_dod, stride_dqm, stride_dqd,
                                   offs_n, offs_d, free_start, free_end, N_Q, N_K, qk_scale, sm_scale,
-                                  HEAD_DIM, BLOCK_M, EVEN_D, CAUSAL, False, FUSED_DQ, INTERPRETER)
-    dk, dv = _attn_bwd_dkdv_inner(dk, dv, k, v, Q, DO, DQ, LSE, DELTA,
+                                  HEAD_DIM, BLOCK_M, EVEN_D, CAUSAL, False, FUSED_DQ, DQ_TMA, LOAD_TMA, INTERPRETER)
+    dk, dv = _attn_bwd_dkdv_inner(dk, dv, k, v, Q, DO, DQ, Q_DESC, DO_DESC, DQ_DESC, bh, bh // H, bh % H, LSE, DELTA,
                                   stride_qm, stride_qd, stride_dom, stride_dod, stride_dqm, stride_dqd,
                                   offs_n, offs_d, free_end, N_Q, N_Q, N_K, qk_scale, sm_scale,
-                                  HEAD_DIM, BLOCK_M, EVEN_D, CAUSAL, True, FUSED_DQ, INTERPRETER)
+                                  HEAD_DIM, BLOCK_M, EVEN_D, CAUSAL, True, FUSED_DQ, DQ_TMA, LOAD_TMA, INTERPRETER)
     dk *= sm_scale  # dK = scale * dS^T Q
     tl.store(DK + offs_n[:, None] * stride_dkn + offs_d[None, :] * stride_dkd, _cast(dk, DK.dtype.element_ty, INTERPRETER),
              mask=io_mask)
@@ -275,18 +291,22 @@ def _attn_bwd_dkdv(Q, K, V, DO, DK, DV, DQ, LSE, DELTA, qk_scale, sm_scale,
 
 
 @triton.jit
-def _attn_bwd_dq_inner(dq, q, do, lse, delta, K, V, stride_kn, stride_kd, stride_vn, stride_vd,
-                       offs_m, offs_d, start, end, N_K, qk_scale,
+def _attn_bwd_dq_inner(dq, q, do, lse, delta, K, V, K_DESC, V_DESC, b_idx, h_idx,
+                       stride_kn, stride_kd, stride_vn, stride_vd, offs_m, offs_d, start, end, N_K, qk_scale,
                        HEAD_DIM: tl.constexpr, BLOCK_N: tl.constexpr, EVEN_D: tl.constexpr, CAUSAL: tl.constexpr,
-                       MASKED: tl.constexpr, INTERPRETER: tl.constexpr):
+                       MASKED: tl.constexpr, LOAD_TMA: tl.constexpr, INTERPRETER: tl.constexpr):
     d_ok = offs_d < HEAD_DIM
     for start_n in range(start, end, BLOCK_N):
         offs_n = start_n + tl.arange(0, BLOCK_N)
         kv_mask = d_ok[:, None]
         if MASKED:
             kv_mask = kv_mask & (offs_n < N_K)[None, :]
-        kT = _load(K + offs_n[None, :] * stride_kn + offs_d[:, None] * stride_kd, kv_mask, MASKED or not EVEN_D)  # (D, BN)
-        vT = _load(V + offs_n[None, :] * stride_vn + offs_d[:, None] * stride_vd, kv_mask, MASKED or not EVEN_D)
+        if LOAD_TMA and not MASKED:  # full blocks: the copy engine brings the tiles (padding columns zero)
+            kT = tl.trans(tl.reshape(K_DESC.load([b_idx, h_idx, start_n, 0]), [BLOCK_N, q.shape[1]]))  # (D, BN)
+            vT = tl.trans(tl.reshape(V_DESC.load([b_idx, h_idx, start_n, 0]), [BLOCK_N, q.shape[1]]))
+        else:
+            kT = _load(K + offs_n[None, :] * stride_kn + offs_d[:, None] * stride_kd, kv_mask, MASKED or not EVEN_D)
+            vT = _load(V + offs_n[None, :] * stride_vn + offs_d[:, None] * stride_vd, kv_mask, MASKED or not EVEN_D)
         qk = _mma(q, kT, tl.zeros([q.shape[0], BLOCK_N], tl.float32), INTERPRETER) * qk_scale
         p = tl.math.exp2(qk - lse[:, None])
         if MASKED:
@@ -301,7 +321,7 @@ def _attn_bwd_dq_inner(dq, q, do, lse, delta, K, V, stride_kn, stride_kd, stride
 
 
 @triton.jit
-def _attn_bwd_dq(Q, K, V, DO, DQ, LSE, DELTA, qk_scale, sm_scale,
+def _attn_bwd_dq(Q, K, V, DO, DQ, K_DESC, V_DESC, LSE, DELTA, qk_scale, sm_scale,
                  stride_qb, stride_qh, stride_qm, stride_qd,
                  stride_kb, stride_kh, stride_kn, stride_kd,
                  stride_vb, stride_vh, stride_vn, stride_vd,
@@ -310,7 +330,7 @@ def _attn_bwd_dq(Q, K, V, DO, DQ, LSE, DELTA, qk_scale, sm_scale,
                  H, N_Q, N_K,
                  HEAD_DIM: tl.constexpr, D_PAD: tl.constexpr, EVEN_D: tl.constexpr,
                  BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                 CAUSAL: tl.constexpr, INTERPRETER: tl.constexpr):
+                 CAUSAL: tl.constexpr, LOAD_TMA: tl.constexpr, INTERPRETER: tl.constexpr):
     tl.static_assert(BLOCK_M % BLOCK_N == 0)  # the causal diagonal starts on a key-block boundary
     tl.static_assert(D_PAD >= HEAD_DIM)
     tl.static_assert(EVEN_D == (HEAD_DIM == D_PAD))
@@ -344,12 +364,14 @@ def _attn_bwd_dq(Q, K, V, DO, DQ, LSE, DELTA, qk_scale, sm_scale,
     else:
         free_end = full_k
         masked_end = N_K
-    dq = _attn_bwd_dq_inner(dq, q, do, lse, delta, K, V, stride_kn, stride_kd, stride_vn, stride_vd,
+    dq = _attn_bwd_dq_inner(dq, q, do, lse, delta, K, V, K_DESC, V_DESC, bh // H, bh % H,
+                            stride_kn, stride_kd, stride_vn, stride_vd,
                             offs_m, offs_d, 0, free_end, N_K, qk_scale,
-                            HEAD_DIM, BLOCK_N, EVEN_D, CAUSAL, False, INTERPRETER)
-    dq = _attn_bwd_dq_inner(dq, q, do, lse, delta, K, V, stride_kn, stride_kd, stride_vn, stride_vd,
+                            HEAD_DIM, BLOCK_N, EVEN_D, CAUSAL, False, LOAD_TMA, INTERPRETER)
+    dq = _attn_bwd_dq_inner(dq, q, do, lse, delta, K, V, K_DESC, V_DESC, bh // H, bh % H,
+                            stride_kn, stride_kd, stride_vn, stride_vd,
                             offs_m, offs_d, free_end, masked_end, N_K, qk_scale,
-                            HEAD_DIM, BLOCK_N, EVEN_D, CAUSAL, True, INTERPRETER)
+                            HEAD_DIM, BLOCK_N, EVEN_D, CAUSAL, True, LOAD_TMA, INTERPRETER)
     dq *= sm_scale  # dQ = scale * dS K
     tl.store(DQ + offs_m[:, None] * stride_dqm + offs_d[None, :] * stride_dqd, _cast(dq, DQ.dtype.element_ty, INTERPRETER),
              mask=io_mask)
