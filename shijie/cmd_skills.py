@@ -140,6 +140,17 @@ def _render_invoke(out, result: dict, lang: str) -> None:
             f" unfused {hbm['unfused_bytes'] / 1e9:.2f} GB ({hbm['unfused_over_fused']}x);"
             f" arithmetic intensity {plan['arithmetic_intensity']['fused']} FLOP/B fused vs ridge point"
             f" {plan['ridge_point']} FLOP/B: {plan['bound']}-bound")
+    strategies = result.get("dq_strategies")
+    if strategies:
+        console.print("dQ strategies:")
+        for name, figures in strategies.items():
+            if figures.get("fits") is False:
+                console.print(f"  {name}: does not fit ({figures['why']})")
+                continue
+            config = figures.get("dq_config") or figures.get("dkdv_config")
+            console.print(f"  {name}: {config}; backward matmuls {figures['backward_matmul_flops'] / 1e12:.2f} TFLOP,"
+                          f" dQ HBM {figures['dq_hbm_bytes'] / 1e9:.3f} GB, L2 atomics {figures['l2_atomic_bytes'] / 1e9:.2f} GB,"
+                          f" {'deterministic' if figures['deterministic'] else 'not deterministic'}")
     if result["validation"]:
         impls = ", ".join(sorted({str(row["impl"]) for row in result["validation"]}))
         kind = result["validation"][0]["error_kind"]

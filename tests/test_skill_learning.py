@@ -175,6 +175,7 @@ def test_invoke_on_cpu_validates_the_numpy_backward_and_cites_sources(learned):
     plan = result["plan"]
     assert plan["kernels"]["dkdv"]["smem_bytes"] <= 64 * 1024 and plan["target"]["warp_size"] == 64
     assert plan["hbm"]["fused_bytes"] < plan["hbm"]["unfused_bytes"]
+    assert set(result["dq_strategies"]) == {"separate", "atomic"}
     assert result["validation"] and all(row["passed"] for row in result["validation"])
     assert {row["causal"] for row in result["validation"]} == {True, False}
     assert result["benchmark"] is None

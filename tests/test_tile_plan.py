@@ -136,3 +136,19 @@ def test_profile_checked_against_what_a_device_reports():
     mismatches = tp.device_mismatches(tp.load_profile("h100"), h200)
     assert mismatches == ["h100.l2_mib is 50, the device reports 60"]
     assert len(tp.device_mismatches(tp.load_profile("a100"), h200)) == 4  # SMs, smem per SM and block, L2
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_dq_by_atomics_trades_matmuls_for_l2_traffic(name):
+    problem = tp.Problem(batch=2, heads=8, seq=2048, head_dim=64, causal=False)
+    profile = tp.load_profile(name)
+    dq = tp.candidates(profile, 64, "dq")[0]
+    strategies = tp.dq_strategies(profile, problem, dq)
+    separate, atomic = strategies["separate"], strategies["atomic"]
+    assert atomic["backward_matmul_flops"] * 7 == separate["backward_matmul_flops"] * 5
+    assert separate["l2_atomic_bytes"] == 0 < atomic["l2_atomic_bytes"]
+    assert separate["deterministic"] and not atomic["deterministic"]
+    # the dQ accumulator costs registers: the atomic dK/dV program needs more per thread than the plain one
+    plain = tp.evaluate(profile, "dkdv", 64, 64, 4, 2, head_dim=64)
+    with_dq = tp.evaluate(profile, "dkdv_atomic", 64, 64, 4, 2, head_dim=64)
+    assert with_dq.registers_per_thread > plain.registers_per_thread

@@ -122,6 +122,8 @@ class OperatorAdaptation:
             notes.append("no --target given: planning for h100")
         profile = tile_plan.load_profile(profile_name)
         plan = tile_plan.plan(profile, problem)
+        dq_config = tile_plan.TileConfig(**{k: v for k, v in plan["kernels"]["dq"].items() if k != "candidates"})
+        strategies = tile_plan.dq_strategies(profile, problem or tile_plan.Problem(), dq_config)
         if device_used == "cuda":
             import torch
 
@@ -140,7 +142,8 @@ class OperatorAdaptation:
         return {
             "op": op_name, "adapted": True, "adaptation_list": adaptation_list,
             "device": device_used, "device_name": device_name, "target": plan["target"]["name"],
-            "plan": plan, "validation": validation, "benchmark": bench, "benchmark_summary": bench_summary,
+            "plan": plan, "dq_strategies": strategies,
+            "validation": validation, "benchmark": bench, "benchmark_summary": bench_summary,
             "knowledge": pack["path"], "notes": notes,
         }
 

@@ -205,11 +205,14 @@ def _resources(kernel: str, block_m: int, block_n: int, stages: int, head_dim: i
     """Bytes of shared memory, fp32 registers (whole program) and the per-iteration FLOPs and bytes."""
     d = _padded(head_dim)
     operand_tile = block_m * block_n * elem  # P or dS as a 16-bit matrix operand
-    if kernel == "dkdv":
+    if kernel in ("dkdv", "dkdv_atomic"):
         resident = 2 * block_n * d * elem  # K, V
         streamed = 2 * block_m * d * elem + 2 * block_m * ROW_STAT_BYTES  # Q, dO, lse, delta
         accumulators = 2 * block_n * d  # dK, dV
         flops = 4 * 2 * block_m * block_n * d  # S^T, dP^T, dV, dK
+        if kernel == "dkdv_atomic":  # + each tile's dQ contribution dS K, added to global fp32 dQ atomically
+            accumulators += block_m * d
+            flops += 2 * block_m * block_n * d
     else:
         resident = 2 * block_m * d * elem + 2 * block_m * ROW_STAT_BYTES  # Q, dO, lse, delta
         streamed = 2 * block_n * d * elem  # K, V
@@ -262,8 +265,8 @@ def evaluate(profile: HardwareProfile, kernel: str, block_m: int, block_n: int, 
 
 def candidates(profile: HardwareProfile, head_dim: int, kernel: str = "dkdv", dtype: str = "bf16") -> list[TileConfig]:
     """Every (BLOCK_M, BLOCK_N, num_warps, num_stages) that fits the profile, best first."""
-    if kernel not in ("dkdv", "dq"):
-        raise UsageError(f"kernel must be dkdv or dq, not {kernel!r}")
+    if kernel not in ("dkdv", "dq", "dkdv_atomic"):
+        raise UsageError(f"kernel must be dkdv, dq or dkdv_atomic, not {kernel!r}")
     fitting = [
         config
         for block_m in BLOCK_SIZES
@@ -345,6 +348,48 @@ def hbm_traffic(profile: HardwareProfile, problem: Problem, dkdv: TileConfig, dq
         "l2_bytes": l2_bytes,
         "rereads_in_l2": working_set <= l2_bytes,
     }
+
+
+def dq_strategies(profile: HardwareProfile, problem: Problem, dq: TileConfig) -> dict:
+    """The two ways to get dQ, side by side: a separate pass (this plan's ``dq`` kernel) or fp32 atomics.
+
+    The separate pass recomputes S and dP (7 matmuls of 2*N*N*D in all, deterministic). Atomics compute
+    dQ's share in the dK/dV program (5 matmuls), at the price of a zeroed fp32 dQ buffer, one
+    read-modify-write of a BLOCK_M x D fp32 tile in L2 per (K block, Q block) pair, a conversion pass,
+    and a summation order that changes from run to run. Which wins depends on how the L2 handles the
+    atomics, which this model does not know: the autotuner measures both.
+    """
+    b_h = problem.batch * problem.heads
+    n, d, elem = problem.seq, problem.head_dim, ELEMENT_BYTES[problem.dtype]
+    visible = (n + 1) / (2 * n) if problem.causal else 1.0
+    matmul = 2 * n * n * d * visible
+    fp32_matrix = n * d * 4
+    separate_pass = 4 * n * d * elem + 2 * n * ROW_STAT_BYTES + n * d * elem  # Q, K, V, dO, lse, delta in; dQ out
+    result = {
+        "separate": {
+            "dq_config": f"{dq.block_m}x{dq.block_n}, {dq.num_warps} warps, {dq.num_stages} stages",
+            "backward_matmul_flops": int(b_h * 7 * matmul),
+            "dq_hbm_bytes": int(b_h * separate_pass),
+            "l2_atomic_bytes": 0,
+            "deterministic": True,
+        }
+    }
+    fitting = candidates(profile, problem.head_dim, "dkdv_atomic", problem.dtype)
+    if fitting:
+        best = fitting[0]
+        k_blocks = math.ceil(n / best.block_n)
+        result["atomic"] = {
+            "dkdv_config": f"{best.block_m}x{best.block_n}, {best.num_warps} warps, {best.num_stages} stages",
+            "registers_per_thread": best.registers_per_thread,
+            "backward_matmul_flops": int(b_h * 5 * matmul),
+            # zero the fp32 buffer, write it back from L2, read it in the conversion pass, write dQ
+            "dq_hbm_bytes": int(b_h * (3 * fp32_matrix + n * d * elem)),
+            "l2_atomic_bytes": int(b_h * k_blocks * visible * 2 * fp32_matrix),
+            "deterministic": False,
+        }
+    else:
+        result["atomic"] = {"fits": False, "why": "no dK/dV tile with a dQ accumulator fits the registers and shared memory"}
+    return result
 
 
 def plan(profile: HardwareProfile | str, problem: Problem | None = None) -> dict:
