@@ -311,8 +311,9 @@ def _benchmark(benchmark: Any, w: dict) -> str:
     if not rows:
         return f"<h3>{esc(w['benchmark'])}</h3><p class=\"muted\">{esc(w['no_gpu'])}</p>"
     panels = _views.benchmark_series(benchmark)
+    top = max((y for series in panels.values() for points in series.values() for _, y in points), default=None)
     charts = "".join(
-        _svg.line_plot(series, title=panel, x_label=w["seq"], y_label=w["tflops"], highlight="ours")
+        _svg.line_plot(series, title=panel, x_label=w["seq"], y_label=w["tflops"], highlight="ours", y_max=top)
         for panel, series in panels.items()
     )
     pivot, notes = _views.benchmark_pivot(benchmark)

@@ -291,8 +291,10 @@ human_bytes = _bytes
 
 
 def line_plot(series: dict[str, list[tuple[float, float]]], *, title: str, x_label: str, y_label: str,
-              log2_x: bool = True, width: int = 480, height: int = 300, highlight: str | None = None) -> str:
-    """One line per series over a shared x axis (log2 for sequence lengths); ``highlight`` is drawn bold."""
+              log2_x: bool = True, width: int = 480, height: int = 300, highlight: str | None = None,
+              y_max: float | None = None) -> str:
+    """One line per series over a shared x axis (log2 for sequence lengths); ``highlight`` is drawn bold;
+    ``y_max`` gives several plots one y scale, so they compare at a glance."""
     points = [p for pts in series.values() for p in pts if p[1] is not None]
     left, right, top, bottom = 52, 130, 28, 40
     pw, ph = width - left - right, height - top - bottom
@@ -307,7 +309,7 @@ def line_plot(series: dict[str, list[tuple[float, float]]], *, title: str, x_lab
     x0, x1 = fx(xs[0]), fx(xs[-1])
     if x0 == x1:
         x0, x1 = x0 - 1, x1 + 1
-    y1 = _nice_ceiling(max(p[1] for p in points))
+    y1 = _nice_ceiling(y_max if y_max is not None else max(p[1] for p in points))
 
     def px(v: float) -> float:
         return left + pw * (fx(v) - x0) / (x1 - x0)
@@ -350,7 +352,7 @@ def _nice_ceiling(v: float) -> float:
     if v <= 0:
         return 1.0
     magnitude = 10 ** math.floor(math.log10(v))
-    for step in (1, 2, 2.5, 5, 10):
+    for step in (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10):
         if v <= step * magnitude:
             return step * magnitude
     return 10 * magnitude
