@@ -156,9 +156,18 @@ def measure(impl: str, p: Point, dtype=torch.bfloat16, device="cuda", warmup_ms:
     return row
 
 
+def _print_progress(row: dict) -> None:
+    import sys
+
+    speed = f"{row['tflops']:.1f} TFLOP/s" if row["tflops"] else row["note"]
+    print(f"benchmark: d{row['head_dim']} {'causal' if row['causal'] else 'full'} seq {row['seq']} "
+          f"{row['impl']}: {speed}", file=sys.stderr, flush=True)
+
+
 def run_benchmark(grid=STANDARD_GRID, impls=IMPLEMENTATIONS, dtype=torch.bfloat16, device="cuda",
-                  progress=None) -> list[dict]:
-    """Every (point, implementation) of ``grid``; ``progress(row)`` is called after each measurement."""
+                  progress=_print_progress) -> list[dict]:
+    """Every (point, implementation) of ``grid``; ``progress(row)`` after each one (default: a line on stderr,
+    since the whole grid takes minutes)."""
     rows = []
     for p in grid:
         for impl in impls:
