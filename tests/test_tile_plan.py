@@ -152,3 +152,13 @@ def test_dq_by_atomics_trades_matmuls_for_l2_traffic(name):
     plain = tp.evaluate(profile, "dkdv", 64, 64, 4, 2, head_dim=64)
     with_dq = tp.evaluate(profile, "dkdv_atomic", 64, 64, 4, 2, head_dim=64)
     assert with_dq.registers_per_thread > plain.registers_per_thread
+
+
+def test_the_configs_the_autotuner_chose_on_an_h200_are_candidates():
+    # measured 2026-11-30 (docs/perf.md): the planner's search space must not exclude real winners
+    h200 = tp.load_profile("h200")
+    chosen = [(256, "dkdv", (16, 32, 4, 1)), (128, "dkdv", (32, 64, 4, 3)), (128, "dq", (128, 64, 8, 3)),
+              (64, "dkdv", (64, 64, 4, 3))]
+    for head_dim, kernel, config in chosen:
+        found = {(c.block_m, c.block_n, c.num_warps, c.num_stages) for c in tp.candidates(h200, head_dim, kernel)}
+        assert config in found, (head_dim, kernel, config)
