@@ -158,7 +158,8 @@ def test_the_configs_the_autotuner_chose_on_an_h200_are_candidates():
     # measured 2026-11-30 (docs/perf.md): the planner's search space must not exclude real winners
     h200 = tp.load_profile("h200")
     chosen = [(256, "dkdv", (16, 32, 4, 1)), (128, "dkdv", (32, 64, 4, 3)), (128, "dq", (128, 64, 8, 3)),
-              (64, "dkdv", (64, 64, 4, 3))]
+              (64, "dkdv", (64, 64, 4, 3)), (256, "dq", (64, 32, 4, 3)), (96, "dkdv", (16, 64, 4, 2)),
+              (96, "dq", (128, 64, 8, 3)), (40, "dkdv", (64, 64, 4, 3))]
     for head_dim, kernel, config in chosen:
         found = {(c.block_m, c.block_n, c.num_warps, c.num_stages) for c in tp.candidates(h200, head_dim, kernel)}
         assert config in found, (head_dim, kernel, config)
