@@ -27,7 +27,7 @@ DEPTH_WEIGHTS = {"length": 0.15, "code": 0.2, "numbers": 0.15, "structure": 0.1,
 DEPTH_SATURATION = {
     "words": 2500,  # a full chapter
     "code_units": 6,  # code blocks + code lines / 15
-    "number_share": 0.03,  # 3% of tokens are numbers, units or math
+    "number_share": 0.03,  # 3% of tokens are numbers or math symbols
     "headings": 8,
     "concept_mentions": 40,
     "distinct_concepts": 25,
@@ -44,11 +44,20 @@ SOURCE_PRIOR = {
     "listicle": 0.15,
 }
 
-_NUMBERISH = re.compile(
-    r"\b\d+(?:\.\d+)?\s*(?:%|x\b|gb/s|tb/s|tflops|gflops|flops|kb|mb|gb|ms|us|µs|ns|cycles?|bytes?|bits?)?"
-    r"|[=×÷≤≥≈∑∏√∂∇^]|\b(?:log|exp|max|min|sum)\("
-)
-_CODE_LINE = re.compile(r"^\s*(?:[\w.\[\]]+\s*=[^=]|def |return |for .+:|if .+:|#include|__global__|@triton|\}|\{)", re.M)
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_MATH = "=×÷≤≥≈∑∏√∂∇^"
+_CODE_END = (";", "{", "}", "):", ")")
+_CODE_START = ("def ", "return ", "#include", "__global__", "@triton", "import ", "for (", "if (")
+
+
+def _code_lines(text: str) -> int:
+    """Lines that read like code, for extractors that leave code inline."""
+    count = 0
+    for line in text.splitlines():
+        line = line.strip()
+        if line.endswith(_CODE_END) or line.startswith(_CODE_START):
+            count += 1
+    return count
 
 
 @dataclass(frozen=True)
@@ -121,8 +130,8 @@ def depth(text: str, n_tokens: int, headings: list, code_blocks: list, concept_h
     sat = DEPTH_SATURATION
     code_lines = sum(str(block).count("\n") + 1 for block in code_blocks)
     if not code_blocks:  # extractors that leave code inline: count code-looking lines instead
-        code_lines = len(_CODE_LINE.findall(text))
-    numberish = len(_NUMBERISH.findall(text))
+        code_lines = _code_lines(text)
+    numberish = len(_NUMBER.findall(text)) + sum(text.count(symbol) for symbol in _MATH)
     number_share = numberish / max(n_tokens, 1)
     parts = {
         "length": min(1.0, math.log1p(n_tokens / 100) / math.log1p(sat["words"] / 100)),
@@ -137,7 +146,7 @@ def depth(text: str, n_tokens: int, headings: list, code_blocks: list, concept_h
     reasons = [
         f"{n_tokens} words",
         f"{len(code_blocks)} code blocks, {code_lines} code lines",
-        f"{number_share:.1%} numbers/units/math",
+        f"{number_share:.1%} numbers and math symbols",
         f"{len(headings)} headings",
         f"{distinct} distinct domain concepts, {concept_hits} concept mentions",
     ]

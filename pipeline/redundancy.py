@@ -69,9 +69,9 @@ def shingle_hashes(toks: Sequence[str], k: int = SHINGLE_WORDS) -> np.ndarray:
     cache = _word_hash
     if len(cache) > 2_000_000:
         cache.clear()
-    words = np.fromiter(
-        (cache.get(t) or cache.setdefault(t, zlib.crc32(t.encode())) for t in toks), dtype=np.uint64, count=len(toks)
-    )
+    for token in set(toks).difference(cache):
+        cache[token] = zlib.crc32(token.encode())
+    words = np.fromiter(map(cache.__getitem__, toks), dtype=np.uint64, count=len(toks))
     k = min(k, len(words))
     m = len(words) - k + 1
     rolled = words[:m].copy()

@@ -153,9 +153,9 @@ def score_corpus(db, profile: Profile | None = None, domains: list[Domain] | Non
     profile = profile or default_profile()
     domains = domains if domains is not None else load_taxonomy()
 
-    profile_counter = PhraseCounter(t for t, w in profile.terms.items() if w != 0)
-    # one counter over every domain's concepts: one pass per document whatever the number of domains
-    concept_counter = PhraseCounter(c for d in domains for c in d.concepts)
+    # one counter over the profile's terms and every domain's concepts: one pass over each document
+    profile_terms = {t for t, w in profile.terms.items() if w != 0}
+    concept_counter = PhraseCounter([*profile_terms, *(c for d in domains for c in d.concepts)])
     domains_of: dict[str, list[str]] = {}
     for d in domains:
         for c in d.concepts:
@@ -170,10 +170,12 @@ def score_corpus(db, profile: Profile | None = None, domains: list[Domain] | Non
             toks = tokens(full)
             found = concept_counter.count(toks)
             concepts: dict[str, dict[str, int]] = {}
+            hits = distinct = 0
             for concept, n in found.items():
-                for domain_id in domains_of[concept]:
+                for domain_id in domains_of.get(concept, ()):
                     concepts.setdefault(domain_id, {})[concept] = n
-            hits, distinct = sum(found.values()), len(found)
+                if concept in domains_of:
+                    hits, distinct = hits + n, distinct + 1
             own = substance(text)
             docs.append(
                 _Doc(
@@ -181,7 +183,7 @@ def score_corpus(db, profile: Profile | None = None, domains: list[Domain] | Non
                     url=url,
                     title=title or url,
                     words=len(toks),
-                    profile_hits=profile_counter.count(toks),
+                    profile_hits={t: n for t, n in found.items() if t in profile_terms},
                     concepts=concepts,
                     depth=depth(text, len(toks), heads, code, hits, distinct),
                     source=source_kind(title or "", heads, text, kind, meta, toks, own.list_share),

@@ -35,13 +35,10 @@ def tokens(text: str) -> list[str]:
     cache = _normal_form
     if len(cache) > 2_000_000:  # a bound on memory for endless vocabularies (random ids, hashes)
         cache.clear()
-    out = []
-    for token in raw_tokens(text):
-        normal = cache.get(token)
-        if normal is None:
-            normal = cache[token] = _normalize(token)
-        out.append(normal)
-    return out
+    raw = raw_tokens(text)
+    for token in set(raw).difference(cache):  # set arithmetic and map() run in C: only new words cost Python
+        cache[token] = _normalize(token)
+    return list(map(cache.__getitem__, raw))
 
 
 def phrase_key(phrase: str) -> tuple[str, ...]:
