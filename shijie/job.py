@@ -57,13 +57,16 @@ def run_job(db: str | Path | None, out_dir: str | Path, *, device: str = "auto",
     def crawl() -> tuple[dict, str]:
         from pipeline.crawl import CrawlSettings, crawl_embedded
 
-        settings = CrawlSettings(delay=0.0)  # the command serves the corpus itself: no politeness delay
+        # we serve the corpus ourselves: no politeness delay; a finished earlier crawl is re-checked with
+        # conditional requests (unchanged pages answer 304), an interrupted one resumes
+        settings = CrawlSettings(delay=0.0, recrawl=True)
         if on_crawl_progress is not None:
             settings.on_progress = on_crawl_progress
         stats = crawl_embedded(database, settings).to_json()
-        return stats, (f"{stats['fetched']} fetched, {stats['stored']} new documents, "
-                       f"{stats['duplicates']} duplicates, {stats['skipped_robots']} skipped by robots.txt, "
-                       f"{stats['errors']} errors")
+        return stats, (f"{stats['fetched']} fetched ({stats.get('not_modified', 0)} unchanged since the last run),"
+                       f" {stats['stored']} new documents, {stats.get('updated', 0)} updated,"
+                       f" {stats['duplicates']} duplicates, {stats['skipped_robots']} skipped by robots.txt,"
+                       f" {stats['errors']} errors")
 
     results["crawl"] = timed("crawl", "crawling the embedded corpus on 127.0.0.1", crawl)
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from pathlib import Path
 
@@ -95,6 +96,9 @@ def test_second_run_on_the_same_db_resumes_without_duplicates(first_run):
     assert after["documents"] == before["documents"] == after["distinct_urls"]
     assert after["frontier"] == before["frontier"]
     assert after["packs"] == before["packs"] == 1
+    # the finished crawl was re-checked with conditional requests: every page answered 304
+    checked = re.search(r"crawl (\d+) fetched \((\d+) unchanged since the last run\), 0 new documents", result.stderr)
+    assert checked and int(checked.group(1)) == int(checked.group(2)) > 0, result.stderr
     # ends with the panels and the report's path
     tail = result.stdout.strip().splitlines()
     assert tail[-1] == f"report: {out / 'report.html'}"
