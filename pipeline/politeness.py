@@ -34,7 +34,7 @@ class Robots:
 
     @classmethod
     def from_response(cls, status: int | None, body: bytes) -> Robots:
-        if status is None or status >= 500:
+        if status is None or status >= 500 or status == 429:  # 429: the server is overloaded, not "no rules"
             return cls(disallow_all=True, note=f"robots.txt unavailable ({status or 'no answer'})")
         if status >= 400 or status < 200:
             return cls(note=f"robots.txt answered {status}: no rules")

@@ -109,20 +109,34 @@ class _progress:
         return False
 
 
+_LABELS = {
+    "title": ("crawl", "抓取"), "resumed": (" (resumed)", "（续传）"), "fetched": ("fetched", "已抓取"),
+    "stored": ("stored (new documents)", "新存入文档"), "updated": ("updated", "已更新"),
+    "duplicates": ("duplicates (same content, other URL)", "重复（同内容不同网址）"),
+    "not_modified": ("not modified (304)", "未变化（304）"), "robots": ("skipped by robots.txt", "robots.txt 禁止"),
+    "skipped": ("skipped", "跳过"), "retries": ("retries", "重试"), "errors": ("errors", "错误"),
+    "queued": ("still queued", "仍在队列"), "documents": ("documents in the database", "数据库文档总数"),
+    "elapsed": ("elapsed", "用时"), "rate": ("pages/s", "页/秒"),
+}
+
+
 def _summary(out, stats: CrawlStats) -> None:
     from rich.table import Table
 
-    table = Table(title="crawl" + (" (resumed)" if stats.resumed else ""), show_header=False)
+    def label(key: str) -> str:
+        return _LABELS[key][out.lang == "zh"]
+
+    table = Table(title=label("title") + (label("resumed") if stats.resumed else ""), show_header=False)
     table.add_column("what")
     table.add_column("count", justify="right")
     rows = [
-        ("fetched", stats.fetched), ("stored (new documents)", stats.stored), ("updated", stats.updated),
-        ("duplicates (same content, other URL)", stats.duplicates), ("not modified (304)", stats.not_modified),
-        ("skipped by robots.txt", stats.skipped_robots),
-        *((f"skipped: {reason}", n) for reason, n in sorted(stats.skipped.items()) if reason != "robots"),
-        ("retries", stats.retries), ("errors", stats.errors), ("still queued", stats.queued),
-        ("documents in the database", stats.documents_total),
-        ("elapsed", f"{stats.elapsed_s:.1f} s ({stats.pages_per_s:.1f} pages/s)"),
+        (label("fetched"), stats.fetched), (label("stored"), stats.stored), (label("updated"), stats.updated),
+        (label("duplicates"), stats.duplicates), (label("not_modified"), stats.not_modified),
+        (label("robots"), stats.skipped_robots),
+        *((f"{label('skipped')}: {reason}", n) for reason, n in sorted(stats.skipped.items()) if reason != "robots"),
+        (label("retries"), stats.retries), (label("errors"), stats.errors), (label("queued"), stats.queued),
+        (label("documents"), stats.documents_total),
+        (label("elapsed"), f"{stats.elapsed_s:.1f} s ({stats.pages_per_s:.1f} {label('rate')})"),
     ]
     for what, count in rows:
         table.add_row(what, str(count))

@@ -29,6 +29,8 @@ def test_human_output_is_a_summary_table(cli):
     with site.serve() as base:
         result = cli("crawl", base + "/", "--delay", "0")
     assert "stored (new documents)" in result.stdout and "fetched" in result.stdout
+    zh = cli("crawl", base + "/", "--delay", "0", "--lang", "zh")
+    assert "新存入文档" in zh.stdout and "stored" not in zh.stdout
 
 
 def test_user_errors_are_one_line(tmp_path):
