@@ -10,13 +10,16 @@ Each crawler runs in its own subprocess with politeness delays off, robots.txt o
 the same total and per-host concurrency:
 
 - shijie: ``python -m shijie crawl URL --delay 0 --concurrency C --per-host C --max-pages N --max-depth 100``
-  (extracts main text, stores every document in SQLite);
+  (extracts main text, stores every document in SQLite); and the same crawl as a ``pipeline.crawl.crawl()``
+  library call, which shows the crawler's own memory without the CLI's other imports (scikit-learn);
 - Scrapy: a spider with ``CONCURRENT_REQUESTS = CONCURRENT_REQUESTS_PER_DOMAIN = C``, ``DOWNLOAD_DELAY = 0``,
   ``ROBOTSTXT_OBEY``, ``CLOSESPIDER_PAGECOUNT = N``, that follows every link and yields title + text items
   (dropped: no storage).
 
-pages/s = responses / the crawler's own crawl time (shijie: ``elapsed_s``; Scrapy: ``elapsed_time_seconds``);
-peak RSS from ``os.wait4`` on the crawler's process. Prints a markdown table for docs/perf.md.
+pages/s = responses / the crawler's own crawl time (shijie: ``elapsed_s``; Scrapy: from its ``start_time``
+stat to spider_closed); peak RSS and CPU seconds (user + system, start-up included) from ``os.wait4`` on
+the crawler's process: on a shared machine CPU seconds per page is the steadier figure. Prints a markdown
+table for docs/perf.md.
 """
 
 from __future__ import annotations
@@ -128,8 +131,8 @@ process.start()
 '''
 
 
-def run_measured(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, int, str]:
-    """Runs ``argv``; returns (wall seconds, peak RSS in MiB of that process, stdout)."""
+def run_measured(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, int, float, str]:
+    """Runs ``argv``; returns (wall s, peak RSS MiB, CPU s (user + system) of that process, stdout)."""
     start = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     stdout = proc.stdout.read().decode()
@@ -138,28 +141,50 @@ def run_measured(argv: list[str], env: dict[str, str] | None = None) -> tuple[fl
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
         raise SystemExit(f"{argv[:4]} failed ({proc.returncode}):\n{stderr[-2000:]}")
-    return time.perf_counter() - start, usage.ru_maxrss // 1024, stdout
+    return time.perf_counter() - start, usage.ru_maxrss // 1024, usage.ru_utime + usage.ru_stime, stdout
 
 
 def bench_shijie(base: str, pages: int, concurrency: int, workdir: Path) -> dict:
     db = workdir / f"shijie-{concurrency}-{time.time_ns()}.db"
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    wall, rss, out = run_measured([sys.executable, "-m", "shijie", "crawl", base + "/p/0.html", "--db", str(db),
+    wall, rss, cpu, out = run_measured([sys.executable, "-m", "shijie", "crawl", base + "/p/0.html", "--db", str(db),
                                    "--delay", "0", "--concurrency", str(concurrency), "--per-host", str(concurrency),
                                    "--max-pages", str(pages), "--max-depth", "100", "--json"], env)
     stats = json.loads(out)
     return {"crawler": "shijie", "concurrency": concurrency, "pages": stats["fetched"], "stored": stats["stored"],
-            "crawl_s": stats["elapsed_s"], "wall_s": wall, "rss_mib": rss}
+            "crawl_s": stats["elapsed_s"], "wall_s": wall, "rss_mib": rss, "cpu_s": cpu}
+
+
+LIBRARY_CALL = """
+import json, sys
+from pipeline.crawl import CrawlSettings, crawl
+from pipeline.store import open_db
+base, db, pages, concurrency = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+stats = crawl(open_db(db), [base + "/p/0.html"], CrawlSettings(delay=0, concurrency=concurrency, per_host=concurrency,
+                                                               max_pages=pages, max_depth=100))
+print(json.dumps(stats.to_json()))
+"""
+
+
+def bench_shijie_library(base: str, pages: int, concurrency: int, workdir: Path) -> dict:
+    """The same crawl as a library call: what the crawler itself costs, without the CLI's other imports."""
+    db = workdir / f"lib-{concurrency}-{time.time_ns()}.db"
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    wall, rss, cpu, out = run_measured([sys.executable, "-c", LIBRARY_CALL, base, str(db), str(pages),
+                                        str(concurrency)], env)
+    stats = json.loads(out)
+    return {"crawler": "shijie (library)", "concurrency": concurrency, "pages": stats["fetched"],
+            "stored": stats["stored"], "crawl_s": stats["elapsed_s"], "wall_s": wall, "rss_mib": rss, "cpu_s": cpu}
 
 
 def bench_scrapy(base: str, pages: int, concurrency: int, workdir: Path) -> dict:
     script = workdir / "scrapy_bench_spider.py"
     script.write_text(SCRAPY_SPIDER)
     out = workdir / f"scrapy-{concurrency}.json"
-    wall, rss, _ = run_measured([sys.executable, str(script), base, str(pages), str(concurrency), str(out)])
+    wall, rss, cpu, _ = run_measured([sys.executable, str(script), base, str(pages), str(concurrency), str(out)])
     stats = json.loads(out.read_text())
     return {"crawler": "scrapy", "concurrency": concurrency, "pages": stats["responses"], "stored": 0,
-            "crawl_s": stats["elapsed_s"], "wall_s": wall, "rss_mib": rss}
+            "crawl_s": stats["elapsed_s"], "wall_s": wall, "rss_mib": rss, "cpu_s": cpu}
 
 
 def main() -> None:
@@ -187,7 +212,8 @@ def main() -> None:
             rows = []
             for concurrency in args.concurrency:
                 for _ in range(args.repeat):
-                    for name, bench in (("shijie", bench_shijie), ("scrapy", bench_scrapy)):
+                    for name, bench in (("shijie", bench_shijie), ("shijie", bench_shijie_library),
+                                        ("scrapy", bench_scrapy)):
                         if args.only in (None, name):
                             rows.append(bench(base, args.pages, concurrency, workdir))
                             print(json.dumps(rows[-1]), file=sys.stderr)
@@ -196,11 +222,11 @@ def main() -> None:
             server.wait(timeout=10)
 
     print(f"\n{args.pages}-page site on 127.0.0.1, {os.cpu_count()} CPUs, Python {sys.version.split()[0]}\n")
-    print("| crawler | concurrency | pages | stored | crawl s | pages/s | wall s | peak RSS MiB |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("| crawler | concurrency | pages | stored | crawl s | pages/s | wall s | CPU s (process) | peak RSS MiB |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         print(f"| {r['crawler']} | {r['concurrency']} | {r['pages']} | {r['stored']} | {r['crawl_s']:.1f} | "
-              f"{r['pages'] / r['crawl_s']:.0f} | {r['wall_s']:.1f} | {r['rss_mib']} |")
+              f"{r['pages'] / r['crawl_s']:.0f} | {r['wall_s']:.1f} | {r['cpu_s']:.1f} | {r['rss_mib']} |")
 
 
 if __name__ == "__main__":
