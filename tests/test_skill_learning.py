@@ -233,3 +233,27 @@ def test_export_writes_an_agent_skills_folder(learned, tmp_path):
     assert json.loads(planned.stdout)["target"]["name"] == "l100"
     with pytest.raises(UsageError, match="already exists"):
         shijie(learned, "skills", "export", SKILL, str(tmp_path / "agent"))
+
+
+def test_level_rises_with_mastery_as_the_corpus_grows(corpora, tmp_path):
+    # the operator-adaptation skill under another name, learnable from zero, Lv.2 at 10% mean mastery:
+    # a few pages give Lv.1, the whole embedded corpus (about 30%) Lv.2
+    from skills.learning import learn
+
+    source = discover(entry_points=False).get(SKILL).manifest
+    text = (source.folder / "SKILL.md").read_text(encoding="utf-8")
+    text = text.replace(f"name: {SKILL}", "name: level-probe")
+    for domain, minimum in source.requires.items():
+        text = text.replace(f"    {domain}: {minimum:g}\n", f"    {domain}: 0\n")
+    text = text.replace(f"    2: {source.levels[2]:g}\n", "    2: 0.1\n").replace(f"    3: {source.levels[3]:g}\n", "    3: 0.99\n")
+    (tmp_path / "skills" / "level_probe").mkdir(parents=True)
+    (tmp_path / "skills" / "level_probe" / "SKILL.md").write_text(text, encoding="utf-8")
+    registry = discover([tmp_path / "skills"], entry_points=False)
+    assert registry.get("level-probe").manifest.levels == {2: 0.1, 3: 0.99}
+
+    db = copy_of(corpora[0], tmp_path)
+    assert learn(open_db(db), registry, "level-probe")["level"] == 1
+    curate_pipeline(db)  # the rest of the embedded corpus
+    grown = learn(open_db(db), registry, "level-probe")
+    assert (grown["previous_level"], grown["level"]) == (1, 2)
+    assert grown["required_mastery"] >= 0.1
