@@ -73,6 +73,11 @@ def _flex(q, k, v, causal):
     from torch.nn.attention.flex_attention import create_block_mask, flex_attention
 
     if "fn" not in _FLEX:
+        import torch._functorch.config as functorch_config
+
+        # compiled backwards otherwise donate their saved buffers and refuse retain_graph, which the timing
+        # loop needs (seen on torch 2.11: "compiled with non-empty donated buffers")
+        functorch_config.donated_buffer = False
         _FLEX["fn"] = torch.compile(flex_attention)
     mask = None
     if causal:
