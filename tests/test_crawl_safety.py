@@ -69,6 +69,22 @@ def test_names_resolving_to_private_addresses_are_refused(db_path):
     assert rows(db, "SELECT skip_reason FROM frontier WHERE url LIKE 'http://intranet%'") == [("unsafe",)]
 
 
+def test_allow_list_keeps_the_crawl_on_its_hosts(db_path):
+    from pipeline.crawl import Crawler, parse_seeds
+
+    site = Site()
+    site.page("/", html("home", links=["http://elsewhere.example/page", "https://docs.example.org/x"]))
+    db = open_db(db_path)
+    with site.serve() as base:
+        crawl(db, [base + "/"], quick())
+    assert set(rows(db, "SELECT url, skip_reason FROM frontier WHERE skip_reason IS NOT NULL")) == {
+        ("http://elsewhere.example/page", "offsite"), ("https://docs.example.org/x", "offsite")}
+    crawler = Crawler(db, parse_seeds([base + "/"]), quick(allow_hosts=[".example.org", "elsewhere.example"]))
+    assert crawler.allowed("docs.example.org") and crawler.allowed("example.org")
+    assert crawler.allowed("elsewhere.example:8080") and not crawler.allowed("badexample.org")
+    assert not crawler.allowed("sub.elsewhere.example")
+
+
 def test_file_links_are_never_followed(db_path):
     site = Site()
     site.page("/", html("home", links=["file:///etc/passwd"]))
