@@ -1,7 +1,8 @@
 """``crawl(db, seeds, settings) -> CrawlStats``: a focused, polite, resumable crawler.
 
 Seeds are URLs, local files or folders (read directly, never over HTTP), ``arxiv:QUERY`` (the arXiv API,
-paged, one request per 3 s at most) and seeds files (``*.toml``, see ``data/seeds.toml``).
+paged, one request per 3 s at most) and seeds files (``*.toml``, see ``data/seeds.toml``); ``pipeline.seeds``
+reads them.
 
 How a crawl runs: the frontier in SQLite is the source of truth (see ``pipeline.frontier``). One asyncio
 loop claims ready entries in batches, keeps a small queue per host, and starts a request for a host only
@@ -10,8 +11,9 @@ Each finished request writes its outcome (document, links, status) in the fronti
 
 Where a link may lead: http(s) only; a host on the allow-list (the seeds' hosts plus ``allow_hosts``; an
 entry ``.example.org`` admits its subdomains); never a loopback/private/link-local address unless that very
-host is a seed's host (so a page cannot steer the crawler into the local network); depth, URL length and
-repeated path segments bound link traps. Redirects are not followed inside a request: the target is
+host is a seed's host (so a page cannot steer the crawler into the local network). Link traps are bounded
+by depth, URL length, repeated path segments, and by not following the links of a page whose content is
+exactly a page already stored (a catch-all server answering every path with one page). Redirects are not followed inside a request: the target is
 queued like a link (same checks, its own politeness slot), with at most ``max_redirects`` hops in a chain.
 """
 
@@ -20,33 +22,24 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import json
-import os
 import random
 import time
-import tomllib
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, quote, urlencode, urlsplit
+from urllib.parse import parse_qs, urlsplit
 
-import httpx
 import sqlite_utils
 
 from . import urls
-from .errors import DataError, UsageError
+from .errors import UsageError
 from .extract import Unreadable, UnsupportedType, extract, kind_for_path
 from .fetch import REDIRECTS, ClientPool, FetchError
 from .frontier import Entry, Frontier
 from .politeness import HostState, Robots, backoff_seconds, parse_retry_after
-
-ARXIV_API = "https://export.arxiv.org/api/query"
-
-
-def arxiv_api() -> str:
-    return os.environ.get("SHIJIE_ARXIV_API") or ARXIV_API
-
+from .seeds import Seeds, arxiv_api, arxiv_query_url, load_seeds_file, parse_seeds  # noqa: F401 (re-exported)
 
 @dataclass
 class CrawlSettings:
@@ -104,70 +97,6 @@ class CrawlStats:
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
-
-
-# -- seeds -----------------------------------------------------------------------------------------------
-
-@dataclass
-class Seeds:
-    urls: list[str] = field(default_factory=list)
-    paths: list[Path] = field(default_factory=list)
-    arxiv: list[str] = field(default_factory=list)
-
-
-def load_seeds_file(path: Path) -> tuple[list[str], dict[str, Any]]:
-    """A seeds file → (seed strings, [crawl] setting defaults). Format: see data/seeds.toml."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise DataError(f"seeds file {path}: {exc}") from None
-    seeds: list[str] = []
-    for i, item in enumerate(data.get("seed", [])):
-        if not isinstance(item, dict):
-            raise DataError(f"seeds file {path}: [[seed]] #{i + 1} is not a table")
-        if "url" in item:
-            seeds.append(str(item["url"]))
-        elif "arxiv" in item:
-            seeds.append(f"arxiv:{item['arxiv']}")
-        elif "path" in item:
-            seeds.append(str((path.parent / item["path"]).resolve()))
-        else:
-            raise DataError(f"seeds file {path}: [[seed]] #{i + 1} needs url, arxiv or path")
-    defaults = data.get("crawl", {})
-    if not isinstance(defaults, dict):
-        raise DataError(f"seeds file {path}: [crawl] must be a table")
-    return seeds, defaults
-
-
-def parse_seeds(raw: list[str]) -> Seeds:
-    seeds = Seeds()
-    for item in raw:
-        item = item.strip()
-        if item.startswith("arxiv:"):
-            query = item[len("arxiv:"):].strip()
-            if not query:
-                raise UsageError("arxiv: seed needs a query, e.g. arxiv:'flash attention'")
-            seeds.arxiv.append(query)
-        elif item.startswith(("http://", "https://")):
-            url = urls.canonical(item)
-            if url is None:
-                raise UsageError(f"seed {item!r} is not a usable URL")
-            seeds.urls.append(url)
-        elif item.endswith(".toml") and Path(item).is_file():
-            more, _ = load_seeds_file(Path(item))
-            nested = parse_seeds(more)
-            seeds.urls += nested.urls
-            seeds.paths += nested.paths
-            seeds.arxiv += nested.arxiv
-        elif Path(item.removeprefix("file://")).exists():
-            seeds.paths.append(Path(item.removeprefix("file://")).resolve())
-        else:
-            raise UsageError(f"seed {item!r} is not a URL, an existing path or arxiv:QUERY")
-    return seeds
-
-
-def arxiv_query_url(api: str, query: str, start: int, size: int) -> str:
-    return urls.canonical(f"{api}?{urlencode({'search_query': query, 'start': start, 'max_results': size}, quote_via=quote)}")
 
 
 # -- the crawler -----------------------------------------------------------------------------------------

@@ -7,7 +7,8 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from pipeline.crawl import CrawlSettings, CrawlStats, crawl as run_crawl, crawl_embedded, load_seeds_file
+from pipeline.crawl import CrawlSettings, CrawlStats, crawl as run_crawl, crawl_embedded
+from pipeline.seeds import load_seeds_file
 from pipeline.errors import UsageError
 from pipeline.store import open_db
 from shijie.options import DbOpt, JsonOpt, LangOpt, output

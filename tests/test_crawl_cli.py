@@ -5,7 +5,7 @@ import json
 from conftest import run_shijie
 from siteserver import Site, html
 
-from pipeline.crawl import load_seeds_file, parse_seeds
+from pipeline.seeds import load_seeds_file, parse_seeds
 from pipeline.resources import data_dir
 
 

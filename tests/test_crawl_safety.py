@@ -70,7 +70,8 @@ def test_names_resolving_to_private_addresses_are_refused(db_path):
 
 
 def test_allow_list_keeps_the_crawl_on_its_hosts(db_path):
-    from pipeline.crawl import Crawler, parse_seeds
+    from pipeline.crawl import Crawler
+    from pipeline.seeds import parse_seeds
 
     site = Site()
     site.page("/", html("home", links=["http://elsewhere.example/page", "https://docs.example.org/x"]))
