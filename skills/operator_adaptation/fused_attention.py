@@ -18,6 +18,7 @@ Causal masking is aligned top-left, as in SDPA: query row i sees key columns j <
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -88,24 +89,61 @@ def _d_pad(head_dim: int) -> int:
     return max(16, triton.next_power_of_2(head_dim))
 
 
-def _candidates(kind: str, d_pad: int, device) -> list[dict]:
-    """Tile candidates for one kernel ("fwd", "dkdv" or "dq"), planned from the device's shared memory and registers.
+def _candidates(kind: str, d_pad: int, device, dtype=torch.bfloat16) -> list[dict]:
+    """Tile candidates for one kernel ("fwd", "dkdv", "dkdv_fused" or "dq"), from the target's hardware profile.
 
-    The hardware-profile planner (``tile_plan.attention_candidates``) is used where it exists; otherwise the
-    built-in list below, filtered by the same two limits. The interpreter gets one small tile per kernel:
-    at test sizes it still runs every loop (mask-free, causal diagonal, ragged tail).
+    With a shipped profile for the device (``data/hardware/*.toml``, matched by name), ``tile_plan`` decides
+    what fits its shared memory and registers: the candidates are the configurations measured to win on
+    some H200 shape (``_BUILTIN``) that the plan accepts, followed by the plan's own first choice. Without a
+    profile, the built-in list filtered by the device's reported limits. The interpreter gets one small
+    tile per kernel: at test sizes it still runs every loop (mask-free, causal diagonal, ragged tail).
     """
     if _interpreting():
         bm, bn = _INTERPRETER_TILE[kind]
         return [{"BLOCK_M": bm, "BLOCK_N": bn, "num_warps": 4, "num_stages": 1}]
-    limits = device_limits(device)
+    builtin = _builtin_candidates(kind, d_pad, device_limits(device))
+    planned = _planned(kind, d_pad, _profile_name(device), "fp16" if dtype == torch.float16 else "bf16")
+    if planned is None:
+        return builtin
+    fits = set(planned)
+    chosen = [c for c in builtin if (c["BLOCK_M"], c["BLOCK_N"], c["num_warps"], c["num_stages"]) in fits]
+    for bm, bn, warps, stages in planned[:1]:
+        config = {"BLOCK_M": bm, "BLOCK_N": bn, "num_warps": warps, "num_stages": stages}
+        if config not in chosen:
+            chosen.append(config)
+    return chosen or builtin
+
+
+def _profile_name(device) -> str | None:
+    """The shipped hardware profile whose name appears in the device's name ("NVIDIA H200" -> h200)."""
+    if device.type != "cuda":
+        return None
     try:
         from . import tile_plan
 
-        planner = getattr(tile_plan, "attention_candidates", None)
-    except ImportError:
-        planner = None
-    return planner(kind, d_pad, limits) if planner else _builtin_candidates(kind, d_pad, limits)
+        names = tile_plan.shipped_profiles()
+    except Exception:  # an exported skill without its profiles: the built-in list stands
+        return None
+    device_name = torch.cuda.get_device_name(device).lower()
+    return next((name for name in names if name.lower() in device_name), None)
+
+
+@functools.lru_cache(maxsize=None)
+def _planned(kind: str, d_pad: int, profile_name: str | None, dtype: str) -> tuple | None:
+    """tile_plan's fitting configurations, best first, restricted to tiles our kernels accept."""
+    if profile_name is None:
+        return None
+    from . import tile_plan
+
+    profile = tile_plan.load_profile(profile_name)
+    model = {"fwd": "dq", "dkdv": "dkdv", "dkdv_fused": "dkdv_atomic", "dq": "dq"}[kind]  # fwd streams K, V like dq
+    out = []
+    for c in tile_plan.candidates(profile, d_pad, model, dtype):
+        # dK/dV kernels step through query tiles inside a key tile, the others the other way round
+        nested = c.block_n % c.block_m == 0 if kind.startswith("dkdv") else c.block_m % c.block_n == 0
+        if nested:
+            out.append((c.block_m, c.block_n, c.num_warps, c.num_stages))
+    return tuple(out)
 
 
 # (BLOCK_M, BLOCK_N, num_warps, num_stages); BLOCK_M is the query tile, BLOCK_N the key tile in every kernel.
@@ -259,7 +297,7 @@ def _forward(q, k, v, causal: bool, sm_scale: float, o=None, lse=None):
             CAUSAL=causal, INTERPRETER=_interpreting(), **_launch_opts(config))
 
     key = _shape_class(device_limits(q.device)["name"], q.dtype, head_dim, causal, n_q, n_k, batch * heads)
-    launch(_pick("fwd", key, _candidates("fwd", d_pad, q.device), launch))
+    launch(_pick("fwd", key, _candidates("fwd", d_pad, q.device, q.dtype), launch))
     return o, lse
 
 
@@ -321,7 +359,7 @@ def _backward(q, k, v, o, lse, do, causal: bool, sm_scale: float, dq=None, dk=No
 
     limits = device_limits(q.device)
     key = _shape_class(limits["name"], q.dtype, head_dim, causal, n_q, n_k, batch * heads)
-    choice = _bwd_strategy(key, launch_dkdv, launch_dq, d_pad, q.device)
+    choice = _bwd_strategy(key, launch_dkdv, launch_dq, d_pad, q.device, q.dtype)
     launch_dkdv(choice["dkdv"], choice["strategy"])
     if choice["strategy"] == "split_dq":
         launch_dq(choice["dq"])
@@ -371,7 +409,7 @@ def _strategies(device) -> list[str]:
     return ["fused_dq", "split_dq"]
 
 
-def _bwd_strategy(key, launch_dkdv, launch_dq, d_pad, device) -> dict:
+def _bwd_strategy(key, launch_dkdv, launch_dq, d_pad, device, dtype) -> dict:
     """How dQ is made, and the tiles: each strategy tuned on its own, then the fastest whole backward wins.
 
     fused_dq_tma / fused_dq: the dK/dV kernel also adds dS K into an fp32 dQ (5 matrix products per block
@@ -389,12 +427,12 @@ def _bwd_strategy(key, launch_dkdv, launch_dq, d_pad, device) -> dict:
     for option in options:
         try:
             if option == "split_dq":
-                dkdv = _pick("dkdv", key, _candidates("dkdv", d_pad, device), lambda c: launch_dkdv(c, option))
-                dq_config = _pick("dq", key, _candidates("dq", d_pad, device), launch_dq)
+                dkdv = _pick("dkdv", key, _candidates("dkdv", d_pad, device, dtype), lambda c: launch_dkdv(c, option))
+                dq_config = _pick("dq", key, _candidates("dq", d_pad, device, dtype), launch_dq)
                 choice = {"strategy": option, "dkdv": dkdv, "dq": dq_config}
                 run = lambda: (launch_dkdv(dkdv, option), launch_dq(dq_config))  # noqa: E731
             else:
-                dkdv = _pick(f"dkdv_{option}", key, _candidates("dkdv_fused", d_pad, device),
+                dkdv = _pick(f"dkdv_{option}", key, _candidates("dkdv_fused", d_pad, device, dtype),
                              lambda c: launch_dkdv(c, option))
                 choice = {"strategy": option, "dkdv": dkdv}
                 run = lambda: launch_dkdv(dkdv, option)  # noqa: E731
