@@ -49,6 +49,16 @@ def test_robots_unavailable_means_crawl_nothing_there(db_path):
     assert stats.skipped_robots == 1 and stats.stored == 0 and not site.hits("/")
 
 
+def test_robots_missing_means_no_rules(db_path):
+    site = Site()  # /robots.txt answers 404
+    site.page("/", html("home", links=["/private/x.html"]))
+    site.page("/private/x.html", html("x"))
+    db = open_db(db_path)
+    with site.serve() as base:
+        stats = crawl(db, [base + "/"], quick())
+    assert stats.skipped_robots == 0 and stats.stored == 2
+
+
 def test_crawl_delay_spaces_requests(db_path):
     site = Site()
     site.page("/robots.txt", "User-agent: *\nCrawl-delay: 1\n", content_type="text/plain")

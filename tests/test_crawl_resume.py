@@ -119,3 +119,29 @@ def test_discarded_urls_are_skipped(db_path):
         db["discarded"].insert({"url": base + "/dropped.html", "reason": "low value", "value": 3, "at": 0})
         stats = crawl(db, [base + "/"], CrawlSettings(delay=0))
     assert not site.hits("/dropped.html") and stats.skipped["discarded"] == 1
+
+
+def test_recrawl_updates_a_changed_page_in_place(db_path):
+    versions = {"text": "first version of the occupancy notes"}
+    site = Site()
+    site.route("/", lambda req: Reply(body=html("notes", versions["text"]).encode()))
+    db = open_db(db_path)
+    with site.serve() as base:
+        crawl(db, [base + "/"], CrawlSettings(delay=0))
+        (doc_id,) = db.execute("SELECT id FROM documents").fetchone()
+        versions["text"] = "second version: occupancy is limited by registers"
+        again = crawl(db, [base + "/"], CrawlSettings(delay=0, recrawl=True))
+    assert again.updated == 1 and again.stored == 0
+    assert db.execute("SELECT id, text LIKE '%second version%' FROM documents").fetchall() == [(doc_id, 1)]
+
+
+def test_local_files_are_read_again_only_when_changed(db_path, tmp_path):
+    note = tmp_path / "note.md"
+    note.write_text("# Tiling\n\nfirst text\n")
+    db = open_db(db_path)
+    first = crawl(db, [str(note)], CrawlSettings())
+    same = crawl(db, [str(note)], CrawlSettings())
+    note.write_text("# Tiling\n\nsecond text, longer\n")
+    changed = crawl(db, [str(note)], CrawlSettings())
+    assert (first.stored, same.fetched, changed.updated) == (1, 0, 1)
+    assert "second text" in db.execute("SELECT text FROM documents").fetchone()[0]
