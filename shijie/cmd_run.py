@@ -40,8 +40,10 @@ def run(out: OutOpt = "shijie-report", device: DeviceOpt = "auto", benchmark: Be
             raise UsageError(f"--device cuda: {detail}; use --device cpu or auto")
     err = show.err
     progress = _StageProgress(err)
+    # a plain function, not the bound method: the crawl deep-copies its settings, the console holds locks
+    on_crawl = lambda stats: progress.crawl(stats)  # noqa: E731
     results = run_job(db, out, device=device, lang=lang, benchmark=benchmark, on_stage=progress.stage,
-                      on_crawl_progress=lambda stats: progress.crawl(stats),  # a function: the crawl deep-copies its settings
+                      on_crawl_progress=on_crawl,
                       on_phase=lambda key: progress.line(f"        {escape(PANELS[lang][key])}"))
     show.emit(results)
     _panel_summary(show.human, results, lang)
@@ -82,7 +84,7 @@ class _StageProgress:
 def _panel_summary(console, results: dict, lang: str) -> None:
     from pipeline import panels
     from shijie.report import learned_skill
-    from shijie.report._text import acquired_panel
+    from skills.learning import PANELS
 
     console.print()
     for doc in results["documents"][:TOP_PANELS]:
@@ -91,8 +93,9 @@ def _panel_summary(console, results: dict, lang: str) -> None:
     console.print(panels.mastery_panel(results["mastery"]["overall"], lang), markup=False)
     skill = learned_skill(results)
     if skill:
-        console.print(acquired_panel(skill["title"], skill.get("title_zh"), skill["level"], lang),
-                      markup=False, style="bold green")
+        title = (skill.get("title_zh") or skill["title"]) if lang == "zh" else skill["title"]
+        console.print(PANELS[lang]["acquired"].format(title=title, level=skill["level"]), markup=False,
+                      style="bold green")
     invoke = results["invoke"]
     checks = invoke.get("validation") or []
     failed = [row for row in checks if not row.get("passed")]

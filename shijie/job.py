@@ -19,7 +19,6 @@ from pathlib import Path
 
 SKILL = "operator-adaptation"
 OP = "FusedAttentionBackward"
-STAGES = ("crawl", "score", "curate", "learn", "invoke", "report")
 
 
 def _noop(stage: str, message: str) -> None:
