@@ -40,10 +40,16 @@ class Entry:
     parent: str | None
 
 
+# Shallow first, at most ``per_host`` per host. The inner scan walks the (status, depth) index and stops after
+# a bounded number of rows, so a claim costs the same with 200 or 200,000 URLs queued; hosts whose in-memory
+# queue is already full are excluded, so the next claim reaches past a host that dominates the front.
 _CLAIM = """
 SELECT url, host, depth, kind, attempts, etag, last_modified, parent FROM (
-    SELECT f.*, ROW_NUMBER() OVER (PARTITION BY host ORDER BY depth, rowid) AS host_rank, rowid AS rid
-    FROM frontier f WHERE status = 'queued' AND next_try <= ? {exclude}
+    SELECT f.*, ROW_NUMBER() OVER (PARTITION BY host ORDER BY depth, rid) AS host_rank FROM (
+        SELECT rowid AS rid, * FROM frontier INDEXED BY frontier_claim
+        WHERE status = 'queued' AND next_try <= ? {exclude}
+        ORDER BY depth, rowid LIMIT ?
+    ) f
 ) WHERE host_rank <= ? ORDER BY depth, host_rank, rid LIMIT ?
 """
 
@@ -165,7 +171,8 @@ class Frontier:
         if exclude_hosts:
             exclude = f"AND host NOT IN ({','.join('?' * len(exclude_hosts))})"
             params += list(exclude_hosts)
-        rows = self.conn.execute(_CLAIM.format(exclude=exclude), (*params, per_host, limit)).fetchall()
+        scan = max(1024, 16 * limit)
+        rows = self.conn.execute(_CLAIM.format(exclude=exclude), (*params, scan, per_host, limit)).fetchall()
         entries = [Entry(*row) for row in rows]
         if entries:
             if not self.conn.in_transaction:

@@ -39,6 +39,7 @@ CREATE TABLE IF NOT EXISTS frontier (
 );
 CREATE INDEX IF NOT EXISTS frontier_ready ON frontier(status, next_try);
 CREATE INDEX IF NOT EXISTS frontier_run ON frontier(fetched_run);
+CREATE INDEX IF NOT EXISTS frontier_claim ON frontier(status, depth);  -- claim: shallow first
 
 CREATE TABLE IF NOT EXISTS documents (
     id            INTEGER PRIMARY KEY,
