@@ -33,13 +33,24 @@ def _passage_key(passage: Any) -> str:
 
 
 def _passage_node(passage: Any) -> GraphNode:
-    # labelled by its opening words (several passages often come from one document), titled by its source
     if not isinstance(passage, dict):
         return GraphNode(_passage_key(passage), str(passage), str(passage))
     title = first(passage, "title", "url", default="passage")
     excerpt = " ".join(str(first(passage, "excerpt", "text", default="")).split())
     detail = " · ".join(str(x) for x in (title, passage.get("url"), clip(excerpt, 300)) if x)
-    return GraphNode(_passage_key(passage), excerpt or str(title), detail)
+    return GraphNode(_passage_key(passage), str(title), detail)
+
+
+def _number_repeated_labels(nodes: list[GraphNode]) -> None:
+    # several passages often come from one document: "Hopper guide (2/3)" tells them apart
+    totals: dict[str, int] = {}
+    for node in nodes:
+        totals[node.label] = totals.get(node.label, 0) + 1
+    seen: dict[str, int] = {}
+    for node in nodes:
+        if totals[node.label] > 1:
+            seen[node.label] = seen.get(node.label, 0) + 1
+            node.label = f"({seen[node.label]}/{totals[node.label]}) {node.label}"
 
 
 def _label(value: Any) -> str:
@@ -98,6 +109,7 @@ def knowledge_graph(pack: dict | list | None, lang: str = "en") -> ConceptGraph:
                 ordered.append(cited[round_])
     ordered += [k for k in passages if k not in ordered]
     graph.passages = [passages[k] for k in ordered[:MAX_PASSAGES]]
+    _number_repeated_labels(graph.passages)
     graph.hidden["passages"] = max(0, len(passages) - MAX_PASSAGES)
     kept_p = {p.key for p in graph.passages}
     graph.edges = [(t, p) for t, p in dict.fromkeys(topic_edges) if p in kept_p and t in kept_t]
