@@ -59,6 +59,11 @@ def crawl(
 ) -> None:
     """Crawl seeds politely into the database; resumes an unfinished crawl there. No seed: the embedded corpus.
 
+    Run again on the same --db, a crawl that was killed continues where it stopped; a finished one fetches
+    only what is still queued (--recrawl: every page again, with conditional requests). robots.txt,
+    Crawl-delay and Retry-After are always obeyed; links never lead off the seeds' hosts (see --allow-host)
+    or into private networks.
+
     Example: shijie crawl https://docs.nvidia.com/cuda/cuda-c-best-practices-guide/ arxiv:'flash attention' --max-pages 200
     """
     out = output(as_json, lang)
