@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -32,6 +33,8 @@ def run(out: OutOpt = "shijie-report", device: DeviceOpt = "auto", benchmark: Be
     show = output(as_json, lang)
     if device not in ("auto", "cpu", "cuda"):
         raise UsageError(f"--device must be auto, cpu or cuda, not {device!r}")
+    if Path(out).exists() and not Path(out).is_dir():
+        raise UsageError(f"--out {out} is a file; give a folder for the report")
     if device == "cuda":
         from skills.operator_adaptation.skill import cuda_status
 

@@ -112,6 +112,15 @@ def test_bad_device_is_a_one_line_error(tmp_path):
     assert result.stderr.strip() == "error: --device must be auto, cpu or cuda, not 'tpu'"
 
 
+def test_out_that_is_a_file_is_a_one_line_error(tmp_path):
+    taken = tmp_path / "report.txt"
+    taken.write_text("not a folder")
+    result = run_shijie("run", "--db", str(tmp_path / "x.db"), "--out", str(taken))
+    assert result.returncode == 1
+    assert result.stderr.strip() == f"error: --out {taken} is a file; give a folder for the report"
+    assert not (tmp_path / "x.db").exists()
+
+
 def test_cuda_without_a_gpu_fails_before_the_crawl(tmp_path):
     from skills.operator_adaptation.skill import cuda_status
 
