@@ -118,3 +118,16 @@ def test_cpu_without_interpreter_is_refused(monkeypatch):
     monkeypatch.setenv("TRITON_INTERPRET", "0")
     with pytest.raises(ValueError, match="CUDA"):
         attention(*_tensors((1, 1, 8, 16), (1, 1, 8, 16), (1, 1, 8, 16)))
+
+
+def test_tile_candidates_come_from_the_hardware_profile():
+    # what the tuner searches on an H200: configurations the h200 profile's planner accepts, and only tiles
+    # the kernels can step through (dK/dV: query tiles nest in the key tile; dQ and forward: the reverse)
+    planned = fused_attention._planned("dkdv", 128, "h200", "bf16")
+    assert planned and all(bn % bm == 0 for bm, bn, _, _ in planned)
+    assert (32, 64, 4, 2) in planned  # the dK/dV winner measured on the H200 at head_dim 128
+    planned_dq = fused_attention._planned("dq", 128, "h200", "bf16")
+    assert planned_dq and all(bm % bn == 0 for bm, bn, _, _ in planned_dq)
+    assert fused_attention._planned("dkdv", 128, None, "bf16") is None  # unknown GPU: built-in list instead
+    assert fused_attention._candidates("dkdv", 128, torch.device("cpu")) == [
+        {"BLOCK_M": 16, "BLOCK_N": 32, "num_warps": 4, "num_stages": 1}]  # the interpreter's small tile

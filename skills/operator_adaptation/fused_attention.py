@@ -8,10 +8,12 @@ The argument names and layout are those of ``torch.nn.functional.scaled_dot_prod
 keeps only O and the per-row log-sum-exp for the backward (O(N) extra memory, not O(N^2)). Kernels live in
 ``_triton_attention``; this module checks arguments, picks tile configurations and launches them.
 
-Tile configurations: the candidates are planned from the GPU's shared memory and register file
-(``tile_plan``), then timed on the device the first time a shape class is seen; the winner is kept in memory
-and in a JSON file in the user's cache directory, and ``chosen_configs()`` lists what was picked. Under
-``TRITON_INTERPRET=1`` (CPU) no timing happens: the first candidate that fits is used.
+Tile configurations: the candidates are planned from the target's hardware profile (``tile_plan``: shared
+memory, register file), then timed on the device the first time a shape class is seen, together with the
+way dQ is produced (separate kernel or fused with reduce-adds); the winner is kept in memory and in a JSON
+file in the user's cache directory, and ``chosen_configs()`` lists what was picked. Under
+``TRITON_INTERPRET=1`` (CPU), and for problems too small to be worth timing (``TUNE_MIN_FLOPS``), the first
+candidate is used untimed.
 
 Causal masking is aligned top-left, as in SDPA: query row i sees key columns j <= i.
 """
@@ -307,7 +309,7 @@ def _backward(q, k, v, o, lse, do, causal: bool, sm_scale: float, dq=None, dk=No
     n_k = k.shape[2]
     d_pad = _d_pad(head_dim)
     even_d = head_dim == d_pad
-    upcast = _interpreting()
+    interpreter = _interpreting()
     delta = torch.empty((batch, heads, n_q), device=q.device, dtype=torch.float32)
     pre_block = 64
     kernels._attn_bwd_preprocess[(triton.cdiv(n_q, pre_block), batch * heads)](
@@ -323,7 +325,7 @@ def _backward(q, k, v, o, lse, do, causal: bool, sm_scale: float, dq=None, dk=No
     dq_acc = []  # the fp32 dQ buffer (B*H, N_Q, D_PAD) the fused strategies add into, made only if one runs
     load_tma = _tma_loads_ok(q, k, v, do)
     common = dict(HEAD_DIM=head_dim, D_PAD=d_pad, EVEN_D=even_d, CAUSAL=causal, LOAD_TMA=load_tma,
-                  INTERPRETER=upcast)
+                  INTERPRETER=interpreter)
 
     def launch_dkdv(config, strategy: str):
         fused = strategy != "split_dq"
