@@ -101,6 +101,17 @@ def learn(name: Annotated[str, typer.Argument(help="Skill name, e.g. operator-ad
     out.err.print(f"[bold green]{acquired_panel(entry, result['level'], lang)}[/bold green]")
 
 
+def tuned_configs_table(rows: list[dict]) -> Table:
+    """The autotuner's picks (``fused_attention.chosen_configs()``): one row per kernel and shape class."""
+    table = Table(title="Tile configurations chosen by the autotuner (cached per shape class)")
+    for column in ("kernel", "shape class", "config", "ms"):
+        table.add_column(column)
+    for row in rows:
+        ms = row.get("ms")
+        table.add_row(row["kernel"], row["shape_class"], str(row.get("config")), "-" if ms is None else f"{ms:.3f}")
+    return table
+
+
 def _render_invoke(out, result: dict, lang: str) -> None:
     console = out.human
     console.print("[bold]Adaptation list[/bold]")
@@ -166,6 +177,8 @@ def _render_invoke(out, result: dict, lang: str) -> None:
             table.add_row(case, str(row.get("dtype")),
                           *(f"{errors[key]:.1e}" if key in errors else "-" for key in ("out", "dq", "dk", "dv")), passed)
         console.print(table)
+    if result.get("tuned_configs"):
+        console.print(tuned_configs_table(result["tuned_configs"]))
     if result["benchmark"]:
         table = Table(title="Benchmark")
         columns = ("head_dim", "causal", "seq", "batch", "heads", "impl", "ms", "tflops", "peak_extra_gib", "note")

@@ -90,6 +90,20 @@ def test_chosen_configs_lists_what_ran():
     assert all("BLOCK_M" in row["config"] for row in fused_attention.chosen_configs() if row["kernel"] == "fwd")
 
 
+def test_invoke_shows_the_chosen_configs():
+    from rich.console import Console
+
+    from shijie.cmd_skills import tuned_configs_table
+
+    q, k, v = (torch.randn(1, 2, 21, 32).to(torch.bfloat16) for _ in range(3))
+    attention(q, k, v, is_causal=True)
+    rows = fused_attention.chosen_configs()
+    console = Console(record=True, width=400)
+    console.print(tuned_configs_table(rows))
+    text = console.export_text()
+    assert all(row["shape_class"] in text for row in rows) and "|d32|causal|" in text
+
+
 def _tensors(*shapes, dtype=torch.float16):
     return [torch.randn(*shape).to(dtype) for shape in shapes]
 

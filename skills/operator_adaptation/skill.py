@@ -131,7 +131,11 @@ class OperatorAdaptation:
             if profile.vendor == "NVIDIA" and profile_name in DEVICE_PROFILES.values() and target is None:
                 notes += tile_plan.device_mismatches(profile, torch.cuda.get_device_properties(0))
             validation, bench, bench_summary = self._cuda(benchmark)
+            from .fused_attention import chosen_configs
+
+            tuned = chosen_configs()  # what the autotuner picked per shape class, cached across runs
         else:
+            tuned = None
             validation = [
                 {**row, "errors": row["rel_err"], "error_kind": "relative vs float64"}
                 for row in (numpy_backward.validate(case) for case in numpy_backward.DEFAULT_CASES)
@@ -144,7 +148,7 @@ class OperatorAdaptation:
             "device": device_used, "device_name": device_name, "target": plan["target"]["name"],
             "plan": plan, "dq_strategies": strategies,
             "validation": validation, "benchmark": bench, "benchmark_summary": bench_summary,
-            "knowledge": pack["path"], "notes": notes,
+            "tuned_configs": tuned, "knowledge": pack["path"], "notes": notes,
         }
 
     @staticmethod
