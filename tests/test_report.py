@@ -123,6 +123,8 @@ def sample_results(lang: str = "en") -> dict:
                           for d in (64, 128) for causal in (False, True)
                           for s, t in ((1024, 200.0), (2048, 260.0), (4096, 300.0))
                           for impl, f in (("ours", 1.2), ("cudnn", 1.1), ("sdpa_flash", 0.7), ("math", 0.1))],
+            "tuned_configs": [{"kernel": "dkdv", "shape_class": EVIL, "BLOCK_M": 64, "BLOCK_N": 128}],
+            "dq_strategies": {"separate pass": {"matmuls": 7}, "atomics": {"matmuls": 5}},
             "knowledge": [{"step": 1, "id": "tiles", "title": "Choose the tiles", "title_zh": "选择分块",
                            "passages": [{"document_id": 1, "url": hopper, "title": EVIL, "excerpt": EVIL}]}],
         },
@@ -169,6 +171,12 @@ def test_documents_show_the_reasons_behind_their_panels():
     assert "top terms: tensor core, shared memory" in page
     assert "source: vendor guide (docs path)" in page
     assert "repeats http://127.0.0.1:8000/guides/hopper.html (Jaccard 0.93)" in page
+
+
+def test_other_invoke_results_are_shown_not_dropped():
+    page = build_report(sample_results())
+    assert "<h3>tuned configs</h3>" in page and "<td>dkdv</td>" in page
+    assert "<h3>dq strategies</h3>" in page and "separate pass" in page
 
 
 def test_zh_panels():

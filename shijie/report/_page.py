@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from . import _svg, _views
-from ._html import kv_table, link, number, rows_table
+from ._html import cell, kv_table, link, number, rows_table
 from ._svg import esc
 from ._text import acquired_panel, document_panel, learning_panels, mastery_panel, words
 
 # No script may run in the report, whatever slipped through: the policy allows inline styles and nothing else.
+RENDERED_INVOKE_KEYS = {"skill", "level", "op", "adapted", "device", "device_name", "target", "adaptation_list",
+                        "note", "notes", "plan", "validation", "benchmark", "knowledge"}
 TOP_DOCUMENTS = 12  # shown open; the rest are folded
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 
@@ -303,13 +305,18 @@ def _invocation(results: dict, w: dict) -> str:
             body += f'<p class="muted small">{esc(w["error_kinds"])}: {esc("; ".join(kinds))}</p>'
 
     body += _benchmark(invoke.get("benchmark"), w)
+    # whatever else the skill reports (dQ strategies, tuned configs, benchmark summary, ...) is shown as
+    # plain tables rather than dropped
+    for key, value in invoke.items():
+        if key not in RENDERED_INVOKE_KEYS and value not in (None, "", [], {}):
+            body += f"<h3>{esc(key.replace('_', ' '))}</h3>" + cell(value)
     return _section("invoke", w["invoke"], body)
 
 
 def _benchmark(benchmark: Any, w: dict) -> str:
     rows = _views.benchmark_rows(benchmark)
     if not rows:
-        return f"<h3>{esc(w['benchmark'])}</h3><p class=\"muted\">{esc(w['no_gpu'])}</p>"
+        return f"<h3>{esc(w['benchmark'])}</h3><p class=\"muted small\">{esc(w['no_gpu'])}</p>"
     panels = _views.benchmark_series(benchmark)
     top = max((y for series in panels.values() for points in series.values() for _, y in points), default=None)
     charts = "".join(
