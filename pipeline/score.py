@@ -143,8 +143,15 @@ def _saturate(count: int, words: int) -> float:
     return count / (count + k)
 
 
-def score_corpus(db, profile: Profile | None = None, domains: list[Domain] | None = None) -> list[ScoredDocument]:
-    """Scores every document that still has text; writes ``scores``; returns them best first."""
+def score_corpus(db, profile: Profile | None = None, domains: list[Domain] | None = None,
+                 timings: dict[str, float] | None = None) -> list[ScoredDocument]:
+    """Scores every document that still has text; writes ``scores``; returns them best first.
+
+    ``timings``, when given, receives the seconds each stage took (for benchmarks/score_bench.py).
+    """
+    timings = {} if timings is None else timings
+    clock = time.perf_counter()
+    features_s = 0.0
     n_docs = db.conn.execute(
         "SELECT count(*) FROM documents WHERE text IS NOT NULL AND status != 'discarded'"
     ).fetchone()[0]
@@ -164,7 +171,9 @@ def score_corpus(db, profile: Profile | None = None, domains: list[Domain] | Non
 
     def texts() -> Iterator[str]:
         # one pass: hand each text to TF-IDF, keep only its figures
+        nonlocal features_s
         for doc_id, url, title, kind, text, headings, code_blocks, metadata in _rows(db):
+            started = time.perf_counter()
             heads, code, meta = loads_list(headings), loads_list(code_blocks), loads_dict(metadata)
             full = f"{title or ''}\n{text}"
             toks = tokens(full)
@@ -191,6 +200,7 @@ def score_corpus(db, profile: Profile | None = None, domains: list[Domain] | Non
                     signature=redundancy.signature(toks),
                 )
             )
+            features_s += time.perf_counter() - started
             yield full
 
     vectorizer = make_vectorizer(n_docs)
@@ -203,6 +213,9 @@ def score_corpus(db, profile: Profile | None = None, domains: list[Domain] | Non
                 pass
         matrix, vocabulary = None, np.array([], dtype=object)
 
+    timings["features"] = features_s
+    timings["tfidf"] = time.perf_counter() - clock - features_s
+    clock = time.perf_counter()
     labels = dict(db.conn.execute("SELECT document_id, label FROM labels").fetchall())
     for doc in docs:
         doc.label = labels.get(doc.id)
@@ -235,8 +248,12 @@ def score_corpus(db, profile: Profile | None = None, domains: list[Domain] | Non
         }
         pre_value.append(_value(relevance, doc.depth.score, 1.0, doc.source.prior, doc.substance.score)[0])
 
+    timings["relevance"] = time.perf_counter() - clock
+    clock = time.perf_counter()
     ranked = sorted(range(len(docs)), key=lambda i: (-pre_value[i], docs[i].id))
     repeats = redundancy.measure([docs[i].id for i in ranked], {d.id: d.signature for d in docs if d.signature})
+    timings["redundancy_lsh"] = time.perf_counter() - clock
+    clock = time.perf_counter()
     url_of = {d.id: d.url for d in docs}
 
     scored = []
@@ -282,6 +299,7 @@ def score_corpus(db, profile: Profile | None = None, domains: list[Domain] | Non
             )
         )
     _write(db, scored, profile, now)
+    timings["value_coverage_write"] = time.perf_counter() - clock
     return sorted(scored, key=lambda s: (-s.value, -s.relevance_score, s.id))
 
 

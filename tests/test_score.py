@@ -233,6 +233,10 @@ def test_cli_mastery_before_curation_is_zero(cli, db_path):
 
 def test_cli_score_show_mark_curate_search_mastery(cli, corpus):
     db, ids = corpus
+    assert cli.json("score", "--topic", "python tutorial dictionaries classes")[0]["id"] == ids["python"]
+    profile = db_path_of(cli).parent / "profile.toml"
+    profile.write_text('text = "warp reductions with shuffles"\n[terms]\n"warp shuffle" = 3\nreduction = 2\n')
+    assert cli.json("score", "--profile", str(profile))[0]["id"] in (ids["blog"], ids["guide"])
     rows = cli.json("score")
     assert {"id", "url", "title", "value", "relevance", "relevance_score", "redundancy", "redundancy_score",
             "duplicate_of", "domains"} <= set(rows[0])
@@ -251,6 +255,10 @@ def test_cli_score_show_mark_curate_search_mastery(cli, corpus):
     m = cli.json("mastery")
     assert set(m) == {"overall", "domains"} and m["domains"]["gpu"] > 0
     assert "[Domain mastery:" in cli("mastery").stdout
+
+
+def db_path_of(cli):
+    return cli.db
 
 
 def test_cli_empty_database_is_one_clear_line(db_path):
