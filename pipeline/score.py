@@ -24,10 +24,9 @@ import math
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-from sklearn.feature_extraction.text import TfidfVectorizer
-from sklearn.linear_model import LogisticRegression
 
 from . import coverage, redundancy
 from .errors import EmptyCorpusError
@@ -35,6 +34,11 @@ from .features import depth, loads_dict, loads_list, source_kind, substance
 from .profile import Profile, default_profile
 from .taxonomy import Domain, load_taxonomy
 from .terms import PhraseCounter, tokens
+
+if TYPE_CHECKING:
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+# scikit-learn is imported where it is used: importing it costs ~2 s, which every CLI command would pay
 
 # -- the settings, at a glance ---------------------------------------------------------------------------
 TOKEN_PATTERN = (  # a CJK character alone, or a word of 2+ letters/digits starting with a letter
@@ -124,6 +128,8 @@ def redundancy_label(score: float) -> str:
 
 
 def make_vectorizer(n_docs: int) -> TfidfVectorizer:
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
     small = n_docs < SMALL_CORPUS
     return TfidfVectorizer(min_df=1 if small else MIN_DF, max_df=1.0 if small else MAX_DF, **TFIDF)
 
@@ -362,6 +368,8 @@ def _label_model(matrix, vocabulary, docs: list[_Doc]):
         return None, None
     rows = positives + negatives
     y = np.array([1] * len(positives) + [0] * len(negatives))
+    from sklearn.linear_model import LogisticRegression
+
     model = LogisticRegression(C=10.0, class_weight="balanced", solver="liblinear", random_state=0)
     model.fit(matrix[rows], y)
     return model.predict_proba(matrix)[:, 1], model.coef_[0]
