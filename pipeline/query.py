@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from . import coverage
 from .curate import display_text, domain_mastery, fts_query
 from .errors import UsageError
-from .taxonomy import load_taxonomy
+from .taxonomy import Domain, load_taxonomy  # Domain is part of this API too
 
 DOMAIN_MIN_COVERAGE = 0.2  # passages(domain=...) reads documents covering at least this much of the domain
 PER_DOCUMENT = 2  # passages() returns at most this many passages of one document
@@ -53,16 +53,8 @@ class CuratedDocument:
     domains: dict[str, float]
 
 
-@dataclass(frozen=True)
-class Domain:
-    id: str
-    title: str
-    title_zh: str
-    concepts: tuple[str, ...]
-
-
 def domains() -> list[Domain]:
-    return [Domain(d.id, d.title, d.title_zh, d.concepts) for d in load_taxonomy()]
+    return list(load_taxonomy())
 
 
 def mastery(db) -> Mastery:
