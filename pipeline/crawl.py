@@ -26,7 +26,7 @@ import random
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -72,7 +72,8 @@ class CrawlSettings:
     rng_seed: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {k: v for k, v in asdict(self).items() if k not in ("resolver", "on_progress")}
+        # not asdict(): it deep-copies every field first, and the callbacks may hold locks (a rich console)
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("resolver", "on_progress")}
 
 
 @dataclass
