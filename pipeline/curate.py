@@ -3,9 +3,10 @@
 ``curate(db, min_value)`` walks the scored documents best first and keeps a document when its value is at
 least ``min_value`` and it does not repeat a document already kept (one representative per group of
 near-duplicates). Only the textual signal (shared shingles: mirrors, versions, re-hosted copies) groups
-documents here; a page that is redundant by the semantic signal alone (pipeline.semantic: its TF-IDF vector
-lies in the span of better pages) is not discarded for it -- it already lost uniqueness points in its value,
-and chains of "A restates B and C" would otherwise discard distinct pages that merely share a vocabulary. A discarded document loses its text, headings and code; its URLs (and their aliases)
+documents here; a page that is redundant by the semantic signal alone (pipeline.semantic: its top words are
+better pages' top words) is not discarded for it -- it already lost uniqueness points in its value,
+and chains of "A restates B and C" would otherwise discard distinct pages that merely share a vocabulary.
+A discarded document loses its text, headings and code; its URLs (and their aliases)
 go into ``discarded`` so a later crawl skips them. The kept documents are indexed in FTS5 twice: whole
 (``documents_fts``, for ``shijie search``) and cut into paragraph-sized passages (``passages_fts``, for the
 skills' ``passages()``); both rank by BM25.

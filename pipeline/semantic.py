@@ -7,14 +7,18 @@ the same weighted words. This module measures that on the L2-normalised TF-IDF r
 ``SIGNATURE_TERMS`` top-weighted words are its *top terms*; their squared weights, as shares, its mass.
 
     explained(A) = share of A's top-term mass that is among the top terms of its best (greedy, up to
-                   ``NEIGHBOURS``, each adding at least ``MIN_GAIN``) higher-ranked neighbours
+                   ``NEIGHBOURS`` = 2, each adding at least ``MIN_GAIN``) higher-ranked neighbours
+
+Two neighbours, not more: "retells two pages" is what a restatement is; with three, a section's index page
+(whose top words are its children's titles) is "explained" by its children 0.8-0.9 on the embedded corpus.
 
 Only the neighbours' *top* terms count, so a long page that mentions every word of the field does not
 "explain" everything; a page that retells two others in part (a subset of each) is still explained ~1,
 which a projection onto the neighbours' span would not do (a subset is not in the direction of the whole).
 
 Candidates, sub-quadratic: the top-term set of each document is summarized by a MinHash and indexed by
-datasketch's MinHashLSH (the same banding as the textual stage, at Jaccard ``CANDIDATE_JACCARD``); only
+datasketch's MinHashLSH (banding as in the textual stage, 128 permutations, at Jaccard
+``CANDIDATE_JACCARD``: a restatement shares ~0.3 of its top words with each page it retells); only
 candidate pairs are compared. A random-hyperplane (SimHash) LSH was considered and rejected: a pair at
 cosine 0.6 agrees on a hyperplane bit with probability 0.70 and an unrelated pair with ~0.5, so bands long
 enough to keep buckets small at 100k documents (16+ bits) find a 0.6 pair with probability 0.003 per band.
@@ -22,13 +26,18 @@ enough to keep buckets small at 100k documents (16+ bits) find a 0.6 pair with p
 Threshold: ``semantic = clamp((explained - FLOOR) / (1 - FLOOR))`` with ``FLOOR = 0.6``, so that
 ``explained = 0.8`` maps onto the textual stage's "high" line (0.5) and 0.6 or less counts nothing.
 ``redundancy_score = max(textual, semantic)`` (pipeline.score). On the embedded corpus distinct pages on
-one topic are explained at most 0.62 (an index page), most under 0.5, the planted near-copies 0.90-0.92,
-a hand-written restatement of two pages (tests/test_score.py) 0.95.
+one topic are explained at most 0.59 (a Chinese note: single CJK characters are shared words), the
+experts' top ten at most 0.53 (the FlashAttention-2 lecture, the paper summary and the Triton backward
+blog: 0-0.15, mostly not even candidates of each other), a navigation page over its children 0.75, the
+planted near-copies 0.90-0.92; a hand-written restatement of two pages (tests/test_score.py) 1.0. The
+margin (0.75 against 0.8) is thin; a false "high" costs a page its uniqueness points (15% of value), never
+its place: curation groups textual copies only (pipeline.curate).
 
 What this does NOT catch: a paraphrase in genuinely different words. The embedded corpus's generic intro
 lecture (retelling lectures 3 and 5 in simpler words) shares too few top words with them to be even a
-candidate; every bag-of-words measure tried (cosine, projection onto the best 1-3 neighbours, coverage of
-the top terms, taxonomy-concept coverage, sentence-level cosine) ranks it among distinct pages (see
+candidate (with a lower candidate threshold: explained 0.21, no more than distinct pages); every
+bag-of-words measure tried (cosine, projection onto the best 1-3 neighbours, coverage of the top terms,
+taxonomy-concept coverage, sentence-level cosine) ranks it among distinct pages (see
 docs/perf.md). That needs a representation of meaning, not of words.
 """
 
@@ -44,7 +53,7 @@ SIGNATURE_TERMS = 64  # top-weighted single-word terms per document that form it
 NUM_PERM = 128
 CANDIDATE_JACCARD = 0.2
 LSH_WEIGHTS = (0.2, 0.8)  # favour recall: a false candidate only costs one sparse dot product
-NEIGHBOURS = 3
+NEIGHBOURS = 2
 FLOOR = 0.6
 MIN_GAIN = 0.1  # a neighbour counts only when it covers a tenth of the document's top-term mass
 _SEED = 2

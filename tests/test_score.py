@@ -121,7 +121,10 @@ Warp specialization lets producer warps issue copies while consumer warps run th
 
 
 def _restated(*texts: str) -> str:
-    """The first two sentences of each of ``texts`` in another order, every fourth word left out: no 4-word shingle survives."""
+    """The first two sentences of each of ``texts`` in another order, every fourth word left out.
+
+    No 4-word shingle survives, so only the semantic signal can see it.
+    """
     sentences = [line.split() for text in texts for line in text.strip().splitlines()[:2]]
     order = sentences[1::2] + sentences[0::2]
     return "\n".join(" ".join(w for n, w in enumerate(words) if n % 4 != 3) for words in order) + "\n"
