@@ -2,11 +2,7 @@
 
 ``curate(db, min_value)`` walks the scored documents best first and keeps a document when its value is at
 least ``min_value`` and it does not repeat a document already kept (one representative per group of
-near-duplicates). Only the textual signal (shared shingles: mirrors, versions, re-hosted copies) groups
-documents here; a page that is redundant by the semantic signal alone (pipeline.semantic: its top words are
-better pages' top words) is not discarded for it -- it already lost uniqueness points in its value,
-and chains of "A restates B and C" would otherwise discard distinct pages that merely share a vocabulary.
-A discarded document loses its text, headings and code; its URLs (and their aliases)
+near-duplicates). A discarded document loses its text, headings and code; its URLs (and their aliases)
 go into ``discarded`` so a later crawl skips them. The kept documents are indexed in FTS5 twice: whole
 (``documents_fts``, for ``shijie search``) and cut into paragraph-sized passages (``passages_fts``, for the
 skills' ``passages()``); both rank by BM25.
@@ -110,7 +106,7 @@ def curate(db, min_value: int = DEFAULT_MIN_VALUE) -> CurationResult:
         raise UsageError(f"{unscored} document(s) crawled since the last scoring: run shijie score first")
 
     rows = db.conn.execute(
-        "SELECT d.id, d.url, d.final_url, s.value, s.redundancy_score, s.duplicate_of, s.components FROM documents d"
+        "SELECT d.id, d.url, d.final_url, s.value, s.redundancy_score, s.duplicate_of FROM documents d"
         " JOIN scores s ON s.document_id = d.id WHERE d.text IS NOT NULL AND d.status != 'discarded'"
         " ORDER BY s.value DESC, s.relevance_score DESC, d.id"
     ).fetchall()
@@ -118,8 +114,7 @@ def curate(db, min_value: int = DEFAULT_MIN_VALUE) -> CurationResult:
     kept_set: set[int] = set()
     dropped: list[tuple[int, str, str | None, int, str]] = []
     represented_by: dict[int, int] = {}  # a dropped repeat → the kept document that stands for its group
-    for doc_id, url, final_url, value, redundancy_score, duplicate_of, components in rows:
-        redundancy_score, duplicate_of = _textual(components, redundancy_score, duplicate_of)
+    for doc_id, url, final_url, value, redundancy_score, duplicate_of in rows:
         original = represented_by.get(duplicate_of, duplicate_of)  # B repeats C which repeats kept A: A
         if value < min_value:
             dropped.append((doc_id, url, final_url, value, f"value {value} below {min_value}"))
@@ -156,14 +151,6 @@ def curate(db, min_value: int = DEFAULT_MIN_VALUE) -> CurationResult:
         mastery={"overall": result.overall, "domains": result.domains},
         discarded_ids=tuple(d[0] for d in dropped),
     )
-
-
-def _textual(components: str | None, redundancy_score: float, duplicate_of: int | None):
-    """(score, duplicate_of) of the textual redundancy signal alone (scores written before it was split: as is)."""
-    textual = json.loads(components or "{}").get("uniqueness", {}).get("textual")
-    if not textual:
-        return redundancy_score, duplicate_of
-    return textual["score"], textual["duplicate_of"]
 
 
 def _index(db) -> None:

@@ -8,8 +8,7 @@ source kind and MinHash signature, so no text is held in memory twice.
 
     relevance  = profile score (weighted profile terms present, saturating × TF-IDF cosine to the profile)
                  blended 50/50 with the label model's probability when labels exist
-    redundancy = max(containment in a higher-ranked near-duplicate (pipeline.redundancy, MinHash LSH),
-                     share of the TF-IDF vector explained by higher-ranked neighbours (pipeline.semantic))
+    redundancy = containment in a higher-ranked near-duplicate (pipeline.redundancy, MinHash LSH)
     value      = 100 × (0.45 relevance + 0.25 depth + 0.15 uniqueness + 0.15 source prior)
                      × (0.5 + 0.5 × min(1, relevance / 0.5))     # deep but off-topic is not valuable
                      × substance                                  # a link list has little content of its own
@@ -29,7 +28,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import coverage, redundancy, semantic
+from . import coverage, redundancy
 from .errors import EmptyCorpusError
 from .features import depth, loads_dict, loads_list, source_kind, substance
 from .profile import Profile, default_profile
@@ -261,27 +260,28 @@ def score_corpus(db, profile: Profile | None = None, domains: list[Domain] | Non
     repeats = redundancy.measure([docs[i].id for i in ranked], {d.id: d.signature for d in docs if d.signature})
     timings["redundancy_lsh"] = time.perf_counter() - clock
     clock = time.perf_counter()
-    words = np.fromiter((" " not in term for term in vocabulary), dtype=bool, count=len(vocabulary))
-    restated = semantic.measure(matrix, ranked, [d.id for d in docs], words)
-    timings["redundancy_semantic"] = time.perf_counter() - clock
-    clock = time.perf_counter()
     url_of = {d.id: d.url for d in docs}
 
     scored = []
     now = time.time()
     for doc in docs:
-        rep, said = repeats[doc.id], restated[doc.id]
-        uniqueness = _uniqueness(rep, said, url_of)
-        redundancy_score, duplicate_of = uniqueness["redundancy"], uniqueness["duplicate_of"]
+        rep = repeats[doc.id]
         relevance = doc.extra["relevance"]["score"]
-        value, parts = _value(relevance, doc.depth.score, 1.0 - redundancy_score, doc.source.prior,
-                              doc.substance.score)
+        value, parts = _value(relevance, doc.depth.score, 1.0 - rep.score, doc.source.prior, doc.substance.score)
         domain_cov = coverage.document_coverage(doc.concepts, domains)
         components = {
             "value": parts,
             "relevance": doc.extra["relevance"],
             "depth": {"score": doc.depth.score, "parts": doc.depth.parts, "reasons": doc.depth.reasons},
-            "uniqueness": uniqueness,
+            "uniqueness": {
+                "score": round(1.0 - rep.score, 4),
+                "redundancy": rep.score,
+                "jaccard": rep.jaccard,
+                "duplicate_of": rep.duplicate_of,
+                "duplicate_of_url": url_of.get(rep.duplicate_of),
+                "method": f"MinHash LSH over {redundancy.SHINGLE_WORDS}-word shingles, "
+                f"candidates at Jaccard >= {redundancy.CANDIDATE_JACCARD}, containment in a higher-ranked document",
+            },
             "source": {"kind": doc.source.kind, "prior": doc.source.prior, "reasons": doc.source.reasons},
             "substance": {"score": doc.substance.score, "list_share": doc.substance.list_share,
                           "reasons": doc.substance.reasons},
@@ -296,10 +296,10 @@ def score_corpus(db, profile: Profile | None = None, domains: list[Domain] | Non
                 value=value,
                 relevance=relevance_label(relevance),
                 relevance_score=round(relevance, 4),
-                redundancy=redundancy_label(redundancy_score),
-                redundancy_score=redundancy_score,
-                duplicate_of=duplicate_of,
-                duplicate_of_url=url_of.get(duplicate_of),
+                redundancy=redundancy_label(rep.score),
+                redundancy_score=rep.score,
+                duplicate_of=rep.duplicate_of,
+                duplicate_of_url=url_of.get(rep.duplicate_of),
                 domains=domain_cov,
                 components=components,
             )
@@ -307,51 +307,6 @@ def score_corpus(db, profile: Profile | None = None, domains: list[Domain] | Non
     _write(db, scored, profile, now)
     timings["value_coverage_write"] = time.perf_counter() - clock
     return sorted(scored, key=lambda s: (-s.value, -s.relevance_score, s.id))
-
-
-def _uniqueness(rep: redundancy.Redundancy, said: semantic.Restatement, url_of: dict[int, str]) -> dict:
-    """Redundancy = the stronger of the two signals; which one fired and what the document repeats."""
-    textual = {
-        "score": rep.score,
-        "jaccard": rep.jaccard,
-        "duplicate_of": rep.duplicate_of,
-        "duplicate_of_url": url_of.get(rep.duplicate_of),
-        "method": f"MinHash LSH over {redundancy.SHINGLE_WORDS}-word shingles, "
-        f"candidates at Jaccard >= {redundancy.CANDIDATE_JACCARD}, containment in a higher-ranked document",
-    }
-    restated = {
-        "score": said.score,
-        "explained": said.explained,
-        "neighbours": list(said.neighbours),
-        "neighbour_urls": [url_of.get(n) for n in said.neighbours],
-        "gains": list(said.gains),
-        "method": f"share of the mass of its top {semantic.SIGNATURE_TERMS} TF-IDF words among the top words of "
-        f"up to {semantic.NEIGHBOURS} higher-ranked neighbours (counts above {semantic.FLOOR}), "
-        "candidates by MinHash LSH over the top-word sets",
-    }
-    score = max(rep.score, said.score)
-    # a textual copy is named as such even when its vocabulary also matches (it always does)
-    textual_wins = rep.score >= said.score or rep.score >= redundancy.HIGH_REDUNDANCY
-    signal = None if score == 0 else "textual" if textual_wins else "semantic"
-    duplicate_of = rep.duplicate_of if signal == "textual" else said.neighbours[0] if signal == "semantic" else None
-    if signal == "textual":
-        reason = f"{round(100 * rep.score)}% of its shingles are in {url_of.get(rep.duplicate_of)}"
-    elif signal == "semantic":
-        names = " and ".join(str(url_of.get(n)) for n in said.neighbours)
-        reason = f"restates {names}: {round(100 * said.explained)}% of its top words' weight is theirs too"
-    else:
-        reason = "no higher-ranked document repeats it"
-    return {
-        "score": round(1.0 - score, 4),
-        "redundancy": score,
-        "signal": signal,
-        "reason": reason,
-        "duplicate_of": duplicate_of,
-        "duplicate_of_url": url_of.get(duplicate_of),
-        "jaccard": rep.jaccard,
-        "textual": textual,
-        "semantic": restated,
-    }
 
 
 def _value(relevance: float, depth_score: float, uniqueness: float, prior: float, own: float) -> tuple[int, dict]:

@@ -98,12 +98,8 @@ def show(doc: Annotated[str, typer.Argument(help="Document id or URL.")],
         h.print("  top terms: " + ", ".join(f"{t['term']} ({t['weight']:.3f})" for t in rel["top_terms"]))
     if rel["matched_terms"]:
         h.print("  profile terms: " + ", ".join(f"{t['term']}×{t['count']}" for t in rel["matched_terms"]))
-    uniq = components["uniqueness"]
-    if "reason" in uniq:  # which signal fired (textual copy or semantic restatement) and what it repeats
-        h.print(("重复" if zh else "Redundancy") + f" {red_score:.2f} ({uniq['signal'] or 'none'}): {uniq['reason']}")
-    else:  # scores written before the semantic signal existed
-        h.print(("重复" if zh else "Redundancy") + f" {red_score:.2f}"
-                + (f": repeats document {dup} {dup_url} (Jaccard {uniq['jaccard']:.2f})" if dup else ": repeats nothing ranked above it"))
+    h.print(("重复" if zh else "Redundancy") + f" {red_score:.2f}"
+            + (f": repeats document {dup} {dup_url} (Jaccard {components['uniqueness']['jaccard']:.2f})" if dup else ": repeats nothing ranked above it"))
     src = components["source"]
     h.print(f"Source: {src['kind']} (prior {src['prior']:.2f}; {'; '.join(src['reasons'])})")
     h.print(f"Depth {components['depth']['score']:.2f}: " + "; ".join(components["depth"]["reasons"]))

@@ -6,14 +6,13 @@ import hashlib
 import json
 import time
 
-import numpy as np
 import pytest
 
-from pipeline import panels, query, semantic
+from pipeline import panels, query
 from pipeline.curate import curate, fts_query, split_passages
 from pipeline.errors import DataError, EmptyCorpusError, UsageError
 from pipeline.profile import load_profile, profile_from_topic
-from pipeline.score import make_vectorizer, score_corpus
+from pipeline.score import score_corpus
 from pipeline.store import open_db
 from pipeline.taxonomy import load_taxonomy
 
@@ -96,85 +95,7 @@ def test_mirror_is_redundant_and_names_the_original(corpus):
     mirror = by_id(score_corpus(db))[ids["mirror"]]
     assert mirror.redundancy == "high" and mirror.redundancy_score > 0.8
     assert mirror.duplicate_of == ids["guide"] and mirror.duplicate_of_url == "http://t/guide"
-    assert mirror.components["uniqueness"]["signal"] == "textual"
     assert by_id(score_corpus(db))[ids["guide"]].redundancy == "low"
-
-
-TILING = """Shared memory tiling for matrix multiplication loads each tile of A and B from global memory once.
-Every thread block stages a 64 by 64 tile in shared memory and reuses it for many multiply accumulate steps.
-Padding the tile by one column removes the bank conflicts that a column access would otherwise cause.
-Double buffering overlaps the load of the next tile with the arithmetic on the current one.
-The tile size trades occupancy against reuse because shared memory per block limits resident blocks.
-"""
-SOFTMAX = """The online softmax keeps a running maximum and a running sum while it streams over the keys.
-When a new block raises the maximum the previous partial sum is rescaled by the exponential of the difference.
-The log-sum-exp of each row is saved in the forward pass so the backward pass can recompute probabilities.
-Recomputing the attention matrix in the backward pass trades extra flops for far less memory traffic.
-Dividing by the running sum only once at the end keeps the accumulator in registers and avoids rounding error.
-"""
-SAME_TOPIC = """Profiling a tiled kernel with Nsight Compute shows whether shared memory or the tensor cores limit it.
-Look at the achieved occupancy, the stall reasons and the L2 hit rate before changing the tile shape.
-A kernel that waits on long scoreboard stalls needs more warps in flight or an asynchronous copy pipeline.
-Compare the measured throughput against the roofline of the device to see how much headroom remains.
-Warp specialization lets producer warps issue copies while consumer warps run the matrix instructions.
-"""
-
-
-def _restated(*texts: str) -> str:
-    """The first two sentences of each of ``texts`` in another order, every fourth word left out.
-
-    No 4-word shingle survives, so only the semantic signal can see it.
-    """
-    sentences = [line.split() for text in texts for line in text.strip().splitlines()[:2]]
-    order = sentences[1::2] + sentences[0::2]
-    return "\n".join(" ".join(w for n, w in enumerate(words) if n % 4 != 3) for words in order) + "\n"
-
-
-@pytest.fixture
-def restated_corpus(db_path):
-    db = open_db(db_path)
-    ids = {
-        "tiling": add(db, "http://t/tiling", "Shared memory tiling", TILING * 3, ["1 Tiles", "2 Padding"],
-                      ["__shared__ float tile[64][65];"]),
-        "softmax": add(db, "http://t/softmax", "Online softmax", SOFTMAX * 3, ["1 Running max", "2 Backward"],
-                       ["m_new = max(m, rowmax(s))"]),
-        "profiling": add(db, "http://t/profiling", "Profiling tiled kernels", SAME_TOPIC * 3,
-                         ["1 Occupancy", "2 Stalls"]),
-        "python": add(db, "http://t/python", "The Python tutorial", PYTHON * 4),
-        "restated": add(db, "http://t/restated", "Notes", _restated(TILING, SOFTMAX)),
-    }
-    return db, ids
-
-
-def test_a_restatement_of_two_pages_is_redundant_by_the_semantic_signal(restated_corpus):
-    db, ids = restated_corpus
-    scored = by_id(score_corpus(db))
-    restated = scored[ids["restated"]]
-    uniqueness = restated.components["uniqueness"]
-    assert uniqueness["textual"]["score"] < 0.2  # not a textual copy: MinHash sees (almost) nothing
-    assert restated.redundancy == "high" and uniqueness["signal"] == "semantic"
-    assert uniqueness["semantic"]["explained"] >= 0.8
-    assert set(uniqueness["semantic"]["neighbours"][:2]) == {ids["tiling"], ids["softmax"]}
-    assert restated.duplicate_of in (ids["tiling"], ids["softmax"])
-    assert "restates http://t/" in uniqueness["reason"] and " and http://t/" in uniqueness["reason"]
-    for name in ("tiling", "softmax", "profiling"):  # the pages it restates stay low
-        assert scored[ids[name]].redundancy == "low", (name, scored[ids[name]].components["uniqueness"])
-    # curation groups textual copies only: the restatement is not discarded as a repeat
-    curate(db, min_value=0)
-    reasons = dict(db.conn.execute("SELECT url, reason FROM discarded").fetchall())
-    assert "http://t/restated" not in reasons
-
-
-def test_a_distinct_page_on_the_same_topic_is_not_explained_by_better_ones():
-    # ranked below both pages on its topic, the profiling page still says mostly its own things
-    texts = [TILING * 3, SOFTMAX * 3, GUIDE * 2, SAME_TOPIC * 3, _restated(TILING, SOFTMAX), PYTHON * 3]
-    matrix = make_vectorizer(len(texts)).fit_transform(texts)
-    vocabulary = make_vectorizer(len(texts)).fit(texts).get_feature_names_out()
-    words = np.array([" " not in t for t in vocabulary])
-    found = semantic.measure(matrix, [2, 0, 1, 3, 4, 5], [10, 11, 12, 13, 14, 15], words)
-    assert found[13].explained < 0.6 and found[13].score == 0, found[13]
-    assert found[14].explained >= 0.8 and set(found[14].neighbours) == {10, 11}, found[14]
-    assert found[12] == semantic.NONE  # the first has nothing above it
 
 
 def test_scores_are_deterministic_and_update_after_more_crawling(corpus):

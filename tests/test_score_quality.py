@@ -83,13 +83,6 @@ def test_planted_duplicates_are_found_and_nothing_else_is_flagged(scored):
     planted = {p for pair in LABELS["duplicate_pairs"] for p in pair}
     flagged = [corpus_path(s.url) for s in ranked if s.redundancy == "high"]
     assert set(flagged) <= planted, flagged
-    # the semantic signal (shared top words) marks none of the experts' top pages, related as they are
-    top = [by_path[p] for p in LABELS["expected_top"] if p in by_path]
-    assert len(top) >= 8 and all(s.redundancy == "low" for s in top), [(corpus_path(s.url), s.redundancy_score) for s in top]
-    assert all(s.components["uniqueness"]["semantic"]["explained"] < 0.8 for s in top)
-    intro = by_path["courses/intro-to-gpu-computing.html"]
-    print(f"paraphrase lecture: value {intro.value}, {intro.relevance}, {intro.redundancy} "
-          f"(semantic explained {intro.components['uniqueness']['semantic']['explained']})")
     # an exact copy is not scored twice: the crawler stored it once, under an alias
     for copy, original in LABELS["exact_duplicate_pairs"]:
         assert not (copy in by_path and original in by_path)
