@@ -98,7 +98,7 @@ def learn(name: Annotated[str, typer.Argument(help="Skill name, e.g. operator-ad
             title = step["title_zh"] if lang == "zh" else step["title"]
             path.add_row(str(step["step"]), title, "\n".join(p["url"] for p in step["passages"]) or "-")
         out.human.print(path)
-    out.err.print(f"[bold green]{acquired_panel(entry, result['level'], lang)}[/bold green]")
+    out.err.print(f"[bold green]{acquired_panel(entry.manifest.title, entry.manifest.title_zh, result['level'], lang)}[/bold green]")
 
 
 def tuned_configs_table(rows: list[dict]) -> Table:

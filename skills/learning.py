@@ -29,9 +29,9 @@ PANELS = {
 }
 
 
-def acquired_panel(entry: SkillEntry, level: int, lang: str = "en") -> str:
-    title = entry.manifest.title_zh if lang == "zh" else entry.manifest.title
-    return PANELS[lang]["acquired"].format(title=title, level=level)
+def acquired_panel(title: str, title_zh: str | None, level: int, lang: str = "en") -> str:
+    """``[Operator Adaptation Lv.1 — acquired]``; the zh panel falls back to the English title."""
+    return PANELS[lang]["acquired"].format(title=(title_zh or title) if lang == "zh" else title, level=level)
 
 
 def _mastery(db):

@@ -120,6 +120,6 @@ def learning_panels(lang: str) -> list[str]:
 
 
 def acquired_panel(title: str, title_zh: str | None, level: int, lang: str) -> str:
-    from skills.learning import PANELS
+    from skills.learning import acquired_panel as panel
 
-    return PANELS[lang]["acquired"].format(title=(title_zh or title) if lang == "zh" else title, level=level)
+    return panel(title, title_zh, level, lang)
