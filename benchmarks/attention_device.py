@@ -45,8 +45,12 @@ def main() -> None:
     parser.add_argument("--validate-dtypes", default="bfloat16,float16", help="'' to skip validation")
     parser.add_argument("--out", default=os.environ.get("OUT", "."))
     args = parser.parse_args()
-    log: dict = {"torch": torch.__version__, "triton": triton.__version__, "device": torch.cuda.get_device_name(),
-                 "started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())}
+    log: dict = {
+        "torch": torch.__version__,
+        "triton": triton.__version__,
+        "device": torch.cuda.get_device_name(),
+        "started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
+    }
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
 
@@ -61,8 +65,9 @@ def main() -> None:
     seqs = {int(n) for n in args.seqs.split(",")}
     grid = [p for p in benchmark.STANDARD_GRID if p.head_dim in head_dims and p.seq in seqs]
     t0 = time.time()
-    rows = benchmark.run_benchmark(grid, args.impls.split(","),
-                                   progress=lambda r: print("bench", json.dumps(r), flush=True))
+    rows = benchmark.run_benchmark(
+        grid, args.impls.split(","), progress=lambda r: print("bench", json.dumps(r), flush=True)
+    )
     log["benchmark"] = rows
     log["benchmark_s"] = round(time.time() - t0, 1)
     log["chosen"] = fused_attention.chosen_configs()
@@ -80,7 +85,9 @@ def main() -> None:
         save()
 
     for row in log["chosen"]:
-        print("chosen", row["kernel"], row["shape_class"], json.dumps(row["config"]), row.get("ms"), row.get("tried", ""))
+        print(
+            "chosen", row["kernel"], row["shape_class"], json.dumps(row["config"]), row.get("ms"), row.get("tried", "")
+        )
     if "validate" in log:
         failed = [r for r in log["validate"] if not r["ok"]]
         print(f"validate: {len(log['validate']) - len(failed)}/{len(log['validate'])} cases pass", flush=True)

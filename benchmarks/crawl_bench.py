@@ -36,11 +36,14 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-WORDS = ("warp tile shared memory register occupancy latency bandwidth kernel launch block thread grid "
-         "coalesced bank conflict pipeline tensor core accumulate softmax attention backward gradient").split()
+WORDS = (
+    "warp tile shared memory register occupancy latency bandwidth kernel launch block thread grid "
+    "coalesced bank conflict pipeline tensor core accumulate softmax attention backward gradient"
+).split()
 
 
 # -- the site ----------------------------------------------------------------------------------------------
+
 
 def build_site(pages: int, seed: int = 7) -> dict[bytes, bytes]:
     rng = random.Random(seed)
@@ -48,26 +51,39 @@ def build_site(pages: int, seed: int = 7) -> dict[bytes, bytes]:
     for i in range(pages):
         links = [j for j in (2 * i + 1, 2 * i + 2) if j < pages] + [rng.randrange(pages) for _ in range(6)]
         paragraphs = "".join(
-            f"<p>{' '.join(rng.choice(WORDS) for _ in range(60))} (page {i}, paragraph {k})</p>" for k in range(5))
+            f"<p>{' '.join(rng.choice(WORDS) for _ in range(60))} (page {i}, paragraph {k})</p>" for k in range(5)
+        )
         nav = "".join(f'<li><a href="/p/{j}.html">page {j}</a></li>' for j in links)
-        body = (f"<!doctype html><html><head><title>Page {i}</title><script>var t={i};</script></head><body>"
-                f"<nav><ul>{nav}</ul></nav><main><h1>Page {i}</h1>{paragraphs}<pre>for k in range({i}):\n"
-                f"    acc += a[k]</pre></main><footer>footer</footer></body></html>").encode()
+        body = (
+            f"<!doctype html><html><head><title>Page {i}</title><script>var t={i};</script></head><body>"
+            f"<nav><ul>{nav}</ul></nav><main><h1>Page {i}</h1>{paragraphs}<pre>for k in range({i}):\n"
+            f"    acc += a[k]</pre></main><footer>footer</footer></body></html>"
+        ).encode()
         site[f"/p/{i}.html".encode()] = body
     site[b"/robots.txt"] = b"User-agent: *\nDisallow: /private/\n"
     return site
 
 
 def _response(status: bytes, body: bytes, ctype: bytes) -> bytes:
-    return (b"HTTP/1.1 " + status + b"\r\nContent-Type: " + ctype + b"\r\nContent-Length: "
-            + str(len(body)).encode() + b"\r\nConnection: keep-alive\r\n\r\n" + body)
+    return (
+        b"HTTP/1.1 "
+        + status
+        + b"\r\nContent-Type: "
+        + ctype
+        + b"\r\nContent-Length: "
+        + str(len(body)).encode()
+        + b"\r\nConnection: keep-alive\r\n\r\n"
+        + body
+    )
 
 
 def serve(port_file: str, pages: int) -> None:
     """The site server (runs in its own process): prebuilt responses, keep-alive, pipelining-safe."""
     site = build_site(pages)
-    ready = {path: _response(b"200 OK", body, b"text/plain" if path.endswith(b".txt") else b"text/html")
-             for path, body in site.items()}
+    ready = {
+        path: _response(b"200 OK", body, b"text/plain" if path.endswith(b".txt") else b"text/html")
+        for path, body in site.items()
+    }
     not_found = _response(b"404 Not Found", b"not found", b"text/plain")
 
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -93,7 +109,7 @@ def serve(port_file: str, pages: int) -> None:
 
 # -- the crawlers ------------------------------------------------------------------------------------------
 
-SCRAPY_SPIDER = '''
+SCRAPY_SPIDER = """
 import json, sys
 import scrapy
 from scrapy import signals
@@ -128,7 +144,7 @@ def closed(spider):
 crawler.signals.connect(closed, signal=signals.spider_closed)
 process.crawl(crawler)
 process.start()
-'''
+"""
 
 
 def run_measured(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, int, float, str]:
@@ -147,12 +163,40 @@ def run_measured(argv: list[str], env: dict[str, str] | None = None) -> tuple[fl
 def bench_shijie(base: str, pages: int, concurrency: int, workdir: Path) -> dict:
     db = workdir / f"shijie-{concurrency}-{time.time_ns()}.db"
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    wall, rss, cpu, out = run_measured([sys.executable, "-m", "shijie", "crawl", base + "/p/0.html", "--db", str(db),
-                                   "--delay", "0", "--concurrency", str(concurrency), "--per-host", str(concurrency),
-                                   "--max-pages", str(pages), "--max-depth", "100", "--json"], env)
+    wall, rss, cpu, out = run_measured(
+        [
+            sys.executable,
+            "-m",
+            "shijie",
+            "crawl",
+            base + "/p/0.html",
+            "--db",
+            str(db),
+            "--delay",
+            "0",
+            "--concurrency",
+            str(concurrency),
+            "--per-host",
+            str(concurrency),
+            "--max-pages",
+            str(pages),
+            "--max-depth",
+            "100",
+            "--json",
+        ],
+        env,
+    )
     stats = json.loads(out)
-    return {"crawler": "shijie", "concurrency": concurrency, "pages": stats["fetched"], "stored": stats["stored"],
-            "crawl_s": stats["elapsed_s"], "wall_s": wall, "rss_mib": rss, "cpu_s": cpu}
+    return {
+        "crawler": "shijie",
+        "concurrency": concurrency,
+        "pages": stats["fetched"],
+        "stored": stats["stored"],
+        "crawl_s": stats["elapsed_s"],
+        "wall_s": wall,
+        "rss_mib": rss,
+        "cpu_s": cpu,
+    }
 
 
 LIBRARY_CALL = """
@@ -170,11 +214,20 @@ def bench_shijie_library(base: str, pages: int, concurrency: int, workdir: Path)
     """The same crawl as a library call: what the crawler itself costs, without the CLI's other imports."""
     db = workdir / f"lib-{concurrency}-{time.time_ns()}.db"
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    wall, rss, cpu, out = run_measured([sys.executable, "-c", LIBRARY_CALL, base, str(db), str(pages),
-                                        str(concurrency)], env)
+    wall, rss, cpu, out = run_measured(
+        [sys.executable, "-c", LIBRARY_CALL, base, str(db), str(pages), str(concurrency)], env
+    )
     stats = json.loads(out)
-    return {"crawler": "shijie (library)", "concurrency": concurrency, "pages": stats["fetched"],
-            "stored": stats["stored"], "crawl_s": stats["elapsed_s"], "wall_s": wall, "rss_mib": rss, "cpu_s": cpu}
+    return {
+        "crawler": "shijie (library)",
+        "concurrency": concurrency,
+        "pages": stats["fetched"],
+        "stored": stats["stored"],
+        "crawl_s": stats["elapsed_s"],
+        "wall_s": wall,
+        "rss_mib": rss,
+        "cpu_s": cpu,
+    }
 
 
 def bench_scrapy(base: str, pages: int, concurrency: int, workdir: Path) -> dict:
@@ -183,8 +236,16 @@ def bench_scrapy(base: str, pages: int, concurrency: int, workdir: Path) -> dict
     out = workdir / f"scrapy-{concurrency}.json"
     wall, rss, cpu, _ = run_measured([sys.executable, str(script), base, str(pages), str(concurrency), str(out)])
     stats = json.loads(out.read_text())
-    return {"crawler": "scrapy", "concurrency": concurrency, "pages": stats["responses"], "stored": 0,
-            "crawl_s": stats["elapsed_s"], "wall_s": wall, "rss_mib": rss, "cpu_s": cpu}
+    return {
+        "crawler": "scrapy",
+        "concurrency": concurrency,
+        "pages": stats["responses"],
+        "stored": 0,
+        "crawl_s": stats["elapsed_s"],
+        "wall_s": wall,
+        "rss_mib": rss,
+        "cpu_s": cpu,
+    }
 
 
 def main() -> None:
@@ -212,8 +273,11 @@ def main() -> None:
             rows = []
             for concurrency in args.concurrency:
                 for _ in range(args.repeat):
-                    for name, bench in (("shijie", bench_shijie), ("shijie", bench_shijie_library),
-                                        ("scrapy", bench_scrapy)):
+                    for name, bench in (
+                        ("shijie", bench_shijie),
+                        ("shijie", bench_shijie_library),
+                        ("scrapy", bench_scrapy),
+                    ):
                         if args.only in (None, name):
                             rows.append(bench(base, args.pages, concurrency, workdir))
                             print(json.dumps(rows[-1]), file=sys.stderr)
@@ -225,8 +289,10 @@ def main() -> None:
     print("| crawler | concurrency | pages | stored | crawl s | pages/s | wall s | CPU s (process) | peak RSS MiB |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
-        print(f"| {r['crawler']} | {r['concurrency']} | {r['pages']} | {r['stored']} | {r['crawl_s']:.1f} | "
-              f"{r['pages'] / r['crawl_s']:.0f} | {r['wall_s']:.1f} | {r['cpu_s']:.1f} | {r['rss_mib']} |")
+        print(
+            f"| {r['crawler']} | {r['concurrency']} | {r['pages']} | {r['stored']} | {r['crawl_s']:.1f} | "
+            f"{r['pages'] / r['crawl_s']:.0f} | {r['wall_s']:.1f} | {r['cpu_s']:.1f} | {r['rss_mib']} |"
+        )
 
 
 if __name__ == "__main__":

@@ -26,11 +26,19 @@ def timed(fn, repeat=3) -> float:
 
 
 def main() -> None:
-    print(f"{'B':>2} {'H':>2} {'N':>5} {'D':>4} {'causal':>6} {'block':>7} {'tiled s':>8} {'GFLOP/s':>8} "
-          f"{'fp64 unfused s':>14} {'max rel err':>11}")
+    print(
+        f"{'B':>2} {'H':>2} {'N':>5} {'D':>4} {'causal':>6} {'block':>7} {'tiled s':>8} {'GFLOP/s':>8} "
+        f"{'fp64 unfused s':>14} {'max rel err':>11}"
+    )
     rng = np.random.default_rng(0)
-    for n, d, causal, block in [(512, 64, False, 64), (512, 64, True, 64), (1024, 64, True, 64),
-                                (1024, 64, True, 128), (1024, 128, False, 128), (2048, 64, True, 128)]:
+    for n, d, causal, block in [
+        (512, 64, False, 64),
+        (512, 64, True, 64),
+        (1024, 64, True, 64),
+        (1024, 64, True, 128),
+        (1024, 128, False, 128),
+        (2048, 64, True, 128),
+    ]:
         b, h = 1, 4
         q, k, v, do = (rng.standard_normal((b, h, n, d)).astype(np.float32) for _ in range(4))
 
@@ -46,8 +54,10 @@ def main() -> None:
         visible = (n + 1) / (2 * n) if causal else 1.0
         # the usual count: forward 2 matmuls, backward 5 (the dQ pass recomputing S and dP is not counted)
         flops = b * h * (4 + 10) * n * n * d * visible
-        print(f"{b:>2} {h:>2} {n:>5} {d:>4} {str(causal):>6} {block:>7} {seconds:>8.3f} {flops / seconds / 1e9:>8.1f} "
-              f"{reference_seconds:>14.3f} {error:>11.1e}")
+        print(
+            f"{b:>2} {h:>2} {n:>5} {d:>4} {str(causal):>6} {block:>7} {seconds:>8.3f} {flops / seconds / 1e9:>8.1f} "
+            f"{reference_seconds:>14.3f} {error:>11.1e}"
+        )
 
 
 if __name__ == "__main__":

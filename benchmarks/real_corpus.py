@@ -56,34 +56,45 @@ def main() -> None:
         db = open_db(args.db or Path(tmp) / "real.db")
         with serve_folder(args.numba) as numba_base, serve_folder(args.python) as python_base:
             start = time.perf_counter()
-            stats = crawl(db, [numba_base + "/index.html", python_base + "/index.html"],
-                          CrawlSettings(delay=0, max_pages=args.max_pages, max_depth=6, concurrency=8, per_host=4))
+            stats = crawl(
+                db,
+                [numba_base + "/index.html", python_base + "/index.html"],
+                CrawlSettings(delay=0, max_pages=args.max_pages, max_depth=6, concurrency=8, per_host=4),
+            )
             crawl_s = time.perf_counter() - start
         start = time.perf_counter()
         ranked = score_corpus(db)
         score_s = time.perf_counter() - start
         kinds = [classify(s.url, numba_base) for s in ranked]
         total = {k: kinds.count(k) for k in ("cuda", "numba", "python")}
-        print(f"crawled {stats.stored} documents in {crawl_s:.0f} s ({total['cuda']} numba CUDA chapters, "
-              f"{total['numba']} other numba pages, {total['python']} Python pages); scored in {score_s:.1f} s\n")
+        print(
+            f"crawled {stats.stored} documents in {crawl_s:.0f} s ({total['cuda']} numba CUDA chapters, "
+            f"{total['numba']} other numba pages, {total['python']} Python pages); scored in {score_s:.1f} s\n"
+        )
         base_of = {"cuda": numba_base, "numba": numba_base, "python": python_base}
         by_relevance = sorted(ranked, key=lambda s: (-s.relevance_score, s.id))
         for title, order in (("relevance", by_relevance), ("value", ranked)):
             top = order[:20]
             marks = [classify(s.url, numba_base) for s in top]
-            print(f"## top 20 by {title}: {marks.count('cuda')} of 20 are numba CUDA chapters "
-                  f"({marks.count('numba')} other numba, {marks.count('python')} Python)\n")
+            print(
+                f"## top 20 by {title}: {marks.count('cuda')} of 20 are numba CUDA chapters "
+                f"({marks.count('numba')} other numba, {marks.count('python')} Python)\n"
+            )
             print("| # | value | relevance | redundancy | page | kind |")
             print("|---:|---:|---|---|---|---|")
             for n, (s, mark) in enumerate(zip(top, marks), 1):
-                path = s.url[len(base_of[mark]):] or "/"
-                print(f"| {n} | {s.value} | {s.relevance} {s.relevance_score:.2f} | {s.redundancy} | "
-                      f"{mark}:{path} | {s.components['source']['kind']} |")
+                path = s.url[len(base_of[mark]) :] or "/"
+                print(
+                    f"| {n} | {s.value} | {s.relevance} {s.relevance_score:.2f} | {s.redundancy} | "
+                    f"{mark}:{path} | {s.components['source']['kind']} |"
+                )
             print()
         cuda_ranks = [n for n, k in enumerate((classify(s.url, numba_base) for s in by_relevance), 1) if k == "cuda"]
         if cuda_ranks:
-            print(f"CUDA chapters' relevance ranks: median {cuda_ranks[len(cuda_ranks) // 2]}, "
-                  f"last {cuda_ranks[-1]} of {len(ranked)}")
+            print(
+                f"CUDA chapters' relevance ranks: median {cuda_ranks[len(cuda_ranks) // 2]}, "
+                f"last {cuda_ranks[-1]} of {len(ranked)}"
+            )
         high = [k for s, k in zip(ranked, kinds) if s.relevance == "high"]
         print(f"relevance 'high': {len(high)} pages, {high.count('cuda')} of them CUDA chapters")
 

@@ -36,16 +36,68 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 TOPIC_TERMS = [
-    "shared memory", "tensor core", "warp", "fused attention", "flashattention", "backward pass", "triton",
-    "cuda", "kernel", "tiling", "occupancy", "bank conflict", "online softmax", "log-sum-exp", "bf16",
-    "memory bandwidth", "l2 cache", "num_warps", "autotune", "gemm", "atomic add", "mixed precision",
-    "streaming multiprocessor", "roofline model", "arithmetic intensity", "ptx", "profiling", "nsight compute",
+    "shared memory",
+    "tensor core",
+    "warp",
+    "fused attention",
+    "flashattention",
+    "backward pass",
+    "triton",
+    "cuda",
+    "kernel",
+    "tiling",
+    "occupancy",
+    "bank conflict",
+    "online softmax",
+    "log-sum-exp",
+    "bf16",
+    "memory bandwidth",
+    "l2 cache",
+    "num_warps",
+    "autotune",
+    "gemm",
+    "atomic add",
+    "mixed precision",
+    "streaming multiprocessor",
+    "roofline model",
+    "arithmetic intensity",
+    "ptx",
+    "profiling",
+    "nsight compute",
 ]
 
 
 def _vocabulary(rng: np.random.Generator, size: int = 60_000) -> np.ndarray:
-    syllables = np.array(["ka", "to", "ri", "men", "sa", "lo", "ver", "an", "ti", "qu", "el", "or", "pra",
-                          "st", "ne", "di", "co", "mu", "ba", "zen", "fi", "ly", "ra", "ion", "ex", "ul"])
+    syllables = np.array(
+        [
+            "ka",
+            "to",
+            "ri",
+            "men",
+            "sa",
+            "lo",
+            "ver",
+            "an",
+            "ti",
+            "qu",
+            "el",
+            "or",
+            "pra",
+            "st",
+            "ne",
+            "di",
+            "co",
+            "mu",
+            "ba",
+            "zen",
+            "fi",
+            "ly",
+            "ra",
+            "ion",
+            "ex",
+            "ul",
+        ]
+    )
     words = set()
     while len(words) < size:
         n = rng.integers(1, 5)
@@ -85,8 +137,20 @@ def generate(db_path: Path, n_docs: int, seed: int = 7) -> list[tuple[int, int]]
                 words[i] = words[i] + ".\n\n" + words[i]
             text = " ".join(words)
         texts.append(text)
-        rows.append((doc_id, f"http://bench/{doc_id}", f"document {doc_id}", "html", text, "[]", "[]", "{}",
-                     hashlib.sha256(text.encode()).hexdigest(), time.time()))
+        rows.append(
+            (
+                doc_id,
+                f"http://bench/{doc_id}",
+                f"document {doc_id}",
+                "html",
+                text,
+                "[]",
+                "[]",
+                "{}",
+                hashlib.sha256(text.encode()).hexdigest(),
+                time.time(),
+            )
+        )
         if len(rows) == 5000:
             _insert(db, rows)
             rows = []
@@ -98,10 +162,13 @@ def _insert(db, rows) -> None:
     with db.conn:
         db.conn.executemany(
             "INSERT INTO documents (id, url, title, kind, text, headings, code_blocks, metadata, content_hash,"
-            " fetched_at) VALUES (?,?,?,?,?,?,?,?,?,?)", rows)
+            " fetched_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            rows,
+        )
 
 
 # -- the three measured steps, each run in its own process ------------------------------------------------
+
 
 def step_bare(db_path: str) -> dict:
     from sklearn.feature_extraction.text import TfidfVectorizer
@@ -129,8 +196,12 @@ def step_redundancy(db_path: str) -> dict:
     signed = time.perf_counter()
     result = redundancy.measure(sorted(signatures), signatures)
     done = time.perf_counter()
-    return {"seconds": done - start, "signatures_s": signed - start, "lsh_s": done - signed,
-            "pairs": {k: v.duplicate_of for k, v in result.items() if v.duplicate_of}}
+    return {
+        "seconds": done - start,
+        "signatures_s": signed - start,
+        "lsh_s": done - signed,
+        "pairs": {k: v.duplicate_of for k, v in result.items() if v.duplicate_of},
+    }
 
 
 def step_whole(db_path: str) -> dict:
@@ -142,13 +213,18 @@ def step_whole(db_path: str) -> dict:
     start = time.perf_counter()
     scored = score_corpus(db, timings=timings)
     seconds = time.perf_counter() - start
-    return {"seconds": seconds, "timings": timings, "high": sum(s.relevance == "high" for s in scored),
-            "pairs": {s.id: s.duplicate_of for s in scored if s.redundancy == "high"}}
+    return {
+        "seconds": seconds,
+        "timings": timings,
+        "high": sum(s.relevance == "high" for s in scored),
+        "pairs": {s.id: s.duplicate_of for s in scored if s.redundancy == "high"},
+    }
 
 
 def _run_step(step: str, db_path: Path) -> dict:
-    out = subprocess.run([sys.executable, __file__, "--step", step, str(db_path)], capture_output=True, text=True,
-                         check=True, cwd=REPO)
+    out = subprocess.run(
+        [sys.executable, __file__, "--step", step, str(db_path)], capture_output=True, text=True, check=True, cwd=REPO
+    )
     return json.loads(out.stdout)
 
 
@@ -168,18 +244,29 @@ def bench(n_docs: int) -> dict:
     found = {(int(c), o) for c, o in whole["pairs"].items()}
     # the copy must be flagged against its original, or the original against the copy when it ranks higher
     recall = sum((c, o) in found or (o, c) in found for o, c in planted) / max(1, len(planted))
-    return {"n": n_docs, "bare": bare, "redundancy": red, "whole": whole, "planted": len(planted), "recall": recall,
-            "repeats": repeats}
+    return {
+        "n": n_docs,
+        "bare": bare,
+        "redundancy": red,
+        "whole": whole,
+        "planted": len(planted),
+        "recall": recall,
+        "repeats": repeats,
+    }
 
 
 def main(sizes: list[int]) -> None:
     results = [bench(n) for n in sizes]
-    print("| documents | bare fit_transform | bare peak RSS | whole scoring | whole peak RSS | ratio | planted dup recall | runs |")
+    print(
+        "| documents | bare fit_transform | bare peak RSS | whole scoring | whole peak RSS | ratio | planted dup recall | runs |"
+    )
     print("|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in results:
-        print(f"| {r['n']:,} | {r['bare']['seconds']:.1f} s | {r['bare']['rss_mb']:.0f} MB | {r['whole']['seconds']:.1f} s |"
-              f" {r['whole']['rss_mb']:.0f} MB | {r['whole']['seconds'] / r['bare']['seconds']:.2f}x |"
-              f" {r['recall']:.1%} of {r['planted']} | best of {r['repeats']} |")
+        print(
+            f"| {r['n']:,} | {r['bare']['seconds']:.1f} s | {r['bare']['rss_mb']:.0f} MB | {r['whole']['seconds']:.1f} s |"
+            f" {r['whole']['rss_mb']:.0f} MB | {r['whole']['seconds'] / r['bare']['seconds']:.2f}x |"
+            f" {r['recall']:.1%} of {r['planted']} | best of {r['repeats']} |"
+        )
     print("\nwhole scoring by stage (seconds):\n")
     stages = list(results[0]["whole"]["timings"])
     print("| documents | " + " | ".join(stages) + " | redundancy alone: signatures + LSH |")
@@ -187,15 +274,20 @@ def main(sizes: list[int]) -> None:
     for r in results:
         t = r["whole"]["timings"]
         red = r["redundancy"]
-        print(f"| {r['n']:,} | " + " | ".join(f"{t[k]:.1f}" for k in stages)
-              + f" | {red['signatures_s']:.1f} + {red['lsh_s']:.1f} |")
+        print(
+            f"| {r['n']:,} | "
+            + " | ".join(f"{t[k]:.1f}" for k in stages)
+            + f" | {red['signatures_s']:.1f} + {red['lsh_s']:.1f} |"
+        )
     if len(results) >= 2:
         a, b = results[0], results[-1]
         size = b["n"] / a["n"]
         for name, key in (("LSH query stage", "lsh_s"), ("signatures", "signatures_s")):
             growth = b["redundancy"][key] / max(a["redundancy"][key], 1e-9)
-            print(f"\n{name} grew {growth:.1f}x for {size:.0f}x the documents "
-                  f"(quadratic would be {size * size:.0f}x; growth exponent {np.log(growth) / np.log(size):.2f})")
+            print(
+                f"\n{name} grew {growth:.1f}x for {size:.0f}x the documents "
+                f"(quadratic would be {size * size:.0f}x; growth exponent {np.log(growth) / np.log(size):.2f})"
+            )
 
 
 if __name__ == "__main__":

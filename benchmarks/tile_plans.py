@@ -22,8 +22,10 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=4)
     parser.add_argument("--heads", type=int, default=16)
     args = parser.parse_args()
-    header = (f"{'target':7} {'D':>4} {'pass':5} {'tile':>9} {'w,s':>4} {'smem KiB':>13} {'regs':>8} "
-              f"{'blk/SM':>6} {'fused GB':>9} {'unfused GB':>10} {'AI':>6} {'ridge':>6} {'fits':>5} {'plan ms':>7}")
+    header = (
+        f"{'target':7} {'D':>4} {'pass':5} {'tile':>9} {'w,s':>4} {'smem KiB':>13} {'regs':>8} "
+        f"{'blk/SM':>6} {'fused GB':>9} {'unfused GB':>10} {'AI':>6} {'ridge':>6} {'fits':>5} {'plan ms':>7}"
+    )
     print(header)
     print("-" * len(header))
     for name in shipped_profiles():
@@ -38,12 +40,14 @@ def main() -> None:
             elapsed = (time.perf_counter() - started) * 1000
             hbm = result["hbm"]
             for kernel, k in result["kernels"].items():
-                print(f"{name:7} {head_dim:>4} {kernel:5} {k['block_m']:>4}x{k['block_n']:<4} "
-                      f"{k['num_warps']},{k['num_stages']:<2} {k['smem_bytes'] / 1024:>6.1f}/{k['smem_limit'] / 1024:<6.0f} "
-                      f"{k['registers_per_thread']:>3}/{k['register_limit']:<4} {k['blocks_per_sm']:>6} "
-                      f"{hbm['fused_bytes'] / 1e9:>9.2f} {hbm['unfused_bytes'] / 1e9:>10.2f} "
-                      f"{result['arithmetic_intensity']['fused']:>6.0f} {result['ridge_point']:>6.0f} "
-                      f"{k['candidates']:>5} {elapsed:>7.1f}")
+                print(
+                    f"{name:7} {head_dim:>4} {kernel:5} {k['block_m']:>4}x{k['block_n']:<4} "
+                    f"{k['num_warps']},{k['num_stages']:<2} {k['smem_bytes'] / 1024:>6.1f}/{k['smem_limit'] / 1024:<6.0f} "
+                    f"{k['registers_per_thread']:>3}/{k['register_limit']:<4} {k['blocks_per_sm']:>6} "
+                    f"{hbm['fused_bytes'] / 1e9:>9.2f} {hbm['unfused_bytes'] / 1e9:>10.2f} "
+                    f"{result['arithmetic_intensity']['fused']:>6.0f} {result['ridge_point']:>6.0f} "
+                    f"{k['candidates']:>5} {elapsed:>7.1f}"
+                )
 
 
 if __name__ == "__main__":

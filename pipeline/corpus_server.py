@@ -30,9 +30,15 @@ from urllib.parse import unquote, urlsplit
 
 # No charset parameter: pages declare their own (a GBK page says so in its <meta>), the reader sniffs the rest.
 _TYPES = {
-    ".html": "text/html", ".htm": "text/html", ".md": "text/markdown",
-    ".markdown": "text/markdown", ".txt": "text/plain", ".atom": "application/atom+xml",
-    ".xml": "application/xml", ".pdf": "application/pdf", ".json": "application/json",
+    ".html": "text/html",
+    ".htm": "text/html",
+    ".md": "text/markdown",
+    ".markdown": "text/markdown",
+    ".txt": "text/plain",
+    ".atom": "application/atom+xml",
+    ".xml": "application/xml",
+    ".pdf": "application/pdf",
+    ".json": "application/json",
 }
 TRAP_PREFIX = "/trap/"
 
@@ -67,8 +73,9 @@ class _Handler(BaseHTTPRequestHandler):
         target = self._resolve(url_path)
         if target is not None and target.is_dir():
             if not url_path.endswith("/"):
-                return self._send(HTTPStatus.MOVED_PERMANENTLY, b"", "text/plain", send_body,
-                                  {"Location": url_path + "/"})
+                return self._send(
+                    HTTPStatus.MOVED_PERMANENTLY, b"", "text/plain", send_body, {"Location": url_path + "/"}
+                )
             target = target / "index.html"
         if (target is None or not target.is_file()) and url_path.startswith(TRAP_PREFIX):
             target = self.root / "trap" / "index.html"

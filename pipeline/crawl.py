@@ -41,6 +41,7 @@ from .frontier import Entry, Frontier
 from .politeness import HostState, Robots, backoff_seconds, parse_retry_after
 from .seeds import Seeds, arxiv_api, arxiv_query_url, load_seeds_file, parse_seeds  # noqa: F401 (re-exported)
 
+
 @dataclass
 class CrawlSettings:
     max_pages: int = 1000  # requests that finish in this run (a resumed run keeps counting)
@@ -102,6 +103,7 @@ class CrawlStats:
 
 # -- the crawler -----------------------------------------------------------------------------------------
 
+
 class Crawler:
     def __init__(self, db: sqlite_utils.Database, seeds: Seeds, settings: CrawlSettings):
         self.settings = settings
@@ -150,8 +152,9 @@ class Crawler:
             return False
         return urls.is_private_host(host)
 
-    def discover(self, raw: str, base: str | None, depth: int, parent: str | None, kind: str = "page",
-                 check_scope: bool = True) -> str | None:
+    def discover(
+        self, raw: str, base: str | None, depth: int, parent: str | None, kind: str = "page", check_scope: bool = True
+    ) -> str | None:
         """Queues a link (or records why not); returns its canonical URL."""
         url = urls.canonical(raw, base)
         if url is None or url in self.frontier.seen:
@@ -176,8 +179,9 @@ class Crawler:
             self.skips[reason] += 1
             if reason == "depth":
                 return url  # counted, not stored: a trap would fill the frontier with them
-        self.frontier.add(url, host, depth, parent, kind=kind, status="skipped" if reason else "queued",
-                          skip_reason=reason)
+        self.frontier.add(
+            url, host, depth, parent, kind=kind, status="skipped" if reason else "queued", skip_reason=reason
+        )
         if not reason:
             self._claim_wanted = True
         return url
@@ -223,8 +227,9 @@ class Crawler:
         url = f"{origin}/robots.txt"
         for _ in range(self.settings.max_redirects + 1):
             try:
-                response = await self.http.fetch(url, max_bytes=512 * 1024,
-                                            budget_s=min(30.0, self.settings.response_budget))
+                response = await self.http.fetch(
+                    url, max_bytes=512 * 1024, budget_s=min(30.0, self.settings.response_budget)
+                )
             except FetchError as exc:
                 return Robots.from_response(None, f"{exc}".encode())
             if response.status in REDIRECTS and response.headers.get("location"):
@@ -233,7 +238,8 @@ class Crawler:
                     return Robots()
                 target_host = urls.host_of(target)
                 if target_host not in self.seed_hosts and await asyncio.to_thread(
-                        urls.is_private_host, target_host, self.settings.resolver):
+                    urls.is_private_host, target_host, self.settings.resolver
+                ):
                     return Robots()
                 url = target
                 continue
@@ -256,8 +262,9 @@ class Crawler:
         if entry.last_modified:
             headers["If-Modified-Since"] = entry.last_modified
         try:
-            response = await self.http.fetch(entry.url, max_bytes=s.max_bytes,
-                                        budget_s=s.response_budget, headers=headers or None)
+            response = await self.http.fetch(
+                entry.url, max_bytes=s.max_bytes, budget_s=s.response_budget, headers=headers or None
+            )
         except FetchError as exc:
             self._failed(entry, None, str(exc), exc.retryable)
             return
@@ -276,8 +283,15 @@ class Crawler:
         else:
             self._failed(entry, status, f"HTTP {status}", False)
 
-    def _failed(self, entry: Entry, status: int | None, error: str, retryable: bool,
-                retry_after: str | None = None, state: HostState | None = None) -> None:
+    def _failed(
+        self,
+        entry: Entry,
+        status: int | None,
+        error: str,
+        retryable: bool,
+        retry_after: str | None = None,
+        state: HostState | None = None,
+    ) -> None:
         s = self.settings
         attempt = entry.attempts + 1
         wait = parse_retry_after(retry_after)
@@ -360,9 +374,15 @@ class Crawler:
             if not doc.text.strip():
                 continue
             outcome = self.frontier.store_document(
-                entry.url, doc, final_url=final_url, content_type=ctype, byte_size=size,
-                etag=etag if doc.url is None else None, last_modified=last_modified if doc.url is None else None,
-                depth=entry.depth)
+                entry.url,
+                doc,
+                final_url=final_url,
+                content_type=ctype,
+                byte_size=size,
+                etag=etag if doc.url is None else None,
+                last_modified=last_modified if doc.url is None else None,
+                depth=entry.depth,
+            )
             outcomes.append(outcome)
             if outcome == "stored":
                 self.stats.stored += 1
@@ -386,8 +406,9 @@ class Crawler:
         following = start + size
         if following < min(paging["total_results"], self.settings.arxiv_max_results):
             api = entry.url.split("?", 1)[0]
-            self.discover(arxiv_query_url(api, search, following, size), None, 0, entry.url,
-                          kind="arxiv-api", check_scope=False)
+            self.discover(
+                arxiv_query_url(api, search, following, size), None, 0, entry.url, kind="arxiv-api", check_scope=False
+            )
 
     # -- local files ---------------------------------------------------------------------------------------
 
@@ -395,8 +416,11 @@ class Crawler:
         files: list[Path] = []
         for path in paths:
             if path.is_dir():
-                files += sorted(p for p in path.rglob("*") if p.is_file()
-                                and not any(part.startswith(".") for part in p.relative_to(path).parts))
+                files += sorted(
+                    p
+                    for p in path.rglob("*")
+                    if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts)
+                )
             else:
                 files.append(path)
         for path in files:
@@ -404,8 +428,9 @@ class Crawler:
                 break
             url = urls.canonical(path.resolve().as_uri())
             stamp = str(path.stat().st_mtime_ns)
-            row = self.frontier.conn.execute("SELECT status, last_modified FROM frontier WHERE url = ?",
-                                             (url,)).fetchone()
+            row = self.frontier.conn.execute(
+                "SELECT status, last_modified FROM frontier WHERE url = ?", (url,)
+            ).fetchone()
             if row is not None and row[0] == "done" and row[1] == stamp and not self.settings.recrawl:
                 continue
             if row is None:
@@ -414,8 +439,13 @@ class Crawler:
             ctype = kind_for_path(path.name)
             if ctype is None:
                 self.skips["type"] += 1
-                self.frontier.finish(entry, self.run_id, status="skipped", skip_reason="type",
-                                     error=f"{path.suffix or 'no extension'} files are not read")
+                self.frontier.finish(
+                    entry,
+                    self.run_id,
+                    status="skipped",
+                    skip_reason="type",
+                    error=f"{path.suffix or 'no extension'} files are not read",
+                )
                 continue
             if path.stat().st_size > self.settings.max_bytes:
                 self._failed(entry, None, f"file larger than {self.settings.max_bytes} bytes", False)
@@ -465,18 +495,29 @@ class Crawler:
                 for state in list(self.hosts.values()):
                     if not state.queue or not state.checked:
                         continue
-                    while (state.queue and budget > 0 and len(tasks) < s.concurrency
-                           and state.ready(now_m, now_w)):
+                    while state.queue and budget > 0 and len(tasks) < s.concurrency and state.ready(now_m, now_w):
                         entry = state.queue.popleft()
                         if not state.private_ok:
                             self.skips["unsafe"] += 1
-                            self.frontier.finish(entry, self.run_id, status="skipped", skip_reason="unsafe",
-                                                 error="host resolves to a private address", fetched=False)
+                            self.frontier.finish(
+                                entry,
+                                self.run_id,
+                                status="skipped",
+                                skip_reason="unsafe",
+                                error="host resolves to a private address",
+                                fetched=False,
+                            )
                             continue
                         if state.robots is not None and entry.kind == "page" and not state.robots.allows(entry.url):
                             self.skips["robots"] += 1
-                            self.frontier.finish(entry, self.run_id, status="skipped", skip_reason="robots",
-                                                 error=state.robots.note or None, fetched=False)
+                            self.frontier.finish(
+                                entry,
+                                self.run_id,
+                                status="skipped",
+                                skip_reason="robots",
+                                error=state.robots.note or None,
+                                fetched=False,
+                            )
                             continue
                         state.started(now_m)
                         tasks.add(asyncio.ensure_future(self.process(entry, state)))
@@ -491,8 +532,9 @@ class Crawler:
                     for entry in claimed:
                         if entry.url in self.frontier.discarded:
                             self.skips["discarded"] += 1
-                            self.frontier.finish(entry, self.run_id, status="skipped", skip_reason="discarded",
-                                                 fetched=False)
+                            self.frontier.finish(
+                                entry, self.run_id, status="skipped", skip_reason="discarded", fetched=False
+                            )
                         else:
                             self.host_state(entry.host).queue.append(entry)
                     if claimed:

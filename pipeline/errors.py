@@ -1,10 +1,10 @@
 """The errors a user can cause. The CLI prints them as one line and exits 1.
 
-    ShijieError
-     ├── UsageError         bad arguments, unknown document, bad seed
-     ├── DataError          a data file (seeds, taxonomy, profile) that does not parse
-     ├── EmptyCorpusError   a stage that needs documents found none
-     └── MissingExtraError  an optional part is not installed (carries the install hint)
+ShijieError
+ ├── UsageError         bad arguments, unknown document, bad seed
+ ├── DataError          a data file (seeds, taxonomy, profile) that does not parse
+ ├── EmptyCorpusError   a stage that needs documents found none
+ └── MissingExtraError  an optional part is not installed (carries the install hint)
 """
 
 

@@ -110,8 +110,16 @@ def sniff_kind(content_type: str | None, url: str, body: bytes) -> str:
 _BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_:.\-]+)""", re.I)
 # What browsers actually use for these labels (WHATWG Encoding Standard).
-_ALIASES = {"iso-8859-1": "cp1252", "latin1": "cp1252", "latin-1": "cp1252", "us-ascii": "cp1252", "ascii": "cp1252",
-            "gb2312": "gb18030", "gbk": "gb18030", "x-sjis": "shift_jis"}
+_ALIASES = {
+    "iso-8859-1": "cp1252",
+    "latin1": "cp1252",
+    "latin-1": "cp1252",
+    "us-ascii": "cp1252",
+    "ascii": "cp1252",
+    "gb2312": "gb18030",
+    "gbk": "gb18030",
+    "x-sjis": "shift_jis",
+}
 
 
 def _known(label: str | None) -> str | None:
@@ -128,7 +136,7 @@ def decode(body: bytes, header_charset: str | None = None, sniff_meta: bool = Tr
     """Bytes → (text, encoding used), by BOM > header > <meta> > valid UTF-8 > windows-1252."""
     for bom, encoding in _BOMS:
         if body.startswith(bom):
-            return body[len(bom):].decode(encoding, errors="replace"), encoding
+            return body[len(bom) :].decode(encoding, errors="replace"), encoding
     encoding = _known(header_charset)
     if encoding is None and sniff_meta:
         match = _META_CHARSET.search(body[:4096])
@@ -248,8 +256,9 @@ def extract_html(body: bytes, url: str, header_charset: str | None = None) -> Ex
         out = [_SPACES.sub(" ", main.text_content())]
     documents = []
     if index:
-        documents.append(Document("html", title[:500], tidy("".join(out)), headings, code_blocks,
-                                  {"encoding": encoding}))
+        documents.append(
+            Document("html", title[:500], tidy("".join(out)), headings, code_blocks, {"encoding": encoding})
+        )
     if base != url:
         links = [_join(base, href) for href in links]
     return Extraction(documents=documents, links=links, follow=follow)
@@ -277,6 +286,7 @@ def _main_element(root):
 
 
 # -- PDF, text, markdown ---------------------------------------------------------------------------------
+
 
 def extract_pdf(body: bytes) -> Extraction:
     from pypdf import PdfReader
@@ -358,16 +368,28 @@ def extract_atom(body: bytes) -> Extraction:
         if "/api/errors" in entry_id:
             raise Unreadable(f"arXiv API error: {text_of(entry, 'a:summary') or text_of(entry, 'a:title')}")
         match = _ARXIV_ID.search(entry_id)
-        alternate = next((l.get("href") for l in entry.iterfind("a:link", _NS)
-                          if l.get("rel", "alternate") == "alternate" and l.get("href")), None)
+        alternate = next(
+            (
+                l.get("href")
+                for l in entry.iterfind("a:link", _NS)
+                if l.get("rel", "alternate") == "alternate" and l.get("href")
+            ),
+            None,
+        )
         if match is None:
             if alternate:  # an ordinary feed: its entries are pages to crawl
                 links.append(alternate)
             continue
         arxiv_id, version = match.group("id"), int(match.group("version") or 1)
         title, summary = text_of(entry, "a:title"), text_of(entry, "a:summary")
-        pdf_url = next((l.get("href") for l in entry.iterfind("a:link", _NS)
-                        if l.get("title") == "pdf" or l.get("type") == "application/pdf"), None)
+        pdf_url = next(
+            (
+                l.get("href")
+                for l in entry.iterfind("a:link", _NS)
+                if l.get("title") == "pdf" or l.get("type") == "application/pdf"
+            ),
+            None,
+        )
         metadata = {
             "arxiv_id": arxiv_id,
             "version": version,
@@ -381,8 +403,15 @@ def extract_atom(body: bytes) -> Extraction:
             value = text_of(entry, f"arxiv:{extra}")
             if value:
                 metadata[extra] = value
-        documents.append(Document("arxiv", title, f"{title}\n\n{summary}".strip(), metadata=metadata,
-                                  url=f"https://arxiv.org/abs/{arxiv_id}"))
+        documents.append(
+            Document(
+                "arxiv",
+                title,
+                f"{title}\n\n{summary}".strip(),
+                metadata=metadata,
+                url=f"https://arxiv.org/abs/{arxiv_id}",
+            )
+        )
     paging = None
     total = text_of(root, "os:totalResults")
     if total.isdigit():
@@ -395,6 +424,7 @@ def extract_atom(body: bytes) -> Extraction:
 
 
 # -- entry point -----------------------------------------------------------------------------------------
+
 
 def extract(body: bytes, content_type: str | None, url: str) -> Extraction:
     """Read ``body`` as its content type says (sniffing when it says nothing useful)."""

@@ -157,19 +157,100 @@ def depth(text: str, n_tokens: int, headings: list, code_blocks: list, concept_h
 # ``CUE_WINDOW`` words (the part of a page that says what it is), with the phrase counter of terms.py.
 CUE_WINDOW = 2500
 _CUES = {
-    "paper": ["abstract", "references", "et al", "in this paper", "we propose", "our method", "our approach",
-              "our results", "arxiv", "proceedings", "related work", "conclusion", "evaluation", "preprint"],
-    "vendor_guide": ["programming guide", "best practices", "tuning guide", "optimization guide", "user guide",
-                     "developer guide", "reference manual", "nvidia", "amd", "intel", "rocm", "cuda toolkit",
-                     "compute capability", "whitepaper", "our gpus", "corporation", "note"],
-    "course": ["lecture", "course", "homework", "assignment", "syllabus", "slide", "exercise", "student",
-               "professor", "quiz", "lab", "semester", "midterm"],
-    "reference": ["parameters", "returns", "raises", "class", "module", "syntax", "deprecated", "api reference",
-                  "argument", "see also", "attribute", "method"],
-    "blog": ["posted on", "posted by", "in this post", "in this article", "blog", "i think", "i was", "i have",
-             "i wanted", "my", "comments", "subscribe", "thanks for reading", "let s"],
-    "listicle": ["you won t believe", "ultimate", "must know", "amazing", "secret", "hack", "game changer",
-                 "click", "top 10", "tips and tricks", "insane", "mind blowing"],
+    "paper": [
+        "abstract",
+        "references",
+        "et al",
+        "in this paper",
+        "we propose",
+        "our method",
+        "our approach",
+        "our results",
+        "arxiv",
+        "proceedings",
+        "related work",
+        "conclusion",
+        "evaluation",
+        "preprint",
+    ],
+    "vendor_guide": [
+        "programming guide",
+        "best practices",
+        "tuning guide",
+        "optimization guide",
+        "user guide",
+        "developer guide",
+        "reference manual",
+        "nvidia",
+        "amd",
+        "intel",
+        "rocm",
+        "cuda toolkit",
+        "compute capability",
+        "whitepaper",
+        "our gpus",
+        "corporation",
+        "note",
+    ],
+    "course": [
+        "lecture",
+        "course",
+        "homework",
+        "assignment",
+        "syllabus",
+        "slide",
+        "exercise",
+        "student",
+        "professor",
+        "quiz",
+        "lab",
+        "semester",
+        "midterm",
+    ],
+    "reference": [
+        "parameters",
+        "returns",
+        "raises",
+        "class",
+        "module",
+        "syntax",
+        "deprecated",
+        "api reference",
+        "argument",
+        "see also",
+        "attribute",
+        "method",
+    ],
+    "blog": [
+        "posted on",
+        "posted by",
+        "in this post",
+        "in this article",
+        "blog",
+        "i think",
+        "i was",
+        "i have",
+        "i wanted",
+        "my",
+        "comments",
+        "subscribe",
+        "thanks for reading",
+        "let s",
+    ],
+    "listicle": [
+        "you won t believe",
+        "ultimate",
+        "must know",
+        "amazing",
+        "secret",
+        "hack",
+        "game changer",
+        "click",
+        "top 10",
+        "tips and tricks",
+        "insane",
+        "mind blowing",
+    ],
 }
 _NEEDED = {"paper": 3, "vendor_guide": 3, "course": 2, "reference": 4, "blog": 2, "listicle": 2}
 _CUE_COUNTER = PhraseCounter(c for cues in _CUES.values() for c in cues)
@@ -179,10 +260,13 @@ _NUMBERED_HEADING = re.compile(r"^\s*\d+(?:\.\d+)+\.?\s+\w", re.M)
 _LISTICLE_TITLE = re.compile(r"^\s*(?:top\s+)?\d+\s+(?:tips|tricks|ways|things|reasons|secrets|hacks|mistakes|best)\b")
 
 
-def source_kind(title: str, headings: list, text: str, kind: str, metadata: dict, toks: list[str],
-                list_share: float = 0.0) -> Source:
+def source_kind(
+    title: str, headings: list, text: str, kind: str, metadata: dict, toks: list[str], list_share: float = 0.0
+) -> Source:
     if list_share >= NAVIGATION_SHARE:
-        return Source("navigation", SOURCE_PRIOR["navigation"], [f"{list_share:.0%} of the words in link or label lines"])
+        return Source(
+            "navigation", SOURCE_PRIOR["navigation"], [f"{list_share:.0%} of the words in link or label lines"]
+        )
     head = "\n".join([title or "", *map(str, headings[:60])])
     hits: dict[str, list[str]] = {k: [] for k in _CUES}
     for cue in _CUE_COUNTER.count(tokens(head) + toks[:CUE_WINDOW]):

@@ -77,8 +77,7 @@ class _Inflater:
         return bytes(out)
 
 
-def make_client(connections: int, connect_timeout: float, read_timeout: float,
-                ssl_context=None) -> httpx.AsyncClient:
+def make_client(connections: int, connect_timeout: float, read_timeout: float, ssl_context=None) -> httpx.AsyncClient:
     return httpx.AsyncClient(
         verify=ssl_context if ssl_context is not None else True,
         headers={"User-Agent": USER_AGENT, "Accept": ACCEPT, "Accept-Encoding": "gzip, deflate"},
@@ -102,8 +101,10 @@ class ClientPool:
     def __init__(self, concurrency: int, connect_timeout: float, read_timeout: float):
         count = max(1, -(-concurrency // self.CONNECTIONS_PER_CLIENT))
         shared_tls = httpx.create_ssl_context()  # loading the CA bundle once, not once per client
-        self.clients = [make_client(self.CONNECTIONS_PER_CLIENT + 1, connect_timeout, read_timeout, shared_tls)
-                        for _ in range(count)]
+        self.clients = [
+            make_client(self.CONNECTIONS_PER_CLIENT + 1, connect_timeout, read_timeout, shared_tls)
+            for _ in range(count)
+        ]
         self.busy = [0] * count
 
     def acquire(self) -> int:
@@ -126,8 +127,15 @@ class ClientPool:
             await client.aclose()
 
 
-async def fetch_once(client: httpx.AsyncClient, url: str, *, max_bytes: int, budget_s: float,
-                     headers: dict[str, str] | None = None, read_body: bool = True) -> Response:
+async def fetch_once(
+    client: httpx.AsyncClient,
+    url: str,
+    *,
+    max_bytes: int,
+    budget_s: float,
+    headers: dict[str, str] | None = None,
+    read_body: bool = True,
+) -> Response:
     """GET ``url`` once. Non-2xx answers come back with an empty body (only the status and headers matter)."""
     try:
         async with asyncio.timeout(budget_s):

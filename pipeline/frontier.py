@@ -110,8 +110,10 @@ class Frontier:
         self._write("UPDATE crawl_runs SET settings = ? WHERE id = ?", (json.dumps(settings, default=str), run_id))
 
     def finish_run(self, run_id: int, stats: dict[str, Any]) -> None:
-        self._write("UPDATE crawl_runs SET finished_at = ?, stats = ? WHERE id = ?",
-                    (time.time(), json.dumps(stats, default=str), run_id))
+        self._write(
+            "UPDATE crawl_runs SET finished_at = ?, stats = ? WHERE id = ?",
+            (time.time(), json.dumps(stats, default=str), run_id),
+        )
         self.commit()
 
     def resume(self) -> int:
@@ -136,14 +138,21 @@ class Frontier:
         new_host = new.split("://", 1)[1]
         like = old.replace("%", r"\%").replace("_", r"\_") + "/%"
         moved = 0
-        for table, column in (("frontier", "url"), ("documents", "url"), ("documents", "final_url"),
-                              ("url_aliases", "url"), ("fetch_errors", "url"), ("discarded", "url"),
-                              ("frontier", "parent")):
-            sql = (f"UPDATE {table} SET {column} = ? || substr({column}, ?)"
-                   f" WHERE {column} LIKE ? ESCAPE '\\'")
+        for table, column in (
+            ("frontier", "url"),
+            ("documents", "url"),
+            ("documents", "final_url"),
+            ("url_aliases", "url"),
+            ("fetch_errors", "url"),
+            ("discarded", "url"),
+            ("frontier", "parent"),
+        ):
+            sql = f"UPDATE {table} SET {column} = ? || substr({column}, ?) WHERE {column} LIKE ? ESCAPE '\\'"
             moved += self._write(sql, (new, len(old) + 1, like)).rowcount
-        self._write("UPDATE frontier SET host = ? WHERE url LIKE ? ESCAPE '\\'",
-                    (new_host, new.replace("%", r"\%").replace("_", r"\_") + "/%"))
+        self._write(
+            "UPDATE frontier SET host = ? WHERE url LIKE ? ESCAPE '\\'",
+            (new_host, new.replace("%", r"\%").replace("_", r"\_") + "/%"),
+        )
         self.commit()
         self.seen = {row[0] for row in self.conn.execute("SELECT url FROM frontier")}
         self.discarded = {row[0] for row in self.conn.execute("SELECT url FROM discarded")}
@@ -151,8 +160,17 @@ class Frontier:
 
     # -- the frontier ----------------------------------------------------------------------------------------
 
-    def add(self, url: str, host: str, depth: int, parent: str | None, kind: str = "page",
-            status: str = "queued", skip_reason: str | None = None, last_error: str | None = None) -> bool:
+    def add(
+        self,
+        url: str,
+        host: str,
+        depth: int,
+        parent: str | None,
+        kind: str = "page",
+        status: str = "queued",
+        skip_reason: str | None = None,
+        last_error: str | None = None,
+    ) -> bool:
         """Adds ``url`` unless already known; True when it was new."""
         if url in self.seen:
             return False
@@ -185,9 +203,17 @@ class Frontier:
         for entry in entries:
             self._write("UPDATE frontier SET status = 'queued', next_try = ? WHERE url = ?", (next_try, entry.url))
 
-    def finish(self, entry: Entry, run_id: int, status: str = "done", skip_reason: str | None = None,
-               error: str | None = None, etag: str | None = None, last_modified: str | None = None,
-               fetched: bool = True) -> None:
+    def finish(
+        self,
+        entry: Entry,
+        run_id: int,
+        status: str = "done",
+        skip_reason: str | None = None,
+        error: str | None = None,
+        etag: str | None = None,
+        last_modified: str | None = None,
+        fetched: bool = True,
+    ) -> None:
         self._write(
             "UPDATE frontier SET status = ?, skip_reason = ?, last_error = ?, attempts = attempts + ?,"
             " fetched_run = ?, etag = COALESCE(?, etag), last_modified = COALESCE(?, last_modified)"
@@ -199,11 +225,14 @@ class Frontier:
     def retry(self, entry: Entry, next_try: float, error: str) -> None:
         self._write(
             "UPDATE frontier SET status = 'queued', attempts = attempts + 1, next_try = ?, last_error = ?"
-            " WHERE url = ?", (next_try, error, entry.url))
+            " WHERE url = ?",
+            (next_try, error, entry.url),
+        )
 
     def record_error(self, url: str, status: int | None, error: str) -> None:
-        self._write("INSERT INTO fetch_errors (url, at, status, error) VALUES (?, ?, ?, ?)",
-                    (url, time.time(), status, error))
+        self._write(
+            "INSERT INTO fetch_errors (url, at, status, error) VALUES (?, ?, ?, ?)", (url, time.time(), status, error)
+        )
 
     def pages_done(self, run_id: int) -> int:
         return self.conn.execute("SELECT count(*) FROM frontier WHERE fetched_run = ?", (run_id,)).fetchone()[0]
@@ -218,21 +247,40 @@ class Frontier:
 
     # -- documents -------------------------------------------------------------------------------------------
 
-    def store_document(self, url: str, doc: Document, *, final_url: str | None, content_type: str | None,
-                       byte_size: int, etag: str | None, last_modified: str | None, depth: int) -> str:
+    def store_document(
+        self,
+        url: str,
+        doc: Document,
+        *,
+        final_url: str | None,
+        content_type: str | None,
+        byte_size: int,
+        etag: str | None,
+        last_modified: str | None,
+        depth: int,
+    ) -> str:
         """Writes ``doc`` fetched from ``url``; returns stored | duplicate | updated | replaced | unchanged."""
         identity = doc.url or url
         content_hash = hashlib.sha256(doc.text.encode("utf-8")).hexdigest()
         fields = {
-            "final_url": final_url, "title": doc.title, "kind": doc.kind, "content_type": content_type,
-            "text": doc.text, "headings": json.dumps(doc.headings, ensure_ascii=False),
+            "final_url": final_url,
+            "title": doc.title,
+            "kind": doc.kind,
+            "content_type": content_type,
+            "text": doc.text,
+            "headings": json.dumps(doc.headings, ensure_ascii=False),
             "code_blocks": json.dumps(doc.code_blocks, ensure_ascii=False),
-            "metadata": json.dumps(doc.metadata, ensure_ascii=False), "content_hash": content_hash,
-            "byte_size": byte_size, "etag": etag, "last_modified": last_modified, "depth": depth,
+            "metadata": json.dumps(doc.metadata, ensure_ascii=False),
+            "content_hash": content_hash,
+            "byte_size": byte_size,
+            "etag": etag,
+            "last_modified": last_modified,
+            "depth": depth,
             "fetched_at": time.time(),
         }
-        row = self.conn.execute("SELECT id, content_hash, metadata FROM documents WHERE url = ?",
-                                (identity,)).fetchone()
+        row = self.conn.execute(
+            "SELECT id, content_hash, metadata FROM documents WHERE url = ?", (identity,)
+        ).fetchone()
         holder = self.conn.execute("SELECT id FROM documents WHERE content_hash = ?", (content_hash,)).fetchone()
         if row is not None:
             doc_id, old_hash, old_meta = row
@@ -241,8 +289,10 @@ class Frontier:
                 if doc.metadata.get("version", 0) <= old_version:
                     return "unchanged"
             elif old_hash == content_hash:
-                self._write("UPDATE documents SET etag = ?, last_modified = ?, fetched_at = ? WHERE id = ?",
-                            (etag, last_modified, fields["fetched_at"], doc_id))
+                self._write(
+                    "UPDATE documents SET etag = ?, last_modified = ?, fetched_at = ? WHERE id = ?",
+                    (etag, last_modified, fields["fetched_at"], doc_id),
+                )
                 return "unchanged"
             if holder is not None and holder[0] != doc_id:
                 return "unchanged"  # its new content is another document's: keep the old text, no second row
@@ -256,6 +306,8 @@ class Frontier:
             self._write("INSERT OR IGNORE INTO url_aliases (url, document_id) VALUES (?, ?)", (identity, holder[0]))
             return "duplicate"
         columns = ["url", *fields]
-        self._write(f"INSERT INTO documents ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
-                    (identity, *fields.values()))
+        self._write(
+            f"INSERT INTO documents ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
+            (identity, *fields.values()),
+        )
         return "stored"

@@ -40,8 +40,13 @@ def load_pack(db, skill: str) -> StoredPack | None:
     if not rows:
         return None
     row = rows[0]
-    return StoredPack(skill=row["skill"], level=row["level"], built_at=row["built_at"],
-                      mastery=json.loads(row["mastery"]), pack=json.loads(row["pack"]))
+    return StoredPack(
+        skill=row["skill"],
+        level=row["level"],
+        built_at=row["built_at"],
+        mastery=json.loads(row["mastery"]),
+        pack=json.loads(row["pack"]),
+    )
 
 
 def learned_levels(db) -> dict[str, int]:

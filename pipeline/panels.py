@@ -1,7 +1,7 @@
 """The Vision panels, en and zh, exactly as DESIGN.md writes them.
 
-    document  [Value: 92] [Relevance: high] [Redundancy: low]   【资料价值：92】【适配相关性：高】【重复内容：低】
-    mastery   [Domain mastery: 23.4%]                           【当前领域掌握度：23.4%】
+document  [Value: 92] [Relevance: high] [Redundancy: low]   【资料价值：92】【适配相关性：高】【重复内容：低】
+mastery   [Domain mastery: 23.4%]                           【当前领域掌握度：23.4%】
 """
 
 from __future__ import annotations

@@ -19,9 +19,7 @@ from .terms import raw_tokens
 DEFAULT_PROFILE = "operator_adaptation.toml"
 
 # words that carry no topic in a --topic sentence
-_STOP = frozenset(
-    "a an and are as at be by for from how in into is it of on or the to what when which with".split()
-)
+_STOP = frozenset("a an and are as at be by for from how in into is it of on or the to what when which with".split())
 
 
 @dataclass(frozen=True)

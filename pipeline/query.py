@@ -81,7 +81,9 @@ def search(db, query: str, limit: int = 10) -> list[Passage]:
         " WHERE documents_fts MATCH ? ORDER BY bm25(documents_fts, 5.0, 1.0) LIMIT ?"
     )
     rows = _match(db, sql, query, limit)
-    return [Passage(i, u, t or u, display_text(snip), round(-rank, 4), json.loads(dm)) for i, u, t, snip, rank, dm in rows]
+    return [
+        Passage(i, u, t or u, display_text(snip), round(-rank, 4), json.loads(dm)) for i, u, t, snip, rank, dm in rows
+    ]
 
 
 def passages(db, query: str, limit: int = 5, domain: str | None = None) -> list[Passage]:

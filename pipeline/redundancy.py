@@ -85,8 +85,9 @@ def signature(toks: Sequence[str]) -> Signature | None:
     hashes = shingle_hashes(toks)
     if hashes.size == 0:
         return None
-    minhash = MinHash(num_perm=NUM_PERM, seed=_SEED, hashfunc=_identity, permutations=_template.permutations,
-                      scheme=_template.scheme)
+    minhash = MinHash(
+        num_perm=NUM_PERM, seed=_SEED, hashfunc=_identity, permutations=_template.permutations, scheme=_template.scheme
+    )
     minhash.update_batch(hashes.tolist())
     return Signature(LeanMinHash(minhash), int(hashes.size))
 

@@ -149,8 +149,9 @@ def _saturate(count: int, words: int) -> float:
     return count / (count + k)
 
 
-def score_corpus(db, profile: Profile | None = None, domains: list[Domain] | None = None,
-                 timings: dict[str, float] | None = None) -> list[ScoredDocument]:
+def score_corpus(
+    db, profile: Profile | None = None, domains: list[Domain] | None = None, timings: dict[str, float] | None = None
+) -> list[ScoredDocument]:
     """Scores every document that still has text; writes ``scores``; returns them best first.
 
     ``timings``, when given, receives the seconds each stage took (for benchmarks/score_bench.py).
@@ -283,8 +284,11 @@ def score_corpus(db, profile: Profile | None = None, domains: list[Domain] | Non
                 f"candidates at Jaccard >= {redundancy.CANDIDATE_JACCARD}, containment in a higher-ranked document",
             },
             "source": {"kind": doc.source.kind, "prior": doc.source.prior, "reasons": doc.source.reasons},
-            "substance": {"score": doc.substance.score, "list_share": doc.substance.list_share,
-                          "reasons": doc.substance.reasons},
+            "substance": {
+                "score": doc.substance.score,
+                "list_share": doc.substance.list_share,
+                "reasons": doc.substance.reasons,
+            },
             "concepts": doc.concepts,
             "words": doc.words,
         }
@@ -315,8 +319,10 @@ def _value(relevance: float, depth_score: float, uniqueness: float, prior: float
     # off-topic pages and link lists are scaled down whatever their other figures
     gate = (0.5 + 0.5 * min(1.0, relevance / RELEVANCE_GATE)) * own
     value = int(round(100 * base * gate))
-    parts = {k: {"figure": round(v, 4), "weight": VALUE_WEIGHTS[k], "points": round(100 * VALUE_WEIGHTS[k] * v * gate, 1)}
-             for k, v in figures.items()}
+    parts = {
+        k: {"figure": round(v, 4), "weight": VALUE_WEIGHTS[k], "points": round(100 * VALUE_WEIGHTS[k] * v * gate, 1)}
+        for k, v in figures.items()
+    }
     parts["relevance_gate"] = round(gate / own, 4)
     parts["substance"] = round(own, 4)
     parts["total"] = value
@@ -399,8 +405,17 @@ def _matched_terms(doc: _Doc, profile: Profile) -> list[dict]:
 def _write(db, scored: list[ScoredDocument], profile: Profile, now: float) -> None:
     rows = (
         (
-            s.id, s.value, s.relevance, s.relevance_score, s.redundancy, s.redundancy_score, s.duplicate_of,
-            json.dumps(s.domains), json.dumps(s.components, ensure_ascii=False), profile.name, now,
+            s.id,
+            s.value,
+            s.relevance,
+            s.relevance_score,
+            s.redundancy,
+            s.redundancy_score,
+            s.duplicate_of,
+            json.dumps(s.domains),
+            json.dumps(s.components, ensure_ascii=False),
+            profile.name,
+            now,
         )
         for s in scored
     )
@@ -420,4 +435,3 @@ def stored_scores(db) -> list[dict]:
     )
     names = [c[0] for c in rows.description]
     return [dict(zip(names, r)) for r in rows.fetchall()]
-

@@ -60,7 +60,7 @@ def parse_seeds(raw: list[str]) -> Seeds:
     for item in raw:
         item = item.strip()
         if item.startswith("arxiv:"):
-            query = item[len("arxiv:"):].strip()
+            query = item[len("arxiv:") :].strip()
             if not query:
                 raise UsageError("arxiv: seed needs a query, e.g. arxiv:'flash attention'")
             seeds.arxiv.append(query)
@@ -83,4 +83,6 @@ def parse_seeds(raw: list[str]) -> Seeds:
 
 
 def arxiv_query_url(api: str, query: str, start: int, size: int) -> str:
-    return urls.canonical(f"{api}?{urlencode({'search_query': query, 'start': start, 'max_results': size}, quote_via=quote)}")
+    return urls.canonical(
+        f"{api}?{urlencode({'search_query': query, 'start': start, 'max_results': size}, quote_via=quote)}"
+    )

@@ -13,18 +13,34 @@ from pipeline.errors import UsageError
 from pipeline.store import open_db
 from shijie.options import DbOpt, JsonOpt, LangOpt, output
 
-SeedsArg = Annotated[Optional[list[str]], typer.Argument(
-    help="URL, local file or folder, arxiv:QUERY, or a seeds file (.toml). None: the embedded corpus.",
-    show_default=False)]
-MaxPagesOpt = Annotated[Optional[int], typer.Option("--max-pages", help="Stop after this many requests in this crawl [1000].")]
+SeedsArg = Annotated[
+    Optional[list[str]],
+    typer.Argument(
+        help="URL, local file or folder, arxiv:QUERY, or a seeds file (.toml). None: the embedded corpus.",
+        show_default=False,
+    ),
+]
+MaxPagesOpt = Annotated[
+    Optional[int], typer.Option("--max-pages", help="Stop after this many requests in this crawl [1000].")
+]
 MaxDepthOpt = Annotated[Optional[int], typer.Option("--max-depth", help="Links followed from a seed [4].")]
 ConcurrencyOpt = Annotated[Optional[int], typer.Option("--concurrency", help="Requests in flight in all [8].")]
 PerHostOpt = Annotated[Optional[int], typer.Option("--per-host", help="Requests in flight to one host [2].")]
-DelayOpt = Annotated[Optional[float], typer.Option(
-    "--delay", help="Seconds between requests to one host; robots.txt Crawl-delay can raise it [1; 0 for the embedded corpus].")]
-AllowHostOpt = Annotated[Optional[list[str]], typer.Option(
-    "--allow-host", help="Also follow links to this host (repeatable; .example.org admits subdomains).")]
-RecrawlOpt = Annotated[bool, typer.Option("--recrawl", help="Fetch finished pages again (conditional requests: unchanged pages cost a 304).")]
+DelayOpt = Annotated[
+    Optional[float],
+    typer.Option(
+        "--delay",
+        help="Seconds between requests to one host; robots.txt Crawl-delay can raise it [1; 0 for the embedded corpus].",
+    ),
+]
+AllowHostOpt = Annotated[
+    Optional[list[str]],
+    typer.Option("--allow-host", help="Also follow links to this host (repeatable; .example.org admits subdomains)."),
+]
+RecrawlOpt = Annotated[
+    bool,
+    typer.Option("--recrawl", help="Fetch finished pages again (conditional requests: unchanged pages cost a 304)."),
+]
 
 
 def _settings(seeds: list[str], given: dict[str, Any], embedded: bool) -> CrawlSettings:
@@ -68,8 +84,15 @@ def crawl(
     """
     out = output(as_json, lang)
     seeds = list(seeds or [])
-    given = {"max_pages": max_pages, "max_depth": max_depth, "concurrency": concurrency, "per_host": per_host,
-             "delay": delay, "allow_hosts": allow_host or None, "recrawl": recrawl or None}
+    given = {
+        "max_pages": max_pages,
+        "max_depth": max_depth,
+        "concurrency": concurrency,
+        "per_host": per_host,
+        "delay": delay,
+        "allow_hosts": allow_host or None,
+        "recrawl": recrawl or None,
+    }
     database = open_db(db)
     settings = _settings(seeds, given, embedded=not seeds)
     with _progress(out, settings) as on_progress:
@@ -96,16 +119,24 @@ class _progress:
             return None
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-        self.bar = Progress(TextColumn("crawl"), BarColumn(), MofNCompleteColumn(),
-                            TextColumn("{task.fields[rate]:>6.1f} pages/s · {task.fields[errors]} errors · "
-                                       "{task.fields[queue]} queued"),
-                            TimeElapsedColumn(), console=self.console, transient=True)
+        self.bar = Progress(
+            TextColumn("crawl"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn(
+                "{task.fields[rate]:>6.1f} pages/s · {task.fields[errors]} errors · {task.fields[queue]} queued"
+            ),
+            TimeElapsedColumn(),
+            console=self.console,
+            transient=True,
+        )
         self.bar.start()
         self.task = self.bar.add_task("crawl", total=self.settings.max_pages, rate=0.0, errors=0, queue=0)
 
         def update(stats: CrawlStats) -> None:
-            self.bar.update(self.task, completed=stats.fetched, rate=stats.pages_per_s, errors=stats.errors,
-                            queue=stats.queued)
+            self.bar.update(
+                self.task, completed=stats.fetched, rate=stats.pages_per_s, errors=stats.errors, queue=stats.queued
+            )
 
         return update
 
@@ -116,13 +147,21 @@ class _progress:
 
 
 _LABELS = {
-    "title": ("crawl", "抓取"), "resumed": (" (resumed)", "（续传）"), "fetched": ("fetched", "已抓取"),
-    "stored": ("stored (new documents)", "新存入文档"), "updated": ("updated", "已更新"),
+    "title": ("crawl", "抓取"),
+    "resumed": (" (resumed)", "（续传）"),
+    "fetched": ("fetched", "已抓取"),
+    "stored": ("stored (new documents)", "新存入文档"),
+    "updated": ("updated", "已更新"),
     "duplicates": ("duplicates (same content, other URL)", "重复（同内容不同网址）"),
-    "not_modified": ("not modified (304)", "未变化（304）"), "robots": ("skipped by robots.txt", "robots.txt 禁止"),
-    "skipped": ("skipped", "跳过"), "retries": ("retries", "重试"), "errors": ("errors", "错误"),
-    "queued": ("still queued", "仍在队列"), "documents": ("documents in the database", "数据库文档总数"),
-    "elapsed": ("elapsed", "用时"), "rate": ("pages/s", "页/秒"),
+    "not_modified": ("not modified (304)", "未变化（304）"),
+    "robots": ("skipped by robots.txt", "robots.txt 禁止"),
+    "skipped": ("skipped", "跳过"),
+    "retries": ("retries", "重试"),
+    "errors": ("errors", "错误"),
+    "queued": ("still queued", "仍在队列"),
+    "documents": ("documents in the database", "数据库文档总数"),
+    "elapsed": ("elapsed", "用时"),
+    "rate": ("pages/s", "页/秒"),
 }
 
 
@@ -136,11 +175,16 @@ def _summary(out, stats: CrawlStats) -> None:
     table.add_column("what")
     table.add_column("count", justify="right")
     rows = [
-        (label("fetched"), stats.fetched), (label("stored"), stats.stored), (label("updated"), stats.updated),
-        (label("duplicates"), stats.duplicates), (label("not_modified"), stats.not_modified),
+        (label("fetched"), stats.fetched),
+        (label("stored"), stats.stored),
+        (label("updated"), stats.updated),
+        (label("duplicates"), stats.duplicates),
+        (label("not_modified"), stats.not_modified),
         (label("robots"), stats.skipped_robots),
         *((f"{label('skipped')}: {reason}", n) for reason, n in sorted(stats.skipped.items()) if reason != "robots"),
-        (label("retries"), stats.retries), (label("errors"), stats.errors), (label("queued"), stats.queued),
+        (label("retries"), stats.retries),
+        (label("errors"), stats.errors),
+        (label("queued"), stats.queued),
         (label("documents"), stats.documents_total),
         (label("elapsed"), f"{stats.elapsed_s:.1f} s ({stats.pages_per_s:.1f} {label('rate')})"),
     ]

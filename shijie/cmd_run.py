@@ -12,14 +12,25 @@ from shijie.options import DbOpt, JsonOpt, LangOpt, output
 
 OutOpt = Annotated[str, typer.Option("--out", help="Folder for report.html (created if needed).")]
 DeviceOpt = Annotated[str, typer.Option("--device", help="Where the skill runs its kernel: auto, cpu or cuda.")]
-BenchmarkOpt = Annotated[Optional[bool], typer.Option(
-    "--benchmark/--no-benchmark", help="Benchmark against the vendor kernels (default: on when a CUDA GPU is used).",
-    show_default=False)]
+BenchmarkOpt = Annotated[
+    Optional[bool],
+    typer.Option(
+        "--benchmark/--no-benchmark",
+        help="Benchmark against the vendor kernels (default: on when a CUDA GPU is used).",
+        show_default=False,
+    ),
+]
 TOP_PANELS = 5
 
 
-def run(out: OutOpt = "shijie-report", device: DeviceOpt = "auto", benchmark: BenchmarkOpt = None,
-        db: DbOpt = None, as_json: JsonOpt = False, lang: LangOpt = "en") -> None:
+def run(
+    out: OutOpt = "shijie-report",
+    device: DeviceOpt = "auto",
+    benchmark: BenchmarkOpt = None,
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+    lang: LangOpt = "en",
+) -> None:
     """Crawl the embedded corpus, score, curate, learn Operator Adaptation, adapt FusedAttentionBackward, report.
 
     Offline: the command serves the corpus on 127.0.0.1 itself. Again on the same db it resumes and updates.
@@ -45,9 +56,16 @@ def run(out: OutOpt = "shijie-report", device: DeviceOpt = "auto", benchmark: Be
     progress = _StageProgress(err)
     # a plain function, not the bound method: the crawl deep-copies its settings, the console holds locks
     on_crawl = lambda stats: progress.crawl(stats)  # noqa: E731
-    results = run_job(db, out, device=device, lang=lang, benchmark=benchmark, on_stage=progress.stage,
-                      on_crawl_progress=on_crawl,
-                      on_phase=lambda key: progress.line(f"        {escape(PANELS[lang][key])}"))
+    results = run_job(
+        db,
+        out,
+        device=device,
+        lang=lang,
+        benchmark=benchmark,
+        on_stage=progress.stage,
+        on_crawl_progress=on_crawl,
+        on_phase=lambda key: progress.line(f"        {escape(PANELS[lang][key])}"),
+    )
     show.emit(results)
     _panel_summary(show.human, results, lang)
 
@@ -72,8 +90,10 @@ class _StageProgress:
 
     def crawl(self, stats) -> None:
         if self.status is not None:
-            self.status.update(f"crawl: {stats.fetched} fetched · {stats.stored} stored · {stats.queued} queued"
-                               f" · {stats.errors} errors")
+            self.status.update(
+                f"crawl: {stats.fetched} fetched · {stats.stored} stored · {stats.queued} queued"
+                f" · {stats.errors} errors"
+            )
 
     def line(self, text: str) -> None:
         self.console.print(text, soft_wrap=True)
@@ -97,13 +117,18 @@ def _panel_summary(console, results: dict, lang: str) -> None:
     skill = learned_skill(results)
     if skill:
         title = (skill.get("title_zh") or skill["title"]) if lang == "zh" else skill["title"]
-        console.print(PANELS[lang]["acquired"].format(title=title, level=skill["level"]), markup=False,
-                      style="bold green")
+        console.print(
+            PANELS[lang]["acquired"].format(title=title, level=skill["level"]), markup=False, style="bold green"
+        )
     invoke = results["invoke"]
     checks = invoke.get("validation") or []
     failed = [row for row in checks if not row.get("passed")]
-    console.print(f"{invoke['op']} on {invoke.get('device_name') or invoke.get('device')}: "
-                  f"{len(checks) - len(failed)}/{len(checks)} validation cases passed"
-                  + (f", {len(invoke['benchmark'])} benchmark rows" if invoke.get("benchmark") else ""),
-                  markup=False, soft_wrap=True, style="red" if failed else None)
+    console.print(
+        f"{invoke['op']} on {invoke.get('device_name') or invoke.get('device')}: "
+        f"{len(checks) - len(failed)}/{len(checks)} validation cases passed"
+        + (f", {len(invoke['benchmark'])} benchmark rows" if invoke.get("benchmark") else ""),
+        markup=False,
+        soft_wrap=True,
+        style="red" if failed else None,
+    )
     console.print(f"report: {results['report']}", markup=False, soft_wrap=True, style="bold")

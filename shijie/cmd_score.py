@@ -17,12 +17,20 @@ from pipeline.store import open_db
 from shijie.options import DbOpt, JsonOpt, LangOpt, output
 
 TopicOpt = Annotated[Optional[str], typer.Option("--topic", help="Score against this topic instead of the default.")]
-ProfileOpt = Annotated[Optional[str], typer.Option("--profile", help="Score against a profile file (TOML: text + [terms]).")]
+ProfileOpt = Annotated[
+    Optional[str], typer.Option("--profile", help="Score against a profile file (TOML: text + [terms]).")
+]
 LimitOpt = Annotated[int, typer.Option("--limit", help="How many rows to print (JSON always has all).")]
 
 
-def score(topic: TopicOpt = None, profile: ProfileOpt = None, limit: LimitOpt = 30,
-          db: DbOpt = None, as_json: JsonOpt = False, lang: LangOpt = "en") -> None:
+def score(
+    topic: TopicOpt = None,
+    profile: ProfileOpt = None,
+    limit: LimitOpt = 30,
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+    lang: LangOpt = "en",
+) -> None:
     """Score every document: value 0-100, relevance, redundancy, domain coverage; prints the ranking.
 
     Example: shijie score --topic "fused attention backward on a new GPU"
@@ -40,9 +48,13 @@ def score(topic: TopicOpt = None, profile: ProfileOpt = None, limit: LimitOpt = 
         for column in ("id", "value", "relevance", "redundancy", "title"):
             table.add_column(column)
         for s in scored[:limit]:
-            table.add_row(str(s.id), str(s.value), panels.level_text(s.relevance, lang),
-                          panels.level_text(s.redundancy, lang) + (f" → {s.duplicate_of}" if s.duplicate_of else ""),
-                          s.title[:70])
+            table.add_row(
+                str(s.id),
+                str(s.value),
+                panels.level_text(s.relevance, lang),
+                panels.level_text(s.redundancy, lang) + (f" → {s.duplicate_of}" if s.duplicate_of else ""),
+                s.title[:70],
+            )
         out.human.print(table)
 
 
@@ -62,8 +74,12 @@ def _document(conn, doc: str) -> tuple:
     return row
 
 
-def show(doc: Annotated[str, typer.Argument(help="Document id or URL.")],
-         db: DbOpt = None, as_json: JsonOpt = False, lang: LangOpt = "en") -> None:
+def show(
+    doc: Annotated[str, typer.Argument(help="Document id or URL.")],
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+    lang: LangOpt = "en",
+) -> None:
     """Show a document's Vision panel and the reasons behind each figure.
 
     Example: shijie show 3 --lang zh
@@ -73,7 +89,8 @@ def show(doc: Annotated[str, typer.Argument(help="Document id or URL.")],
     doc_id, url, title, status = _document(conn, doc)
     row = conn.execute(
         "SELECT value, relevance, relevance_score, redundancy, redundancy_score, duplicate_of, domains, components,"
-        " topic FROM scores WHERE document_id = ?", (doc_id,)
+        " topic FROM scores WHERE document_id = ?",
+        (doc_id,),
     ).fetchone()
     if row is None:
         raise UsageError(f"document {doc_id} is not scored yet: run shijie score")
@@ -81,10 +98,25 @@ def show(doc: Annotated[str, typer.Argument(help="Document id or URL.")],
     components, doms = json.loads(components), json.loads(doms)
     panel = panels.document_panel(value, relevance, redundancy, lang)
     dup_url = components["uniqueness"].get("duplicate_of_url")
-    out.emit({"id": doc_id, "url": url, "title": title, "status": status, "panel": panel, "value": value,
-              "relevance": relevance, "relevance_score": rel_score, "redundancy": redundancy,
-              "redundancy_score": red_score, "duplicate_of": dup_url, "duplicate_of_id": dup, "domains": doms,
-              "topic": topic, "components": components})
+    out.emit(
+        {
+            "id": doc_id,
+            "url": url,
+            "title": title,
+            "status": status,
+            "panel": panel,
+            "value": value,
+            "relevance": relevance,
+            "relevance_score": rel_score,
+            "redundancy": redundancy,
+            "redundancy_score": red_score,
+            "duplicate_of": dup_url,
+            "duplicate_of_id": dup,
+            "domains": doms,
+            "topic": topic,
+            "components": components,
+        }
+    )
     if as_json:
         return
     h = out.human
@@ -92,28 +124,51 @@ def show(doc: Annotated[str, typer.Argument(help="Document id or URL.")],
     h.print(f"{title}\n{url}  ({status})")
     h.print(panel)
     rel = components["relevance"]
-    h.print(("相关性" if zh else "Relevance") + f" {rel_score:.2f} ({topic}): term evidence {rel['term_evidence']:.2f},"
-            f" cosine {rel['cosine']:.2f}" + (f", label model {rel['label_model']:.2f}" if rel["label_model"] is not None else ""))
+    h.print(
+        ("相关性" if zh else "Relevance") + f" {rel_score:.2f} ({topic}): term evidence {rel['term_evidence']:.2f},"
+        f" cosine {rel['cosine']:.2f}"
+        + (f", label model {rel['label_model']:.2f}" if rel["label_model"] is not None else "")
+    )
     if rel["top_terms"]:
         h.print("  top terms: " + ", ".join(f"{t['term']} ({t['weight']:.3f})" for t in rel["top_terms"]))
     if rel["matched_terms"]:
         h.print("  profile terms: " + ", ".join(f"{t['term']}×{t['count']}" for t in rel["matched_terms"]))
-    h.print(("重复" if zh else "Redundancy") + f" {red_score:.2f}"
-            + (f": repeats document {dup} {dup_url} (Jaccard {components['uniqueness']['jaccard']:.2f})" if dup else ": repeats nothing ranked above it"))
+    h.print(
+        ("重复" if zh else "Redundancy")
+        + f" {red_score:.2f}"
+        + (
+            f": repeats document {dup} {dup_url} (Jaccard {components['uniqueness']['jaccard']:.2f})"
+            if dup
+            else ": repeats nothing ranked above it"
+        )
+    )
     src = components["source"]
     h.print(f"Source: {src['kind']} (prior {src['prior']:.2f}; {'; '.join(src['reasons'])})")
     h.print(f"Depth {components['depth']['score']:.2f}: " + "; ".join(components["depth"]["reasons"]))
     parts = components["value"]
-    h.print(("价值构成" if zh else "Value") + f" {value} = ("
-            + " + ".join(f"{k} {parts[k]['figure']:.2f}×{parts[k]['weight']}" for k in ("relevance", "depth", "uniqueness", "source"))
-            + f") × gate {parts['relevance_gate']:.2f} × substance {parts.get('substance', 1.0):.2f}")
+    h.print(
+        ("价值构成" if zh else "Value")
+        + f" {value} = ("
+        + " + ".join(
+            f"{k} {parts[k]['figure']:.2f}×{parts[k]['weight']}" for k in ("relevance", "depth", "uniqueness", "source")
+        )
+        + f") × gate {parts['relevance_gate']:.2f} × substance {parts.get('substance', 1.0):.2f}"
+    )
     titles = {d.id: (d.title_zh if zh else d.title) for d in list_domains()}
-    h.print(("领域覆盖" if zh else "Domains") + ": " + ", ".join(f"{titles.get(k, k)} {v:.2f}" for k, v in doms.items() if v > 0))
+    h.print(
+        ("领域覆盖" if zh else "Domains")
+        + ": "
+        + ", ".join(f"{titles.get(k, k)} {v:.2f}" for k, v in doms.items() if v > 0)
+    )
 
 
-def mark(doc: Annotated[str, typer.Argument(help="Document id or URL.")],
-         label: Annotated[str, typer.Argument(help="good or bad.")],
-         db: DbOpt = None, as_json: JsonOpt = False, lang: LangOpt = "en") -> None:
+def mark(
+    doc: Annotated[str, typer.Argument(help="Document id or URL.")],
+    label: Annotated[str, typer.Argument(help="good or bad.")],
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+    lang: LangOpt = "en",
+) -> None:
     """Mark a document good or bad; the next shijie score learns from the marks.
 
     Example: shijie mark 3 good
@@ -126,11 +181,15 @@ def mark(doc: Annotated[str, typer.Argument(help="Document id or URL.")],
     import time
 
     with database.conn:
-        database.conn.execute("INSERT OR REPLACE INTO labels (document_id, label, at) VALUES (?, ?, ?)", (doc_id, label, time.time()))
+        database.conn.execute(
+            "INSERT OR REPLACE INTO labels (document_id, label, at) VALUES (?, ?, ?)", (doc_id, label, time.time())
+        )
     counts = dict(database.conn.execute("SELECT label, count(*) FROM labels GROUP BY label").fetchall())
     out.emit({"id": doc_id, "url": url, "label": label, "labels": counts})
     if not as_json:
-        out.human.print(f"marked {doc_id} {label} ({counts.get('good', 0)} good, {counts.get('bad', 0)} bad); run shijie score to use it")
+        out.human.print(
+            f"marked {doc_id} {label} ({counts.get('good', 0)} good, {counts.get('bad', 0)} bad); run shijie score to use it"
+        )
 
 
 def _mastery_lines(out, m: dict, lang: str) -> None:
@@ -143,8 +202,14 @@ def _mastery_lines(out, m: dict, lang: str) -> None:
         out.human.print(f"  {titles.get(domain_id, domain_id):<{width}} {bar:<30} {100 * share:5.1f}%")
 
 
-def curate(min_value: Annotated[int, typer.Option("--min-value", help="Keep documents valued at least this (0-100).")] = DEFAULT_MIN_VALUE,
-           db: DbOpt = None, as_json: JsonOpt = False, lang: LangOpt = "en") -> None:
+def curate(
+    min_value: Annotated[
+        int, typer.Option("--min-value", help="Keep documents valued at least this (0-100).")
+    ] = DEFAULT_MIN_VALUE,
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+    lang: LangOpt = "en",
+) -> None:
     """Keep the best scored documents (one per duplicate group), discard the rest, index for search.
 
     Example: shijie curate --min-value 50
@@ -157,9 +222,13 @@ def curate(min_value: Annotated[int, typer.Option("--min-value", help="Keep docu
         _mastery_lines(out, result.mastery, lang)
 
 
-def search(query: Annotated[str, typer.Argument(help="Words to find in the curated corpus.")],
-           limit: Annotated[int, typer.Option("--limit", help="How many results.")] = 10,
-           db: DbOpt = None, as_json: JsonOpt = False, lang: LangOpt = "en") -> None:
+def search(
+    query: Annotated[str, typer.Argument(help="Words to find in the curated corpus.")],
+    limit: Annotated[int, typer.Option("--limit", help="How many results.")] = 10,
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+    lang: LangOpt = "en",
+) -> None:
     """Full-text search (BM25) over the curated corpus, with snippets.
 
     Example: shijie search "shared memory bank conflicts"
@@ -174,7 +243,9 @@ def search(query: Annotated[str, typer.Argument(help="Words to find in the curat
         if not hits:
             out.human.print(f"no curated document matches {query!r}")
         for p in hits:
-            out.human.print(f"[bold]{p.document_id}[/bold] {p.title}  ({p.score:.2f})\n  {p.url}\n  {p.text}\n", markup=True)
+            out.human.print(
+                f"[bold]{p.document_id}[/bold] {p.title}  ({p.score:.2f})\n  {p.url}\n  {p.text}\n", markup=True
+            )
 
 
 def mastery(db: DbOpt = None, as_json: JsonOpt = False, lang: LangOpt = "en") -> None:

@@ -10,8 +10,9 @@ from rich.table import Table
 
 from shijie.options import DbOpt, JsonOpt, LangOpt, output
 
-skills_app = typer.Typer(help="Skills learned from the curated corpus: list, learn, invoke, export.",
-                         no_args_is_help=True)
+skills_app = typer.Typer(
+    help="Skills learned from the curated corpus: list, learn, invoke, export.", no_args_is_help=True
+)
 
 STATUS_STYLE = {"learned": "green", "learnable": "yellow", "locked": "red", "broken": "bold red"}
 
@@ -48,8 +49,11 @@ def list_(db: DbOpt = None, as_json: JsonOpt = False, lang: LangOpt = "en") -> N
             needs = f"{len(row['shortfalls'])} domain(s) short, see below"
         else:
             above = {int(level): threshold for level, threshold in row["levels"].items() if int(level) > row["level"]}
-            needs = (f"Lv.{min(above)} at {above[min(above)]:.0%} mean required mastery (now {row['required_mastery']:.1%})"
-                     if above else "top level")
+            needs = (
+                f"Lv.{min(above)} at {above[min(above)]:.0%} mean required mastery (now {row['required_mastery']:.1%})"
+                if above
+                else "top level"
+            )
             if row["status"] == "learnable":
                 needs = f"ready: shijie skills learn {row['name']}"
             elif row["attainable_level"] > row["level"]:
@@ -68,8 +72,12 @@ def list_(db: DbOpt = None, as_json: JsonOpt = False, lang: LangOpt = "en") -> N
 
 
 @skills_app.command("learn")
-def learn(name: Annotated[str, typer.Argument(help="Skill name, e.g. operator-adaptation.")],
-          db: DbOpt = None, as_json: JsonOpt = False, lang: LangOpt = "en") -> None:
+def learn(
+    name: Annotated[str, typer.Argument(help="Skill name, e.g. operator-adaptation.")],
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+    lang: LangOpt = "en",
+) -> None:
     """Builds the skill's knowledge pack from the curated corpus (refused while the skill is locked).
 
     Example: shijie skills learn operator-adaptation
@@ -88,8 +96,13 @@ def learn(name: Annotated[str, typer.Argument(help="Skill name, e.g. operator-ad
         for column in ("#", "label", "domain", "documents", "passages"):
             topics.add_column(column)
         for topic in pack["topics"]:
-            topics.add_row(str(topic["id"]), ", ".join(topic["label"]), topic["domain"] or "-",
-                           str(len(topic["documents"])), str(len(topic["passages"])))
+            topics.add_row(
+                str(topic["id"]),
+                ", ".join(topic["label"]),
+                topic["domain"] or "-",
+                str(len(topic["documents"])),
+                str(len(topic["passages"])),
+            )
         out.human.print(topics)
         path = Table(title="Adaptation path")
         for column in ("step", "title", "sources"):
@@ -98,7 +111,9 @@ def learn(name: Annotated[str, typer.Argument(help="Skill name, e.g. operator-ad
             title = step["title_zh"] if lang == "zh" else step["title"]
             path.add_row(str(step["step"]), title, "\n".join(p["url"] for p in step["passages"]) or "-")
         out.human.print(path)
-    out.err.print(f"[bold green]{acquired_panel(entry.manifest.title, entry.manifest.title_zh, result['level'], lang)}[/bold green]")
+    out.err.print(
+        f"[bold green]{acquired_panel(entry.manifest.title, entry.manifest.title_zh, result['level'], lang)}[/bold green]"
+    )
 
 
 def tuned_configs_table(rows: list[dict]) -> Table:
@@ -124,8 +139,10 @@ def _render_invoke(out, result: dict, lang: str) -> None:
     plan = result["plan"]
     if plan:
         target = plan["target"]
-        console.print(f"\n[bold]Tile plan[/bold] for {target['full_name']} ({target['arch']}, {target['sm_count']} SMs,"
-                      f" warp {target['warp_size']}, {target['smem_per_block_kib']:g} KiB smem/block)")
+        console.print(
+            f"\n[bold]Tile plan[/bold] for {target['full_name']} ({target['arch']}, {target['sm_count']} SMs,"
+            f" warp {target['warp_size']}, {target['smem_per_block_kib']:g} KiB smem/block)"
+        )
         table = Table()
         table.add_column("")
         kernels = plan["kernels"]
@@ -150,7 +167,8 @@ def _render_invoke(out, result: dict, lang: str) -> None:
             f" causal={problem['causal']} {problem['dtype']}): fused {hbm['fused_bytes'] / 1e9:.2f} GB,"
             f" unfused {hbm['unfused_bytes'] / 1e9:.2f} GB ({hbm['unfused_over_fused']}x);"
             f" arithmetic intensity {plan['arithmetic_intensity']['fused']} FLOP/B fused vs ridge point"
-            f" {plan['ridge_point']} FLOP/B: {plan['bound']}-bound")
+            f" {plan['ridge_point']} FLOP/B: {plan['bound']}-bound"
+        )
     strategies = result.get("dq_strategies")
     if strategies:
         console.print("dQ strategies:")
@@ -159,9 +177,11 @@ def _render_invoke(out, result: dict, lang: str) -> None:
                 console.print(f"  {name}: does not fit ({figures['why']})")
                 continue
             config = figures.get("dq_config") or figures.get("dkdv_config")
-            console.print(f"  {name}: {config}; backward matmuls {figures['backward_matmul_flops'] / 1e12:.2f} TFLOP,"
-                          f" dQ HBM {figures['dq_hbm_bytes'] / 1e9:.3f} GB, L2 atomics {figures['l2_atomic_bytes'] / 1e9:.2f} GB,"
-                          f" {'deterministic' if figures['deterministic'] else 'not deterministic'}")
+            console.print(
+                f"  {name}: {config}; backward matmuls {figures['backward_matmul_flops'] / 1e12:.2f} TFLOP,"
+                f" dQ HBM {figures['dq_hbm_bytes'] / 1e9:.3f} GB, L2 atomics {figures['l2_atomic_bytes'] / 1e9:.2f} GB,"
+                f" {'deterministic' if figures['deterministic'] else 'not deterministic'}"
+            )
     if result["validation"]:
         impls = ", ".join(sorted({str(row["impl"]) for row in result["validation"]}))
         kind = result["validation"][0]["error_kind"]
@@ -171,11 +191,16 @@ def _render_invoke(out, result: dict, lang: str) -> None:
             table.add_column(column)
         for row in result["validation"]:
             errors = row["errors"]
-            case = (f"B{row.get('batch')} H{row.get('heads')} N{row.get('seq')} D{row.get('head_dim')}"
-                    + (" causal" if row.get("causal") else ""))
+            case = f"B{row.get('batch')} H{row.get('heads')} N{row.get('seq')} D{row.get('head_dim')}" + (
+                " causal" if row.get("causal") else ""
+            )
             passed = "[green]yes[/green]" if row.get("passed") else "[red]NO[/red]"
-            table.add_row(case, str(row.get("dtype")),
-                          *(f"{errors[key]:.1e}" if key in errors else "-" for key in ("out", "dq", "dk", "dv")), passed)
+            table.add_row(
+                case,
+                str(row.get("dtype")),
+                *(f"{errors[key]:.1e}" if key in errors else "-" for key in ("out", "dq", "dk", "dv")),
+                passed,
+            )
         console.print(table)
     if result.get("tuned_configs"):
         console.print(tuned_configs_table(result["tuned_configs"]))
@@ -189,8 +214,10 @@ def _render_invoke(out, result: dict, lang: str) -> None:
         console.print(table)
         summary = result.get("benchmark_summary")
         if summary and summary.get("geomean_vs_baseline"):
-            console.print(f"ours vs {summary['baseline']}: {summary['geomean_vs_baseline']:.2f}x geometric mean over"
-                          f" {summary['points']} points; behind at: {'; '.join(summary['ours_behind']) or 'none'}")
+            console.print(
+                f"ours vs {summary['baseline']}: {summary['geomean_vs_baseline']:.2f}x geometric mean over"
+                f" {summary['points']} points; behind at: {'; '.join(summary['ours_behind']) or 'none'}"
+            )
     console.print("\n[bold]Knowledge used[/bold]")
     for step in result["knowledge"]:
         title = step["title_zh"] if lang == "zh" else step["title"]
@@ -208,12 +235,18 @@ def invoke(
     name: Annotated[str, typer.Argument(help="Skill name, e.g. operator-adaptation.")],
     op: Annotated[str, typer.Option("--op", help="Operator to adapt, e.g. FusedAttentionBackward.")],
     device: Annotated[str, typer.Option("--device", help="auto, cpu or cuda.")] = "auto",
-    target: Annotated[Optional[str], typer.Option("--target", help="Hardware profile (h100, h200, a100, l100) or a .toml path.")] = None,
-    benchmark: Annotated[bool, typer.Option("--benchmark", help="Measure the Triton kernel against the vendor kernels (CUDA).")] = False,
+    target: Annotated[
+        Optional[str], typer.Option("--target", help="Hardware profile (h100, h200, a100, l100) or a .toml path.")
+    ] = None,
+    benchmark: Annotated[
+        bool, typer.Option("--benchmark", help="Measure the Triton kernel against the vendor kernels (CUDA).")
+    ] = False,
     seq: Annotated[int, typer.Option("--seq", help="Sequence length the tile plan's traffic is computed for.")] = 4096,
     head_dim: Annotated[int, typer.Option("--head-dim", help="Head dimension to plan for.")] = 128,
     causal: Annotated[bool, typer.Option("--causal/--no-causal", help="Plan for causal attention.")] = True,
-    db: DbOpt = None, as_json: JsonOpt = False, lang: LangOpt = "en",
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+    lang: LangOpt = "en",
 ) -> None:
     """Runs a learned skill on an operator: adaptation list, tile plan, validation, sources.
 
@@ -225,8 +258,9 @@ def invoke(
     out = output(as_json, lang)
     database, registry = _context(db)
     problem = Problem(seq=seq, head_dim=head_dim, causal=causal)
-    result = invoke_skill(database, registry, name, op=op, device=device, target=target, benchmark=benchmark,
-                          problem=problem)
+    result = invoke_skill(
+        database, registry, name, op=op, device=device, target=target, benchmark=benchmark, problem=problem
+    )
     if as_json:
         out.emit(result)
     else:
@@ -234,9 +268,13 @@ def invoke(
 
 
 @skills_app.command("export")
-def export(name: Annotated[str, typer.Argument(help="Skill name, e.g. operator-adaptation.")],
-           directory: Annotated[Path, typer.Argument(help="Folder to write the skill folder into.")],
-           db: DbOpt = None, as_json: JsonOpt = False, lang: LangOpt = "en") -> None:
+def export(
+    name: Annotated[str, typer.Argument(help="Skill name, e.g. operator-adaptation.")],
+    directory: Annotated[Path, typer.Argument(help="Folder to write the skill folder into.")],
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+    lang: LangOpt = "en",
+) -> None:
     """Writes a learned skill as an Agent Skills folder: SKILL.md, references/ (the knowledge pack), scripts/.
 
     Example: shijie skills export operator-adaptation ./agent-skills

@@ -30,13 +30,15 @@ def root_command() -> Any:
     return typer.main.get_command(app)
 
 
-def walk(command: Any | None = None, path: tuple[str, ...] = ("shijie",),
-         parent: Any | None = None) -> Iterator[tuple[tuple[str, ...], Any, Any]]:
+def walk(
+    command: Any | None = None, path: tuple[str, ...] = ("shijie",), parent: Any | None = None
+) -> Iterator[tuple[tuple[str, ...], Any, Any]]:
     """Every command with its path (``("shijie", "skills", "list")``) and a help context, root first."""
     command = command or root_command()
     # typer ships its own copy of click, so duck typing rather than isinstance(click.Group)
-    ctx = command.context_class(command, info_name=path[-1], parent=parent, terminal_width=WIDTH,
-                                max_content_width=WIDTH)
+    ctx = command.context_class(
+        command, info_name=path[-1], parent=parent, terminal_width=WIDTH, max_content_width=WIDTH
+    )
     yield path, command, ctx
     if is_group(command):
         for name in command.list_commands(ctx):
@@ -97,7 +99,9 @@ def parse_example(example: str) -> None:
     command: Any = root_command()
     ctx = command.make_context("shijie", argv)
     while is_group(command):
-        rest = [*ctx._protected_args, *ctx.args] if hasattr(ctx, "_protected_args") else [*ctx.protected_args, *ctx.args]
+        rest = (
+            [*ctx._protected_args, *ctx.args] if hasattr(ctx, "_protected_args") else [*ctx.protected_args, *ctx.args]
+        )
         if not rest:
             return
         name, sub, rest = command.resolve_command(ctx, rest)
@@ -109,8 +113,9 @@ def update_readme(readme: Path = README) -> bool:
     text = readme.read_text(encoding="utf-8")
     if START not in text or END not in text:
         raise SystemExit(f"{readme} has no {START} … {END} section")
-    new = re.sub(re.escape(START) + r".*?" + re.escape(END), lambda _: f"{START}\n{cli_reference()}{END}", text,
-                 flags=re.S)
+    new = re.sub(
+        re.escape(START) + r".*?" + re.escape(END), lambda _: f"{START}\n{cli_reference()}{END}", text, flags=re.S
+    )
     if new != text:
         readme.write_text(new, encoding="utf-8")
     return new != text
@@ -129,8 +134,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.check:
         stale = readme_reference(args.readme) != cli_reference()
-        print(f"{args.readme}: CLI reference {'is stale: run python -m shijie.docs' if stale else 'is up to date'}",
-              file=sys.stderr)
+        print(
+            f"{args.readme}: CLI reference {'is stale: run python -m shijie.docs' if stale else 'is up to date'}",
+            file=sys.stderr,
+        )
         return 1 if stale else 0
     changed = update_readme(args.readme)
     print(f"{args.readme}: CLI reference {'rewritten' if changed else 'already up to date'}", file=sys.stderr)

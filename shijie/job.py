@@ -25,9 +25,17 @@ def _noop(stage: str, message: str) -> None:
     pass
 
 
-def run_job(db: str | Path | None, out_dir: str | Path, *, device: str = "auto", lang: str = "en",
-            benchmark: bool | None = None, on_stage: Callable[[str, str], None] = _noop,
-            on_crawl_progress: Callable | None = None, on_phase: Callable[[str], None] | None = None) -> dict:
+def run_job(
+    db: str | Path | None,
+    out_dir: str | Path,
+    *,
+    device: str = "auto",
+    lang: str = "en",
+    benchmark: bool | None = None,
+    on_stage: Callable[[str, str], None] = _noop,
+    on_crawl_progress: Callable | None = None,
+    on_phase: Callable[[str], None] | None = None,
+) -> dict:
     """Runs every stage and writes the report; returns the results dict (with ``report``: its path).
 
     ``on_stage(stage, message)`` hears each stage start and finish; ``benchmark`` None means: benchmark
@@ -62,10 +70,12 @@ def run_job(db: str | Path | None, out_dir: str | Path, *, device: str = "auto",
         if on_crawl_progress is not None:
             settings.on_progress = on_crawl_progress
         stats = crawl_embedded(database, settings).to_json()
-        return stats, (f"{stats['fetched']} fetched ({stats.get('not_modified', 0)} unchanged since the last run),"
-                       f" {stats['stored']} new documents, {stats.get('updated', 0)} updated,"
-                       f" {stats['duplicates']} duplicates, {stats['skipped_robots']} skipped by robots.txt,"
-                       f" {stats['errors']} errors")
+        return stats, (
+            f"{stats['fetched']} fetched ({stats.get('not_modified', 0)} unchanged since the last run),"
+            f" {stats['stored']} new documents, {stats.get('updated', 0)} updated,"
+            f" {stats['duplicates']} duplicates, {stats['skipped_robots']} skipped by robots.txt,"
+            f" {stats['errors']} errors"
+        )
 
     results["crawl"] = timed("crawl", "crawling the embedded corpus on 127.0.0.1", crawl)
 
@@ -118,8 +128,10 @@ def run_job(db: str | Path | None, out_dir: str | Path, *, device: str = "auto",
         result = invoke(database, registry, SKILL, op=OP, device=device, benchmark=run_benchmark)
         checks = result.get("validation") or []
         passed = sum(1 for row in checks if row.get("passed"))
-        return result, (f"{OP} on {result.get('device_name') or result.get('device')}: "
-                        f"{passed}/{len(checks)} validation cases passed")
+        return result, (
+            f"{OP} on {result.get('device_name') or result.get('device')}: "
+            f"{passed}/{len(checks)} validation cases passed"
+        )
 
     results["invoke"] = timed("invoke", f"invoking {SKILL} on {OP} (device {device})", invoke_skill)
     results["device"] = results["invoke"].get("device")

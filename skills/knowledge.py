@@ -17,11 +17,13 @@ MAX_TOPICS = 8
 LABEL_TERMS = 4
 EXCERPT_CHARS = 600
 # words of code listings and page furniture: frequent in the corpus, meaningless as a topic label
-NOISE_WORDS = frozenset("""
+NOISE_WORDS = frozenset(
+    """
     int float double void const return def self import include struct auto unsigned char bool true false none
     threadidx blockidx blockdim griddim syncthreads tl torch np printf std cuda_check
     page pages home next previous contents menu course lecture post posts comments share
-""".split())
+""".split()
+)
 
 
 @dataclass(frozen=True)
@@ -74,8 +76,14 @@ def cluster_topics(documents, skill_domains: list[str], max_topics: int = MAX_TO
         return []
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-    vectorizer = TfidfVectorizer(stop_words=sorted(ENGLISH_STOP_WORDS | NOISE_WORDS), sublinear_tf=True, ngram_range=(1, 2), min_df=1,
-                                 max_df=0.9 if len(documents) > 3 else 1.0, token_pattern=r"(?u)\b[a-zA-Z][a-zA-Z\-]{2,}\b")  # words, not identifiers or numbers
+    vectorizer = TfidfVectorizer(
+        stop_words=sorted(ENGLISH_STOP_WORDS | NOISE_WORDS),
+        sublinear_tf=True,
+        ngram_range=(1, 2),
+        min_df=1,
+        max_df=0.9 if len(documents) > 3 else 1.0,
+        token_pattern=r"(?u)\b[a-zA-Z][a-zA-Z\-]{2,}\b",
+    )  # words, not identifiers or numbers
     matrix = vectorizer.fit_transform(f"{doc.title}\n{doc.text}" for doc in documents)
     terms = vectorizer.get_feature_names_out()
     # about sqrt(n/2) topics: enough to separate themes, few enough that each has several documents
@@ -94,12 +102,16 @@ def cluster_topics(documents, skill_domains: list[str], max_topics: int = MAX_TO
         }
         domain = max(coverage, key=coverage.get) if coverage else None
         members.sort(key=lambda doc: (-doc.value, doc.id))
-        topics.append({
-            "label": label,
-            "domain": domain,
-            "domain_coverage": {key: round(value, 4) for key, value in coverage.items()},
-            "documents": [{"id": doc.id, "url": doc.url, "title": doc.title, "value": doc.value} for doc in members],
-        })
+        topics.append(
+            {
+                "label": label,
+                "domain": domain,
+                "domain_coverage": {key: round(value, 4) for key, value in coverage.items()},
+                "documents": [
+                    {"id": doc.id, "url": doc.url, "title": doc.title, "value": doc.value} for doc in members
+                ],
+            }
+        )
     # biggest, most valuable topics first; ids follow that order so they are stable between runs
     topics.sort(key=lambda topic: (-len(topic["documents"]), -topic["documents"][0]["value"], topic["label"]))
     for number, topic in enumerate(topics, start=1):
@@ -137,13 +149,15 @@ def path_steps(db, steps: list[PathStep], limit: int = 3, extra_terms: str = "")
         found = find_passages(db, query, step.domain, limit)
         if extra_terms and not found:
             found = find_passages(db, step.query, step.domain, limit)
-        result.append({
-            "step": number,
-            "id": step.id,
-            "title": step.title,
-            "title_zh": step.title_zh,
-            "domain": step.domain,
-            "query": query,
-            "passages": found,
-        })
+        result.append(
+            {
+                "step": number,
+                "id": step.id,
+                "title": step.title,
+                "title_zh": step.title_zh,
+                "domain": step.domain,
+                "query": query,
+                "passages": found,
+            }
+        )
     return result

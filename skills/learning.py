@@ -53,26 +53,36 @@ def list_skills(db, registry: Registry) -> list[dict]:
     rows = []
     for entry in registry.entries:
         if not entry.ok:
-            rows.append({"name": entry.name, "title": entry.manifest.title if entry.manifest else entry.name,
-                         "level": 0, "status": "broken", "requires": entry.manifest.requires if entry.manifest else {},
-                         "problems": entry.problems, "origin": entry.origin})
+            rows.append(
+                {
+                    "name": entry.name,
+                    "title": entry.manifest.title if entry.manifest else entry.name,
+                    "level": 0,
+                    "status": "broken",
+                    "requires": entry.manifest.requires if entry.manifest else {},
+                    "problems": entry.problems,
+                    "origin": entry.origin,
+                }
+            )
             continue
         manifest = entry.manifest
         where = standing(manifest, mastery, levels.get(entry.name, 0))
-        rows.append({
-            "name": entry.name,
-            "title": manifest.title,
-            "title_zh": manifest.title_zh,
-            "level": where.level,
-            "status": where.status,
-            "requires": manifest.requires,
-            "shortfalls": where.shortfalls,
-            "required_mastery": where.required_mastery,
-            "attainable_level": where.attainable_level,
-            "levels": {str(level): threshold for level, threshold in sorted(manifest.levels.items())},
-            "ops": list(manifest.ops),
-            "origin": entry.origin,
-        })
+        rows.append(
+            {
+                "name": entry.name,
+                "title": manifest.title,
+                "title_zh": manifest.title_zh,
+                "level": where.level,
+                "status": where.status,
+                "requires": manifest.requires,
+                "shortfalls": where.shortfalls,
+                "required_mastery": where.required_mastery,
+                "attainable_level": where.attainable_level,
+                "levels": {str(level): threshold for level, threshold in sorted(manifest.levels.items())},
+                "ops": list(manifest.ops),
+                "origin": entry.origin,
+            }
+        )
     return rows
 
 
@@ -81,8 +91,10 @@ def locked_message(entry: SkillEntry, shortfalls: dict[str, float], mastery) -> 
         f"{domain} {mastery.domains.get(domain, 0.0):.1%} < {entry.manifest.requires[domain]:.1%} (short {gap:.1%})"
         for domain, gap in shortfalls.items()
     ]
-    return (f"skill {entry.name!r} is locked: domain mastery below its requirements: {'; '.join(parts)}."
-            " Crawl and curate more documents in those domains, then learn again")
+    return (
+        f"skill {entry.name!r} is locked: domain mastery below its requirements: {'; '.join(parts)}."
+        " Crawl and curate more documents in those domains, then learn again"
+    )
 
 
 def learn(db, registry: Registry, name: str, on_phase: Callable[[str], None] = lambda key: None) -> dict:

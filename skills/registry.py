@@ -95,7 +95,9 @@ class Registry:
         return [entry.name for entry in self.entries]
 
     def problems(self) -> list[str]:
-        return [f"{entry.name} ({entry.origin}): {'; '.join(entry.problems)}" for entry in self.entries if entry.problems]
+        return [
+            f"{entry.name} ({entry.origin}): {'; '.join(entry.problems)}" for entry in self.entries if entry.problems
+        ]
 
     def get(self, name: str) -> SkillEntry:
         """The working skill called ``name``; a one-line error naming every problem otherwise."""
@@ -121,7 +123,9 @@ def known_domains() -> tuple[set[str] | None, str | None]:
         return None, str(exc)
 
 
-def read_manifest(folder: Path, expected_name: str | None = None, domains: set[str] | None = None) -> tuple[Manifest | None, list[str]]:
+def read_manifest(
+    folder: Path, expected_name: str | None = None, domains: set[str] | None = None
+) -> tuple[Manifest | None, list[str]]:
     """Parses and validates ``folder/SKILL.md``; returns (manifest or None, every problem found)."""
     path = folder / "SKILL.md"
     try:
@@ -142,7 +146,9 @@ def read_manifest(folder: Path, expected_name: str | None = None, domains: set[s
         problems.append("frontmatter lacks 'name'")
         name = None
     elif not NAME_PATTERN.match(name) or len(name) > MAX_NAME:
-        problems.append(f"name {name!r} must be lowercase letters and digits joined by single hyphens, at most {MAX_NAME} characters")
+        problems.append(
+            f"name {name!r} must be lowercase letters and digits joined by single hyphens, at most {MAX_NAME} characters"
+        )
     elif expected_name is not None and name != expected_name:
         problems.append(f"name {name!r} does not match its folder {folder.name!r} (expected {expected_name!r})")
     description = data.get("description")
@@ -200,9 +206,16 @@ def read_manifest(folder: Path, expected_name: str | None = None, domains: set[s
     if problems:
         return None, problems
     return Manifest(
-        name=name, description=description.strip(), title=title, title_zh=title_zh or title,
-        requires={domain: float(minimum) for domain, minimum in requires.items()}, levels=levels,
-        ops=tuple(ops), entry=entry, folder=folder, body=body,
+        name=name,
+        description=description.strip(),
+        title=title,
+        title_zh=title_zh or title,
+        requires={domain: float(minimum) for domain, minimum in requires.items()},
+        levels=levels,
+        ops=tuple(ops),
+        entry=entry,
+        folder=folder,
+        body=body,
     ), []
 
 
@@ -230,10 +243,16 @@ def load_implementation(entry: str) -> tuple[object | None, str | None]:
     return target, None
 
 
-def _entry_from_folder(folder: Path, origin: str, expected_name: str | None, domains, implementation=None) -> SkillEntry:
+def _entry_from_folder(
+    folder: Path, origin: str, expected_name: str | None, domains, implementation=None
+) -> SkillEntry:
     manifest, problems = read_manifest(folder, expected_name, domains)
-    entry = SkillEntry(name=manifest.name if manifest else (expected_name or folder.name), origin=origin,
-                       manifest=manifest, problems=problems)
+    entry = SkillEntry(
+        name=manifest.name if manifest else (expected_name or folder.name),
+        origin=origin,
+        manifest=manifest,
+        problems=problems,
+    )
     if manifest:
         if implementation is None:
             implementation, problem = load_implementation(manifest.entry)
@@ -260,8 +279,13 @@ def _entry_point_entries(domains) -> list[SkillEntry]:
         try:
             loaded = point.load()
         except Exception as exc:
-            entries.append(SkillEntry(name=point.name, origin=origin,
-                                      problems=[f"code missing: loading the entry point raised {type(exc).__name__}: {exc}"]))
+            entries.append(
+                SkillEntry(
+                    name=point.name,
+                    origin=origin,
+                    problems=[f"code missing: loading the entry point raised {type(exc).__name__}: {exc}"],
+                )
+            )
             continue
         if isinstance(loaded, (str, os.PathLike)):
             entries.append(_entry_from_folder(Path(loaded), origin, None, domains))
@@ -269,8 +293,15 @@ def _entry_point_entries(domains) -> list[SkillEntry]:
             implementation = loaded() if isinstance(loaded, type) else loaded
             entries.append(_entry_from_folder(Path(loaded.skill_dir), origin, None, domains, implementation))
         else:
-            entries.append(SkillEntry(name=point.name, origin=origin, problems=[
-                "the entry point must load to a folder path holding SKILL.md or an object with a skill_dir attribute"]))
+            entries.append(
+                SkillEntry(
+                    name=point.name,
+                    origin=origin,
+                    problems=[
+                        "the entry point must load to a folder path holding SKILL.md or an object with a skill_dir attribute"
+                    ],
+                )
+            )
     return entries
 
 
@@ -287,7 +318,9 @@ def discover(roots: list[Path] | None = None, entry_points: bool = True) -> Regi
         if taxonomy_problem and entry.manifest and entry.manifest.requires:
             entry.problems.append(f"cannot check its required domains: {taxonomy_problem}")
         if entry.name in first_seen:
-            entry.problems.append(f"duplicate name: {entry.name!r} is already defined by {first_seen[entry.name].origin}")
+            entry.problems.append(
+                f"duplicate name: {entry.name!r} is already defined by {first_seen[entry.name].origin}"
+            )
         else:
             first_seen[entry.name] = entry
     return Registry(entries)
@@ -302,10 +335,17 @@ def standing(manifest: Manifest, mastery, learned_level: int = 0) -> Standing:
     }
     required = [mastery.domains.get(domain, 0.0) for domain in manifest.requires] or [mastery.overall]
     mean = sum(required) / len(required)
-    attainable = 0 if shortfalls else max([1] + [level for level, threshold in manifest.levels.items() if mean >= threshold])
+    attainable = (
+        0 if shortfalls else max([1] + [level for level, threshold in manifest.levels.items() if mean >= threshold])
+    )
     if learned_level:
         status = "learned"
     else:
         status = "locked" if shortfalls else "learnable"
-    return Standing(status=status, level=learned_level, attainable_level=attainable, shortfalls=shortfalls,
-                    required_mastery=round(mean, 4))
+    return Standing(
+        status=status,
+        level=learned_level,
+        attainable_level=attainable,
+        shortfalls=shortfalls,
+        required_mastery=round(mean, 4),
+    )

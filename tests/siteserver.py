@@ -60,14 +60,16 @@ class Site:
     def _handle(self, handler: BaseHTTPRequestHandler) -> None:
         with self._lock:
             count = sum(1 for r in self.requests if r.path == handler.path) + 1
-            request = Request(handler.path, {k.lower(): v for k, v in handler.headers.items()}, count,
-                              time.monotonic())
+            request = Request(handler.path, {k.lower(): v for k, v in handler.headers.items()}, count, time.monotonic())
             self.requests.append(request)
         if self.latency_s:
             time.sleep(self.latency_s)
         path = urlsplit(handler.path).path
-        route = self.routes.get(handler.path) or self.routes.get(path) or next(
-            (r for key, r in self.routes.items() if key.endswith("*") and path.startswith(key[:-1])), None)
+        route = (
+            self.routes.get(handler.path)
+            or self.routes.get(path)
+            or next((r for key, r in self.routes.items() if key.endswith("*") and path.startswith(key[:-1])), None)
+        )
         reply = Reply(404, b"not found") if route is None else route(request) if callable(route) else route
         try:
             handler.send_response(reply.status)
@@ -81,7 +83,7 @@ class Site:
                 handler.wfile.write(reply.body)
             else:
                 for i in range(len(reply.body)):
-                    handler.wfile.write(reply.body[i:i + 1])
+                    handler.wfile.write(reply.body[i : i + 1])
                     handler.wfile.flush()
                     time.sleep(reply.drip_s)
         except (BrokenPipeError, ConnectionResetError):

@@ -30,13 +30,28 @@ def test_math_and_flex_skipped_with_a_reason():
 
 
 def _row(impl, tflops, seq=1024, note=""):
-    return {"head_dim": 64, "causal": False, "seq": seq, "batch": 16384 // seq, "heads": 32, "impl": impl,
-            "ms": 1.0 if tflops else None, "tflops": tflops, "peak_extra_gib": 0.25 if tflops else None, "note": note}
+    return {
+        "head_dim": 64,
+        "causal": False,
+        "seq": seq,
+        "batch": 16384 // seq,
+        "heads": 32,
+        "impl": impl,
+        "ms": 1.0 if tflops else None,
+        "tflops": tflops,
+        "peak_extra_gib": 0.25 if tflops else None,
+        "note": note,
+    }
 
 
 def test_summary_geomean_and_where_ours_is_behind():
-    rows = [_row("ours", 200.0), _row("cudnn", 400.0), _row("ours", 400.0, 2048), _row("cudnn", 200.0, 2048),
-            _row("math", None, 2048, "skipped: too big")]
+    rows = [
+        _row("ours", 200.0),
+        _row("cudnn", 400.0),
+        _row("ours", 400.0, 2048),
+        _row("cudnn", 200.0, 2048),
+        _row("math", None, 2048, "skipped: too big"),
+    ]
     s = benchmark.summary(rows)
     assert s["points"] == 2 and s["geomean_vs_baseline"] == pytest.approx(1.0)
     assert s["ours_behind"] == ["d64 full 1024: cudnn 400 > ours 200"]

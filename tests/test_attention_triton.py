@@ -116,10 +116,18 @@ def _tensors(*shapes, dtype=torch.float16):
         (lambda: _tensors((1, 2, 8, 16), (1, 3, 8, 16), (1, 3, 8, 16)), ValueError, "must agree"),
         (lambda: _tensors((1, 2, 8, 16), (1, 2, 8, 16), (1, 2, 9, 16)), ValueError, "same shape"),
         (lambda: _tensors((1, 2, 8, 300), (1, 2, 8, 300), (1, 2, 8, 300)), ValueError, "head_dim"),
-        (lambda: _tensors((1, 2, 8, 16), (1, 2, 8, 16)) + [torch.randn(1, 2, 8, 16).to(torch.bfloat16)],
-         TypeError, "share one dtype"),
-        (lambda: _tensors((1, 2, 8, 16), (1, 2, 8, 16)) + [torch.empty(1, 2, 8, 16, dtype=torch.float16, device="meta")],
-         ValueError, "one device"),
+        (
+            lambda: _tensors((1, 2, 8, 16), (1, 2, 8, 16)) + [torch.randn(1, 2, 8, 16).to(torch.bfloat16)],
+            TypeError,
+            "share one dtype",
+        ),
+        (
+            lambda: (
+                _tensors((1, 2, 8, 16), (1, 2, 8, 16)) + [torch.empty(1, 2, 8, 16, dtype=torch.float16, device="meta")]
+            ),
+            ValueError,
+            "one device",
+        ),
     ],
     ids=["fp32", "rank3", "heads", "kv-shape", "head_dim", "dtypes", "devices"],
 )
@@ -144,4 +152,5 @@ def test_tile_candidates_come_from_the_hardware_profile():
     assert planned_dq and all(bm % bn == 0 for bm, bn, _, _ in planned_dq)
     assert fused_attention._planned("dkdv", 128, None, "bf16") is None  # unknown GPU: built-in list instead
     assert fused_attention._candidates("dkdv", 128, torch.device("cpu")) == [
-        {"BLOCK_M": 16, "BLOCK_N": 32, "num_warps": 4, "num_stages": 1}]  # the interpreter's small tile
+        {"BLOCK_M": 16, "BLOCK_N": 32, "num_warps": 4, "num_stages": 1}
+    ]  # the interpreter's small tile

@@ -57,8 +57,9 @@ def test_tile_plan_script_runs_alone():
 
     from skills.operator_adaptation import tile_plan
 
-    result = subprocess.run([sys.executable, tile_plan.__file__, "l100", "--head-dim", "64"],
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, tile_plan.__file__, "l100", "--head-dim", "64"], capture_output=True, text=True, timeout=60
+    )
     assert result.returncode == 0, result.stderr
     plan = json.loads(result.stdout)
     assert plan["target"]["warp_size"] == 64 and plan["problem"]["head_dim"] == 64

@@ -47,8 +47,9 @@ def rel(path: Path) -> str:
 
 def documents() -> list[str]:
     # robots.txt is crawl policy, not a document
-    return sorted(rel(p) for p in CORPUS.rglob("*")
-                  if p.is_file() and p.suffix in DOCUMENT_SUFFIXES and rel(p) != "robots.txt")
+    return sorted(
+        rel(p) for p in CORPUS.rglob("*") if p.is_file() and p.suffix in DOCUMENT_SUFFIXES and rel(p) != "robots.txt"
+    )
 
 
 def html_pages() -> list[str]:
@@ -209,8 +210,11 @@ def test_taxonomy_has_the_seven_domains_with_rich_concept_lists():
 
 def test_every_domain_has_pages_of_every_depth():
     for domain_id in SEVEN_DOMAINS:
-        tiers = [label["tier"] for label in LABELS["docs"].values()
-                 if domain_id in label["domains"] or domain_id in label.get("touches", [])]
+        tiers = [
+            label["tier"]
+            for label in LABELS["docs"].values()
+            if domain_id in label["domains"] or domain_id in label.get("touches", [])
+        ]
         assert len(tiers) >= 3 and {"deep", "solid", "shallow"} <= set(tiers), domain_id
 
 
@@ -245,5 +249,9 @@ def test_special_pages_chinese_script_title_robots_and_trap():
     assert robots.crawl_delay("shijie") == pytest.approx(0.05)
 
     trap_links = [a["href"] for a in soup("trap/index.html").find_all("a", href=True)]
-    deeper = [h for h in trap_links if not h.startswith(("/", "..", "http")) and urljoin(BASE + "trap/x/", h).startswith(BASE + "trap/x/")]
+    deeper = [
+        h
+        for h in trap_links
+        if not h.startswith(("/", "..", "http")) and urljoin(BASE + "trap/x/", h).startswith(BASE + "trap/x/")
+    ]
     assert len(deeper) >= 3, "relative links from a trap page must lead to ever deeper URLs"

@@ -16,7 +16,8 @@ def feed(entries, total, start):
         <summary>Abstract of {pid}, revision {version}, about tiling attention on GPUs.</summary>
         <author><name>Author {i}</name></author><author><name>Second Author</name></author>
         <link title="pdf" href="http://arxiv.org/pdf/{pid}v{version}" rel="related" type="application/pdf"/></entry>"""
-        for i, (pid, version) in enumerate(entries))
+        for i, (pid, version) in enumerate(entries)
+    )
     return f"""<?xml version="1.0" encoding="UTF-8"?><feed xmlns="http://www.w3.org/2005/Atom"
       xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/"><title>query</title>
       <opensearch:totalResults>{total}</opensearch:totalResults><opensearch:startIndex>{start}</opensearch:startIndex>
@@ -31,8 +32,10 @@ class FakeArxiv:
         query = parse_qs(urlsplit(req.path).query)
         start, size = int(query["start"][0]), int(query["max_results"][0])
         assert query["search_query"] == ["all:flash attention"]
-        return Reply(body=feed(self.papers[start:start + size], len(self.papers), start),
-                     content_type="application/atom+xml; charset=utf-8")
+        return Reply(
+            body=feed(self.papers[start : start + size], len(self.papers), start),
+            content_type="application/atom+xml; charset=utf-8",
+        )
 
 
 def test_paging_spacing_and_version_replacement(db_path, monkeypatch):
@@ -62,7 +65,8 @@ def test_paging_spacing_and_version_replacement(db_path, monkeypatch):
     assert again.updated == 1 and again.stored == 0
     assert db.execute("SELECT count(*) FROM documents").fetchone()[0] == 5
     new_id, new_title, new_meta = db.execute(
-        "SELECT id, title, metadata FROM documents WHERE url LIKE '%2401.00003'").fetchone()
+        "SELECT id, title, metadata FROM documents WHERE url LIKE '%2401.00003'"
+    ).fetchone()
     assert new_id == doc_id and json.loads(new_meta)["version"] == 3 and "version 3" in new_title
 
 

@@ -37,15 +37,19 @@ def test_robots_disallowed_pages_are_never_fetched(crawled):
 
 def test_trap_is_bounded(crawled):
     stats, conn = crawled
-    trap_fetches = conn.execute("SELECT count(*) FROM frontier WHERE url LIKE '%/trap/%' AND status = 'done'").fetchone()[0]
+    trap_fetches = conn.execute(
+        "SELECT count(*) FROM frontier WHERE url LIKE '%/trap/%' AND status = 'done'"
+    ).fetchone()[0]
     assert 1 <= trap_fetches <= 20
     assert conn.execute("SELECT count(*) FROM documents WHERE url LIKE '%/trap/%'").fetchone()[0] == 1
 
 
 def test_exact_duplicate_is_stored_once(crawled):
     stats, conn = crawled
-    rows = conn.execute("SELECT a.url, d.url FROM url_aliases a JOIN documents d ON d.id = a.document_id"
-                        " WHERE a.url LIKE '%hunting-nans%'").fetchall()
+    rows = conn.execute(
+        "SELECT a.url, d.url FROM url_aliases a JOIN documents d ON d.id = a.document_id"
+        " WHERE a.url LIKE '%hunting-nans%'"
+    ).fetchall()
     assert len(rows) == 1 and {urlsplit(u).path.split("/")[1] for u in rows[0]} == {"archive", "blog"}
     assert conn.execute("SELECT count(*) FROM documents WHERE url LIKE '%hunting-nans%'").fetchone()[0] == 1
     assert stats["duplicates"] >= 1
@@ -55,8 +59,9 @@ def test_pdf_atom_and_encodings(crawled):
     _, conn = crawled
     title, text = conn.execute("SELECT title, text FROM documents WHERE kind = 'pdf'").fetchone()
     assert "Log-Sum-Exp" in title and "log-sum-exp" in text.lower()
-    meta = json.loads(conn.execute("SELECT metadata FROM documents WHERE url = 'https://arxiv.org/abs/2401.01234'")
-                      .fetchone()[0])
+    meta = json.loads(
+        conn.execute("SELECT metadata FROM documents WHERE url = 'https://arxiv.org/abs/2401.01234'").fetchone()[0]
+    )
     assert meta["version"] == 2 and meta["authors"] and meta["pdf_url"]  # v2 replaced v1
     legacy = conn.execute("SELECT text FROM documents WHERE url LIKE '%streams-events-contexts%'").fetchone()[0]
     assert "µ" in legacy and "\ufffd" not in legacy  # windows-1252, read as such
@@ -75,7 +80,9 @@ def test_resume_after_the_corpus_moved_to_another_port(cli, db_path):
         blocker.bind(("127.0.0.1", urlsplit(origin).port))
         blocker.listen()
         second = cli.json("crawl")
-    new_origin = json.loads(conn.execute("SELECT settings FROM crawl_runs ORDER BY id DESC").fetchone()[0])["served_origin"]
+    new_origin = json.loads(conn.execute("SELECT settings FROM crawl_runs ORDER BY id DESC").fetchone()[0])[
+        "served_origin"
+    ]
     assert new_origin != origin
     assert conn.execute("SELECT count(*) FROM frontier WHERE url LIKE ?", (origin + "/%",)).fetchone()[0] == 0
     assert first["stored"] + second["stored"] == conn.execute("SELECT count(*) FROM documents").fetchone()[0]
@@ -88,7 +95,10 @@ def test_corpus_server_conditional_requests_types_and_trap():
             page = client.get("/index.html")
             assert page.status_code == 200 and page.headers["content-type"] == "text/html"
             assert client.get("/index.html", headers={"If-None-Match": page.headers["etag"]}).status_code == 304
-            assert client.get("/index.html", headers={"If-Modified-Since": page.headers["last-modified"]}).status_code == 304
+            assert (
+                client.get("/index.html", headers={"If-Modified-Since": page.headers["last-modified"]}).status_code
+                == 304
+            )
             assert client.get("/papers/lse-online-softmax-note.pdf").headers["content-type"] == "application/pdf"
             assert client.get("/notes/validating-kernels.md").headers["content-type"] == "text/markdown"
             trap = client.get("/trap/2031/12/day/9/")

@@ -1,6 +1,5 @@
 """Extraction on bytes: HTML main text, charsets, malformed markup, PDF, markdown, arXiv Atom."""
 
-
 import pytest
 
 from pipeline.extract import UnsupportedType, Unreadable, decode, extract
@@ -17,7 +16,7 @@ PAGE = b"""<!doctype html><html><head><title>Tiling  guide</title><script>var tr
 
 def test_html_main_text_title_headings_code_and_links():
     ex = extract(PAGE, "text/html; charset=utf-8", "http://h/docs/")
-    doc, = ex.documents
+    (doc,) = ex.documents
     assert doc.kind == "html" and doc.title == "Tiling guide"
     assert doc.headings == ["Shared memory tiling", "Code"]
     assert doc.code_blocks == ["for k in range(K):\n    acc += a[i, k] * b[k, j]"]
@@ -30,27 +29,34 @@ def test_html_main_text_title_headings_code_and_links():
 
 
 def test_meta_robots_noindex_nofollow():
-    ex = extract(b'<html><head><meta name="robots" content="noindex, nofollow"></head><body><p>x</p>'
-                 b'<a href="/y">y</a></body></html>', "text/html", "http://h/")
+    ex = extract(
+        b'<html><head><meta name="robots" content="noindex, nofollow"></head><body><p>x</p>'
+        b'<a href="/y">y</a></body></html>',
+        "text/html",
+        "http://h/",
+    )
     assert ex.documents == [] and ex.links == [] and not ex.follow
 
 
 def test_malformed_html_is_tolerated():
     broken = b"<html><body><div><p>unclosed <b>bold <i>both</p></div></span><table><tr><td>cell</table><p>tail"
-    doc, = extract(broken, "text/html", "http://h/").documents
+    (doc,) = extract(broken, "text/html", "http://h/").documents
     assert "unclosed bold both" in doc.text and "cell" in doc.text and "tail" in doc.text
 
 
-@pytest.mark.parametrize("body, header, expected", [
-    ('<meta charset="gbk"><p>并行计算</p>'.encode("gbk"), None, "并行计算"),
-    ('<p>并行计算</p>'.encode("gb18030"), "gb2312", "并行计算"),
-    ("<p>Café</p>".encode("cp1252"), None, "Café"),  # not UTF-8, no declaration: windows-1252
-    (b"\xef\xbb\xbf<p>Caf\xc3\xa9</p>", "iso-8859-1", "Café"),  # the BOM wins over the header
-    ("<p>Ünïcödé</p>".encode("utf-8"), None, "Ünïcödé"),
-])
+@pytest.mark.parametrize(
+    "body, header, expected",
+    [
+        ('<meta charset="gbk"><p>并行计算</p>'.encode("gbk"), None, "并行计算"),
+        ("<p>并行计算</p>".encode("gb18030"), "gb2312", "并行计算"),
+        ("<p>Café</p>".encode("cp1252"), None, "Café"),  # not UTF-8, no declaration: windows-1252
+        (b"\xef\xbb\xbf<p>Caf\xc3\xa9</p>", "iso-8859-1", "Café"),  # the BOM wins over the header
+        ("<p>Ünïcödé</p>".encode("utf-8"), None, "Ünïcödé"),
+    ],
+)
 def test_charsets(body, header, expected):
     ctype = "text/html" + (f"; charset={header}" if header else "")
-    doc, = extract(body, ctype, "http://h/").documents
+    (doc,) = extract(body, ctype, "http://h/").documents
     assert expected in doc.text
 
 
@@ -72,10 +78,10 @@ def test_binary_and_unknown_types_are_refused():
 
 def test_markdown_and_text():
     md = b"# Occupancy\n\nIntro.\n\n## Registers\n\n```cuda\n__global__ void k() {}\n```\n"
-    doc, = extract(md, "text/markdown", "http://h/a.md").documents
+    (doc,) = extract(md, "text/markdown", "http://h/a.md").documents
     assert (doc.kind, doc.title, doc.headings) == ("markdown", "Occupancy", ["Occupancy", "Registers"])
     assert doc.code_blocks == ["__global__ void k() {}"]
-    doc, = extract(b"Warp divergence notes\n\nBranches split warps.", "text/plain", "http://h/a.txt").documents
+    (doc,) = extract(b"Warp divergence notes\n\nBranches split warps.", "text/plain", "http://h/a.txt").documents
     assert (doc.kind, doc.title) == ("text", "Warp divergence notes")
 
 
@@ -102,8 +108,9 @@ def make_pdf(lines: list[str]) -> bytes:
 
 
 def test_pdf_text():
-    doc, = extract(make_pdf(["Roofline model", "Arithmetic intensity bounds throughput."]),
-                   "application/pdf", "http://h/r.pdf").documents
+    (doc,) = extract(
+        make_pdf(["Roofline model", "Arithmetic intensity bounds throughput."]), "application/pdf", "http://h/r.pdf"
+    ).documents
     assert doc.kind == "pdf" and doc.title == "Roofline model"
     assert "Arithmetic intensity bounds throughput." in doc.text and doc.metadata["pages"] == 1
 
@@ -125,7 +132,7 @@ ATOM = """<?xml version="1.0" encoding="UTF-8"?>
 
 def test_arxiv_atom_entry():
     ex = extract(ATOM.encode(), "application/atom+xml; charset=UTF-8", "http://api/query")
-    doc, = ex.documents
+    (doc,) = ex.documents
     assert doc.kind == "arxiv" and doc.url == "https://arxiv.org/abs/2307.08691"
     assert doc.title == "FlashAttention-2: Faster Attention"
     assert doc.text == "FlashAttention-2: Faster Attention\n\nWe propose better work partitioning."

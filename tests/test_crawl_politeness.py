@@ -15,15 +15,19 @@ def quick(**overrides) -> CrawlSettings:
 
 
 def frontier(db):
-    return {url: (status, reason) for url, status, reason in
-            db.execute("SELECT url, status, skip_reason FROM frontier")}
+    return {
+        url: (status, reason) for url, status, reason in db.execute("SELECT url, status, skip_reason FROM frontier")
+    }
 
 
 def test_robots_rules_are_obeyed(db_path):
     site = Site()
-    site.page("/robots.txt", "User-agent: *\nDisallow: /private/\nAllow: /private/open.html\n"
-              "\nUser-agent: shijie\nDisallow: /no-shijie/\nDisallow: /private/\nAllow: /private/open.html\n",
-              content_type="text/plain")
+    site.page(
+        "/robots.txt",
+        "User-agent: *\nDisallow: /private/\nAllow: /private/open.html\n"
+        "\nUser-agent: shijie\nDisallow: /no-shijie/\nDisallow: /private/\nAllow: /private/open.html\n",
+        content_type="text/plain",
+    )
     site.page("/", html("home", links=["/private/secret.html", "/private/open.html", "/no-shijie/x.html", "/ok.html"]))
     for path in ("/private/secret.html", "/private/open.html", "/no-shijie/x.html", "/ok.html"):
         site.page(path, html(path))
@@ -76,8 +80,14 @@ def test_crawl_delay_spaces_requests(db_path):
 
 def test_429_with_retry_after_pauses_the_host(db_path):
     site = Site()
-    site.route("/", lambda req: Reply(429, b"slow down", headers={"Retry-After": "1"}) if req.count == 1
-               else Reply(body=html("home").encode()))
+    site.route(
+        "/",
+        lambda req: (
+            Reply(429, b"slow down", headers={"Retry-After": "1"})
+            if req.count == 1
+            else Reply(body=html("home").encode())
+        ),
+    )
     site.page("/other", html("other"))
     db = open_db(db_path)
     with site.serve() as base:
@@ -92,8 +102,10 @@ def test_429_with_retry_after_pauses_the_host(db_path):
 def test_retry_after_as_http_date(db_path):
     when = email.utils.formatdate(time.time() + 2, usegmt=True)
     site = Site()
-    site.route("/", lambda req: Reply(503, headers={"Retry-After": when}) if req.count == 1
-               else Reply(body=html("home").encode()))
+    site.route(
+        "/",
+        lambda req: Reply(503, headers={"Retry-After": when}) if req.count == 1 else Reply(body=html("home").encode()),
+    )
     db = open_db(db_path)
     with site.serve() as base:
         crawl(db, [base + "/"], quick())

@@ -35,13 +35,30 @@ def test_kill_9_mid_crawl_then_resume(db_path):
     site = chain_site(latency_s=0.05)
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     with site.serve() as base:
-        argv = [sys.executable, "-m", "shijie", "crawl", base + "/p/0.html", "--db", str(db_path),
-                "--delay", "0", "--concurrency", "2", "--max-depth", "10", "--json"]
+        argv = [
+            sys.executable,
+            "-m",
+            "shijie",
+            "crawl",
+            base + "/p/0.html",
+            "--db",
+            str(db_path),
+            "--delay",
+            "0",
+            "--concurrency",
+            "2",
+            "--max-depth",
+            "10",
+            "--json",
+        ]
         proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            if db_path.exists() and count(db_path, "SELECT count(*) FROM sqlite_master WHERE name='documents'") and \
-                    count(db_path, "SELECT count(*) FROM documents") >= 15:
+            if (
+                db_path.exists()
+                and count(db_path, "SELECT count(*) FROM sqlite_master WHERE name='documents'")
+                and count(db_path, "SELECT count(*) FROM documents") >= 15
+            ):
                 break
             time.sleep(0.05)
         proc.send_signal(signal.SIGKILL)
@@ -80,11 +97,23 @@ def test_page_cap_counts_across_a_resume_and_extends_on_request(db_path):
 
 def test_recrawl_sends_conditional_requests(db_path):
     site = Site()
-    site.route("/", lambda req: Reply(304) if req.headers.get("if-none-match") == '"v1"' else
-               Reply(body=html("home", links=["/dated"]).encode(), headers={"ETag": '"v1"'}))
+    site.route(
+        "/",
+        lambda req: (
+            Reply(304)
+            if req.headers.get("if-none-match") == '"v1"'
+            else Reply(body=html("home", links=["/dated"]).encode(), headers={"ETag": '"v1"'})
+        ),
+    )
     stamp = "Wed, 21 Oct 2015 07:28:00 GMT"
-    site.route("/dated", lambda req: Reply(304) if req.headers.get("if-modified-since") == stamp else
-               Reply(body=html("dated").encode(), headers={"Last-Modified": stamp}))
+    site.route(
+        "/dated",
+        lambda req: (
+            Reply(304)
+            if req.headers.get("if-modified-since") == stamp
+            else Reply(body=html("dated").encode(), headers={"Last-Modified": stamp})
+        ),
+    )
     db = open_db(db_path)
     with site.serve() as base:
         crawl(db, [base + "/"], CrawlSettings(delay=0))
@@ -104,8 +133,9 @@ def test_same_content_under_two_urls_is_stored_once(db_path):
     with site.serve() as base:
         stats = crawl(db, [base + "/"], CrawlSettings(delay=0))
     assert stats.stored == 2 and stats.duplicates == 1
-    (alias, doc_url), = db.execute(
-        "SELECT a.url, d.url FROM url_aliases a JOIN documents d ON d.id = a.document_id").fetchall()
+    ((alias, doc_url),) = db.execute(
+        "SELECT a.url, d.url FROM url_aliases a JOIN documents d ON d.id = a.document_id"
+    ).fetchall()
     assert {alias, doc_url} == {base + "/a/lecture3.html", base + "/mirror/lecture3.html"}
 
 

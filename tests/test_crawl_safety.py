@@ -64,8 +64,14 @@ def test_names_resolving_to_private_addresses_are_refused(db_path):
     site.page("/", html("home", links=["http://intranet.example.test/secret"]))
     db = open_db(db_path)
     with site.serve() as base:
-        crawl(db, [base + "/"], quick(allow_hosts=["intranet.example.test"],
-                                     resolver=lambda name: ["10.0.0.8"] if name == "intranet.example.test" else []))
+        crawl(
+            db,
+            [base + "/"],
+            quick(
+                allow_hosts=["intranet.example.test"],
+                resolver=lambda name: ["10.0.0.8"] if name == "intranet.example.test" else [],
+            ),
+        )
     assert rows(db, "SELECT skip_reason FROM frontier WHERE url LIKE 'http://intranet%'") == [("unsafe",)]
 
 
@@ -79,7 +85,9 @@ def test_allow_list_keeps_the_crawl_on_its_hosts(db_path):
     with site.serve() as base:
         crawl(db, [base + "/"], quick())
     assert set(rows(db, "SELECT url, skip_reason FROM frontier WHERE skip_reason IS NOT NULL")) == {
-        ("http://elsewhere.example/page", "offsite"), ("https://docs.example.org/x", "offsite")}
+        ("http://elsewhere.example/page", "offsite"),
+        ("https://docs.example.org/x", "offsite"),
+    }
     crawler = Crawler(db, parse_seeds([base + "/"]), quick(allow_hosts=[".example.org", "elsewhere.example"]))
     assert crawler.allowed("docs.example.org") and crawler.allowed("example.org")
     assert crawler.allowed("elsewhere.example:8080") and not crawler.allowed("badexample.org")
@@ -92,7 +100,9 @@ def test_file_links_are_never_followed(db_path):
     db = open_db(db_path)
     with site.serve() as base:
         crawl(db, [base + "/"], quick())
-    assert rows(db, "SELECT url, skip_reason FROM frontier WHERE url LIKE 'file:%'") == [("file:///etc/passwd", "unsafe")]
+    assert rows(db, "SELECT url, skip_reason FROM frontier WHERE url LIKE 'file:%'") == [
+        ("file:///etc/passwd", "unsafe")
+    ]
 
 
 def test_gzip_bomb_stops_at_the_cap(db_path):
@@ -101,8 +111,12 @@ def test_gzip_bomb_stops_at_the_cap(db_path):
     site = Site()
     site.page("/", html("home", links=["/bomb", "/deflated"]))
     site.route("/bomb", Reply(body=bomb, headers={"Content-Encoding": "gzip"}))
-    site.route("/deflated", Reply(body=zlib.compress(html("fine", "small deflated page").encode()),
-                                  headers={"Content-Encoding": "deflate"}))
+    site.route(
+        "/deflated",
+        Reply(
+            body=zlib.compress(html("fine", "small deflated page").encode()), headers={"Content-Encoding": "deflate"}
+        ),
+    )
     db = open_db(db_path)
     with site.serve() as base:
         stats = crawl(db, [base + "/"], quick(max_bytes=1024 * 1024))
@@ -148,8 +162,11 @@ def test_binary_content_is_recorded_and_skipped(db_path):
 
 def test_malformed_and_non_utf8_pages_are_stored(db_path):
     site = Site()
-    site.page("/", "<html><body><div><p>Broken <b>markup<div><table><tr><td>cell</p></span>" +
-              "".join(f'<a href="/p{i}">' for i in range(2)))
+    site.page(
+        "/",
+        "<html><body><div><p>Broken <b>markup<div><table><tr><td>cell</p></span>"
+        + "".join(f'<a href="/p{i}">' for i in range(2)),
+    )
     site.route("/p0", Reply(body='<meta charset="gbk"><p>共享内存分块</p>'.encode("gbk")))
     site.route("/p1", Reply(body="<p>Mémoire partagée</p>".encode("cp1252"), content_type="text/html"))
     db = open_db(db_path)
@@ -165,7 +182,9 @@ def test_infinite_link_trap_is_bounded(db_path):
     site = Site()
     site.page("/", html("home", links=["/trap/"]))
     # every path under /trap/ answers, linking to fresh deeper paths: an endless site
-    site.route("/trap/*", lambda req: Reply(body=html(f"trap {req.path}", links=["a/", "b/", f"{len(req.path)}/"]).encode()))
+    site.route(
+        "/trap/*", lambda req: Reply(body=html(f"trap {req.path}", links=["a/", "b/", f"{len(req.path)}/"]).encode())
+    )
     db = open_db(db_path)
     with site.serve() as base:
         stats = crawl(db, [base + "/"], quick(max_depth=4, max_pages=500))

@@ -5,16 +5,19 @@ import pytest
 from pipeline.urls import canonical, host_of, is_private_host, trap_reason
 
 
-@pytest.mark.parametrize("raw, expected", [
-    ("HTTP://Docs.Example.ORG:80/a/?b=2&a=1#top", "http://docs.example.org/a/?a=1&b=2"),
-    ("https://example.org:443", "https://example.org/"),
-    ("http://example.org:8080/x", "http://example.org:8080/x"),
-    ("http://example.org/a/./b/../c", "http://example.org/a/c"),
-    ("http://example.org/%7euser/a%2fb", "http://example.org/~user/a%2Fb"),
-    ("http://example.org/caf\u00e9 menu", "http://example.org/caf%C3%A9%20menu"),
-    ("http://example.org/x?", "http://example.org/x"),
-    ("http://example.org/x?print&b=1", "http://example.org/x?b=1&print"),
-])
+@pytest.mark.parametrize(
+    "raw, expected",
+    [
+        ("HTTP://Docs.Example.ORG:80/a/?b=2&a=1#top", "http://docs.example.org/a/?a=1&b=2"),
+        ("https://example.org:443", "https://example.org/"),
+        ("http://example.org:8080/x", "http://example.org:8080/x"),
+        ("http://example.org/a/./b/../c", "http://example.org/a/c"),
+        ("http://example.org/%7euser/a%2fb", "http://example.org/~user/a%2Fb"),
+        ("http://example.org/caf\u00e9 menu", "http://example.org/caf%C3%A9%20menu"),
+        ("http://example.org/x?", "http://example.org/x"),
+        ("http://example.org/x?print&b=1", "http://example.org/x?b=1&print"),
+    ],
+)
 def test_canonical_forms(raw, expected):
     assert canonical(raw) == expected
 
@@ -32,8 +35,19 @@ def test_relative_links_and_unusable_schemes():
 
 
 def test_private_hosts():
-    for host in ("127.0.0.1", "127.0.0.2:8080", "10.1.2.3", "192.168.0.1", "169.254.169.254", "[::1]:80",
-                 "localhost", "api.localhost", "0.0.0.0", "[::ffff:127.0.0.1]", "100.64.0.1"):
+    for host in (
+        "127.0.0.1",
+        "127.0.0.2:8080",
+        "10.1.2.3",
+        "192.168.0.1",
+        "169.254.169.254",
+        "[::1]:80",
+        "localhost",
+        "api.localhost",
+        "0.0.0.0",
+        "[::ffff:127.0.0.1]",
+        "100.64.0.1",
+    ):
         assert is_private_host(host, resolver=lambda name: []), host
     assert not is_private_host("93.184.216.34")
     # a public-looking name that resolves into the private network is private

@@ -76,8 +76,14 @@ def test_quick_start_is_exactly_two_commands():
 
 
 def test_readme_sections_a_newcomer_needs():
-    for heading in ("## Quick start", "## Point it at real sources", "## Run on a GPU", "## Architecture",
-                    "## Performance log", "## CLI reference"):
+    for heading in (
+        "## Quick start",
+        "## Point it at real sources",
+        "## Run on a GPU",
+        "## Architecture",
+        "## Performance log",
+        "## CLI reference",
+    ):
         assert heading in README_TEXT
     screenshot = docs.README.parent / "docs" / "report.png"
     assert "docs/report.png" in README_TEXT and screenshot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

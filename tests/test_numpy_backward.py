@@ -17,9 +17,16 @@ def _inputs(rng, batch, heads, seq_q, seq_k, head_dim, dtype="float32"):
 
 
 # sequence lengths that are not multiples of the block, a single row, blocks of different shapes
-@pytest.mark.parametrize("seq, head_dim, block_m, block_n", [
-    (1, 16, 16, 16), (17, 24, 16, 32), (100, 40, 32, 16), (129, 64, 64, 64), (203, 72, 64, 32),
-])
+@pytest.mark.parametrize(
+    "seq, head_dim, block_m, block_n",
+    [
+        (1, 16, 16, 16),
+        (17, 24, 16, 32),
+        (100, 40, 32, 16),
+        (129, 64, 64, 64),
+        (203, 72, 64, 32),
+    ],
+)
 @pytest.mark.parametrize("causal", [False, True])
 def test_tiled_matches_float64(seq, head_dim, block_m, block_n, causal):
     rng = np.random.default_rng(seq * 7 + head_dim)

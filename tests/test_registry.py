@@ -104,9 +104,15 @@ def test_every_problem_of_a_manifest_is_reported_at_once(tmp_path, make_skill):
     (entry,) = registry.entries
     assert not entry.ok
     problems = " | ".join(entry.problems)
-    for expected in ("name 'Bad_Name' must be lowercase", "lacks 'description'", "lacks 'title'",
-                     "unknown domain 'astrology'", "gpu_architecture must be a number between 0 and 1",
-                     "thresholds must rise", "metadata.entry must be 'module:object'"):
+    for expected in (
+        "name 'Bad_Name' must be lowercase",
+        "lacks 'description'",
+        "lacks 'title'",
+        "unknown domain 'astrology'",
+        "gpu_architecture must be a number between 0 and 1",
+        "thresholds must rise",
+        "metadata.entry must be 'module:object'",
+    ):
         assert expected in problems
     with pytest.raises(UsageError) as info:
         registry.get("bad")
@@ -165,7 +171,8 @@ def test_third_party_skills_through_entry_points(tmp_path, make_skill, monkeypat
     site.mkdir()
     folder_skill = make_skill(tmp_path / "elsewhere", "folder_skill")
     object_skill = make_skill(tmp_path / "elsewhere", "object_skill")
-    (site / "thirdparty_skills.py").write_text(textwrap.dedent(f"""\
+    (site / "thirdparty_skills.py").write_text(
+        textwrap.dedent(f"""\
         FOLDER = {str(folder_skill)!r}
         NUMBER = 42
 
@@ -177,13 +184,15 @@ def test_third_party_skills_through_entry_points(tmp_path, make_skill, monkeypat
 
             def invoke(self, db, manifest, pack, **options):
                 return {{}}
-        """))
+        """)
+    )
     dist = site / "thirdparty_skills-1.0.dist-info"
     dist.mkdir()
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: thirdparty-skills\nVersion: 1.0\n")
     (dist / "entry_points.txt").write_text(
         "[shijie.skills]\nfolder = thirdparty_skills:FOLDER\nobject = thirdparty_skills:ObjectSkill\n"
-        "gone = thirdparty_missing_module:SKILL\nodd = thirdparty_skills:NUMBER\n")
+        "gone = thirdparty_missing_module:SKILL\nodd = thirdparty_skills:NUMBER\n"
+    )
     monkeypatch.syspath_prepend(str(site))
     registry = discover([], entry_points=True)
     by_name = {entry.name: entry for entry in registry.entries}
@@ -203,8 +212,17 @@ class _Mastery:
 
 
 def _manifest(**requires):
-    return Manifest(name="x", description="d", title="X", title_zh="X", requires=requires,
-                    levels={2: 0.5, 3: 0.7}, ops=(), entry="m:o", folder=Path("."))
+    return Manifest(
+        name="x",
+        description="d",
+        title="X",
+        title_zh="X",
+        requires=requires,
+        levels={2: 0.5, 3: 0.7},
+        ops=(),
+        entry="m:o",
+        folder=Path("."),
+    )
 
 
 def test_standing_locked_learnable_learned_and_levels():
@@ -226,6 +244,7 @@ def test_read_manifest_of_a_missing_folder(tmp_path):
 
 # -- frontmatter --------------------------------------------------------------------------------------
 
+
 def test_frontmatter_subset():
     text = textwrap.dedent("""\
         name: demo   # a comment
@@ -246,21 +265,30 @@ def test_frontmatter_subset():
             two
         """)
     assert frontmatter.parse(text) == {
-        "name": "demo", "description": "Quoted: with colon # not a comment", "flag": True, "nothing": None,
-        "count": 3, "ratio": 0.25, "tags": ["a", "b, c", 3], "steps": ["first", "second"],
+        "name": "demo",
+        "description": "Quoted: with colon # not a comment",
+        "flag": True,
+        "nothing": None,
+        "count": 3,
+        "ratio": 0.25,
+        "tags": ["a", "b, c", 3],
+        "steps": ["first", "second"],
         "nested": {"inner": {"deep": "C#"}, "folded": "one two"},
     }
 
 
-@pytest.mark.parametrize("text, message", [
-    ("a: 1\na: 2", "line 2: key 'a' appears twice"),
-    ("a: 1\n  b: 2", "line 2: unexpected indentation"),
-    ("just words", "line 1: expected 'key: value'"),
-    ("a: [1, 2", "line 1: inline list is not closed"),
-    ("a: 'open", "line 1: unterminated string"),
-    ("a: {b: 1}", "inline mappings are not supported"),
-    ("a:\n\t- b", "tabs"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("a: 1\na: 2", "line 2: key 'a' appears twice"),
+        ("a: 1\n  b: 2", "line 2: unexpected indentation"),
+        ("just words", "line 1: expected 'key: value'"),
+        ("a: [1, 2", "line 1: inline list is not closed"),
+        ("a: 'open", "line 1: unterminated string"),
+        ("a: {b: 1}", "inline mappings are not supported"),
+        ("a:\n\t- b", "tabs"),
+    ],
+)
 def test_frontmatter_errors_name_the_line(text, message):
     with pytest.raises(frontmatter.FrontmatterError, match=message.replace("[", r"\[").replace("{", r"\{")):
         frontmatter.parse(text)

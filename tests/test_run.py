@@ -80,7 +80,8 @@ def test_report_in_a_real_browser(first_run, tmp_path):
         assert loaded.errors == []
         charts = browser.evaluate(
             "Array.from(document.querySelectorAll('svg.chart')).map(s => {const b = s.getBoundingClientRect();"
-            " return [b.width, b.height, s.querySelectorAll('.bar, .node, .tile').length]})")
+            " return [b.width, b.height, s.querySelectorAll('.bar, .node, .tile').length]})"
+        )
         assert len(charts) >= 4  # value spread, mastery, concept graph, memory hierarchy
         assert all(w > 100 and h > 50 and marks > 0 for w, h, marks in charts), charts
         shot = browser.screenshot(tmp_path / "report.png")

@@ -58,8 +58,16 @@ def add(db, url, title, text, headings=(), code=(), kind="html"):
     db.conn.execute(
         "INSERT INTO documents (url, title, kind, text, headings, code_blocks, metadata, content_hash, fetched_at)"
         " VALUES (?, ?, ?, ?, ?, ?, '{}', ?, ?)",
-        (url, title, kind, text, json.dumps(list(headings)), json.dumps(list(code)),
-         hashlib.sha256(text.encode()).hexdigest(), time.time()),
+        (
+            url,
+            title,
+            kind,
+            text,
+            json.dumps(list(headings)),
+            json.dumps(list(code)),
+            hashlib.sha256(text.encode()).hexdigest(),
+            time.time(),
+        ),
     )
     db.conn.commit()
     return db.conn.execute("SELECT id FROM documents WHERE url = ?", (url,)).fetchone()[0]
@@ -69,8 +77,14 @@ def add(db, url, title, text, headings=(), code=(), kind="html"):
 def corpus(db_path):
     db = open_db(db_path)
     ids = {
-        "guide": add(db, "http://t/guide", "GPU tuning guide", GUIDE * 4, [f"{i}.1 Topic" for i in range(12)],
-                     ["__global__ void k() {\n  __shared__ float tile[32][33];\n}"]),
+        "guide": add(
+            db,
+            "http://t/guide",
+            "GPU tuning guide",
+            GUIDE * 4,
+            [f"{i}.1 Topic" for i in range(12)],
+            ["__global__ void k() {\n  __shared__ float tile[32][33];\n}"],
+        ),
         "mirror": add(db, "http://mirror/guide", "GPU tuning guide (mirror)", "Mirror notice.\n" + GUIDE * 4),
         "python": add(db, "http://t/python", "The Python tutorial", PYTHON * 6),
         "blog": add(db, "http://t/blog", "Warp reductions", BLOG * 3),
@@ -115,7 +129,12 @@ def test_every_figure_has_its_reasons(corpus):
     db, ids = corpus
     guide = by_id(score_corpus(db))[ids["guide"]]
     c = guide.components
-    assert {t["term"] for t in c["relevance"]["top_terms"]} & {"shared memory", "tensor cores", "fused attention", "flashattention"}
+    assert {t["term"] for t in c["relevance"]["top_terms"]} & {
+        "shared memory",
+        "tensor cores",
+        "fused attention",
+        "flashattention",
+    }
     assert c["relevance"]["matched_terms"] and c["depth"]["reasons"] and c["source"]["reasons"]
     points = sum(c["value"][k]["points"] for k in ("relevance", "depth", "uniqueness", "source"))
     assert abs(points - guide.value) <= 1
@@ -179,7 +198,9 @@ def test_curate_keeps_the_best_purges_the_rest_and_indexes(corpus):
     in_domain = query.passages(db, "", limit=2, domain="numerics")
     assert in_domain and len(in_domain) <= 2
     m = query.mastery(db)
-    assert 0 < m.domains["gpu"] <= 1 and m.overall == pytest.approx((m.domains["gpu"] + m.domains["numerics"]) / 2, abs=1e-3)
+    assert 0 < m.domains["gpu"] <= 1 and m.overall == pytest.approx(
+        (m.domains["gpu"] + m.domains["numerics"]) / 2, abs=1e-3
+    )
     # a rescoring after curation leaves discarded documents out
     assert {s.id for s in score_corpus(db)} == kept
 
@@ -238,8 +259,18 @@ def test_cli_score_show_mark_curate_search_mastery(cli, corpus):
     profile.write_text('text = "warp reductions with shuffles"\n[terms]\n"warp shuffle" = 3\nreduction = 2\n')
     assert cli.json("score", "--profile", str(profile))[0]["id"] in (ids["blog"], ids["guide"])
     rows = cli.json("score")
-    assert {"id", "url", "title", "value", "relevance", "relevance_score", "redundancy", "redundancy_score",
-            "duplicate_of", "domains"} <= set(rows[0])
+    assert {
+        "id",
+        "url",
+        "title",
+        "value",
+        "relevance",
+        "relevance_score",
+        "redundancy",
+        "redundancy_score",
+        "duplicate_of",
+        "domains",
+    } <= set(rows[0])
     assert rows[0]["url"] == "http://t/guide"
     shown = cli.json("show", "http://mirror/guide")
     assert shown["duplicate_of"] == "http://t/guide" and shown["panel"].startswith("[Value: ")
@@ -265,4 +296,6 @@ def test_cli_empty_database_is_one_clear_line(db_path):
     from tests.conftest import run_shijie
 
     result = run_shijie("score", "--db", str(db_path))
-    assert result.returncode == 1 and result.stderr.strip() == "error: no documents to score: crawl first (shijie crawl)"
+    assert (
+        result.returncode == 1 and result.stderr.strip() == "error: no documents to score: crawl first (shijie crawl)"
+    )

@@ -74,8 +74,10 @@ def test_planted_duplicates_are_found_and_nothing_else_is_flagged(scored):
     pairs = [(c, o) for c, o in LABELS["duplicate_pairs"] if c in by_path and o in by_path]
     assert len(pairs) >= 2
     found = [
-        by_path[c].duplicate_of == by_path[o].id and by_path[c].redundancy == "high"
-        or by_path[o].duplicate_of == by_path[c].id and by_path[o].redundancy == "high"
+        by_path[c].duplicate_of == by_path[o].id
+        and by_path[c].redundancy == "high"
+        or by_path[o].duplicate_of == by_path[c].id
+        and by_path[o].redundancy == "high"
         for c, o in pairs
     ]
     print(f"duplicate recall: {sum(found)}/{len(found)}")

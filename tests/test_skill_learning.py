@@ -160,18 +160,25 @@ def test_relearning_after_the_corpus_grows_updates_the_pack(learned, tmp_path):
     assert after.built_at > before.built_at
     new_ids = set(after.pack["document_ids"]) - set(before.pack["document_ids"])
     assert new_ids, "the new document was not curated into the pack"
-    new_urls = {doc["url"] for topic in after.pack["topics"] for doc in topic["documents"]
-                if doc["id"] in new_ids}
+    new_urls = {doc["url"] for topic in after.pack["topics"] for doc in topic["documents"] if doc["id"] in new_ids}
     assert any(url.endswith("porting-attention-backward.md") for url in new_urls)
 
 
 def test_invoke_on_cpu_validates_the_numpy_backward_and_cites_sources(learned):
-    result = shijie_json(learned, "skills", "invoke", SKILL, "--op", "FusedAttentionBackward",
-                         "--device", "cpu", "--target", "l100")
+    result = shijie_json(
+        learned, "skills", "invoke", SKILL, "--op", "FusedAttentionBackward", "--device", "cpu", "--target", "l100"
+    )
     assert {"skill", "op", "device", "target", "plan", "validation", "benchmark", "knowledge"} <= set(result)
-    assert (result["skill"], result["op"], result["device"], result["target"]) == (SKILL, "FusedAttentionBackward", "cpu", "l100")
-    assert [item["op"] for item in result["adaptation_list"] if item["adapted"]] == \
-        ["FusedAttentionBackward", "FusedAttentionForward"]
+    assert (result["skill"], result["op"], result["device"], result["target"]) == (
+        SKILL,
+        "FusedAttentionBackward",
+        "cpu",
+        "l100",
+    )
+    assert [item["op"] for item in result["adaptation_list"] if item["adapted"]] == [
+        "FusedAttentionBackward",
+        "FusedAttentionForward",
+    ]
     plan = result["plan"]
     assert plan["kernels"]["dkdv"]["smem_bytes"] <= 64 * 1024 and plan["target"]["warp_size"] == 64
     assert plan["hbm"]["fused_bytes"] < plan["hbm"]["unfused_bytes"]
@@ -182,8 +189,15 @@ def test_invoke_on_cpu_validates_the_numpy_backward_and_cites_sources(learned):
     assert all(step["passages"] and step["passages"][0]["url"].startswith("http") for step in result["knowledge"])
 
     human = shijie(learned, "skills", "invoke", SKILL, "--op", "FusedAttentionBackward", "--device", "cpu").stdout
-    for text in ("Adaptation list", "Tile plan", "shared memory / block", "HBM traffic", "Validation",
-                 "Knowledge used", "http"):
+    for text in (
+        "Adaptation list",
+        "Tile plan",
+        "shared memory / block",
+        "HBM traffic",
+        "Validation",
+        "Knowledge used",
+        "http",
+    ):
         assert text in human
 
 
@@ -201,8 +215,9 @@ def test_invoke_device_choices(learned):
     with pytest.raises(UsageError, match="--device cuda: .*use --device cpu"):
         shijie(learned, "skills", "invoke", SKILL, "--op", "FusedAttentionBackward", "--device", "cuda")
     with pytest.raises(UsageError, match="unknown hardware profile 'b300'"):
-        shijie(learned, "skills", "invoke", SKILL, "--op", "FusedAttentionBackward", "--device", "cpu",
-               "--target", "b300")
+        shijie(
+            learned, "skills", "invoke", SKILL, "--op", "FusedAttentionBackward", "--device", "cpu", "--target", "b300"
+        )
 
 
 def test_export_writes_an_agent_skills_folder(learned, tmp_path):
@@ -223,12 +238,24 @@ def test_export_writes_an_agent_skills_folder(learned, tmp_path):
     assert pack["skill"] == SKILL and pack["path"]
     assert (folder / "references" / "hardware" / "l100.toml").exists()
     # the scripts run on their own, outside this checkout
-    demo = subprocess.run([sys.executable, "scripts/numpy_backward.py"], cwd=folder, capture_output=True,
-                          text=True, timeout=120, env={"PATH": "/usr/bin:/bin"})
+    demo = subprocess.run(
+        [sys.executable, "scripts/numpy_backward.py"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin"},
+    )
     assert demo.returncode == 0, demo.stderr
     assert demo.stdout.count(" ok") == 4 and "FAIL" not in demo.stdout
-    planned = subprocess.run([sys.executable, "scripts/tile_plan.py", "l100"], cwd=folder, capture_output=True,
-                             text=True, timeout=120, env={"PATH": "/usr/bin:/bin"})
+    planned = subprocess.run(
+        [sys.executable, "scripts/tile_plan.py", "l100"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin"},
+    )
     assert planned.returncode == 0, planned.stderr
     assert json.loads(planned.stdout)["target"]["name"] == "l100"
     with pytest.raises(UsageError, match="already exists"):
@@ -245,7 +272,9 @@ def test_level_rises_with_mastery_as_the_corpus_grows(corpora, tmp_path):
     text = text.replace(f"name: {SKILL}", "name: level-probe")
     for domain, minimum in source.requires.items():
         text = text.replace(f"    {domain}: {minimum:g}\n", f"    {domain}: 0\n")
-    text = text.replace(f"    2: {source.levels[2]:g}\n", "    2: 0.1\n").replace(f"    3: {source.levels[3]:g}\n", "    3: 0.99\n")
+    text = text.replace(f"    2: {source.levels[2]:g}\n", "    2: 0.1\n").replace(
+        f"    3: {source.levels[3]:g}\n", "    3: 0.99\n"
+    )
     (tmp_path / "skills" / "level_probe").mkdir(parents=True)
     (tmp_path / "skills" / "level_probe" / "SKILL.md").write_text(text, encoding="utf-8")
     registry = discover([tmp_path / "skills"], entry_points=False)

@@ -129,9 +129,15 @@ def test_profile_checked_against_what_a_device_reports():
     from types import SimpleNamespace
 
     # torch.cuda.get_device_properties(0) of the H200 this project ran on (2026-11-30)
-    h200 = SimpleNamespace(multi_processor_count=132, warp_size=32, regs_per_multiprocessor=65536,
-                           max_threads_per_multi_processor=2048, shared_memory_per_multiprocessor=233472,
-                           shared_memory_per_block_optin=232448, L2_cache_size=62914560)
+    h200 = SimpleNamespace(
+        multi_processor_count=132,
+        warp_size=32,
+        regs_per_multiprocessor=65536,
+        max_threads_per_multi_processor=2048,
+        shared_memory_per_multiprocessor=233472,
+        shared_memory_per_block_optin=232448,
+        L2_cache_size=62914560,
+    )
     assert tp.device_mismatches(tp.load_profile("h200"), h200) == []
     mismatches = tp.device_mismatches(tp.load_profile("h100"), h200)
     assert mismatches == ["h100.l2_mib is 50, the device reports 60"]
@@ -157,9 +163,16 @@ def test_dq_by_atomics_trades_matmuls_for_l2_traffic(name):
 def test_the_configs_the_autotuner_chose_on_an_h200_are_candidates():
     # measured 2026-11-30 (docs/perf.md): the planner's search space must not exclude real winners
     h200 = tp.load_profile("h200")
-    chosen = [(256, "dkdv", (16, 32, 4, 1)), (128, "dkdv", (32, 64, 4, 3)), (128, "dq", (128, 64, 8, 3)),
-              (64, "dkdv", (64, 64, 4, 3)), (256, "dq", (64, 32, 4, 3)), (96, "dkdv", (16, 64, 4, 2)),
-              (96, "dq", (128, 64, 8, 3)), (40, "dkdv", (64, 64, 4, 3))]
+    chosen = [
+        (256, "dkdv", (16, 32, 4, 1)),
+        (128, "dkdv", (32, 64, 4, 3)),
+        (128, "dq", (128, 64, 8, 3)),
+        (64, "dkdv", (64, 64, 4, 3)),
+        (256, "dq", (64, 32, 4, 3)),
+        (96, "dkdv", (16, 64, 4, 2)),
+        (96, "dq", (128, 64, 8, 3)),
+        (40, "dkdv", (64, 64, 4, 3)),
+    ]
     for head_dim, kernel, config in chosen:
         found = {(c.block_m, c.block_n, c.num_warps, c.num_stages) for c in tp.candidates(h200, head_dim, kernel)}
         assert config in found, (head_dim, kernel, config)

@@ -63,5 +63,7 @@ def rows_table(rows: list[dict], columns: list[str] | None = None, *, row_class=
     for row in rows:
         klass = f' class="{esc(row_class(row))}"' if row_class else ""
         body.append(f"<tr{klass}>" + "".join(f"<td>{cell(row.get(c))}</td>" for c in columns) + "</tr>")
-    return (f'<div class="scroll"><table class="rows"><thead><tr>{head}</tr></thead>'
-            f'<tbody>{"".join(body)}</tbody></table></div>')
+    return (
+        f'<div class="scroll"><table class="rows"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table></div>"
+    )

@@ -10,8 +10,22 @@ from ._svg import esc
 from ._text import acquired_panel, document_panel, learning_panels, mastery_panel, words
 
 # No script may run in the report, whatever slipped through: the policy allows inline styles and nothing else.
-RENDERED_INVOKE_KEYS = {"skill", "level", "op", "adapted", "device", "device_name", "target", "adaptation_list",
-                        "note", "notes", "plan", "validation", "benchmark", "knowledge"}
+RENDERED_INVOKE_KEYS = {
+    "skill",
+    "level",
+    "op",
+    "adapted",
+    "device",
+    "device_name",
+    "target",
+    "adaptation_list",
+    "note",
+    "notes",
+    "plan",
+    "validation",
+    "benchmark",
+    "knowledge",
+}
 TOP_DOCUMENTS = 12  # shown open; the rest are folded
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 
@@ -83,7 +97,7 @@ def build_html(results: dict) -> str:
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{esc(w['title'])}</title><style>{STYLE}</style></head><body>"
-        f"<header><h1>{esc(w['title'])}</h1><div class=\"meta\">{meta}</div></header>"
+        f'<header><h1>{esc(w["title"])}</h1><div class="meta">{meta}</div></header>'
         f"<main>{''.join(s for s in sections if s)}</main></body></html>\n"
     )
 
@@ -99,10 +113,16 @@ def _summary(results: dict, w: dict, lang: str) -> str:
         panels.append(mastery_panel(float(mastery.get("overall", 0.0)), lang))
     skill = learned_skill(results)
     if skill:
-        panels.append(acquired_panel(skill.get("title", skill.get("name", "")), skill.get("title_zh"),
-                                     int(skill.get("level") or 1), lang))
-    body = '<div class="panels">' + "".join(
-        f'<span class="panel{" acquired" if i == 1 else ""}">{esc(p)}</span>' for i, p in enumerate(panels)) + "</div>"
+        panels.append(
+            acquired_panel(
+                skill.get("title", skill.get("name", "")), skill.get("title_zh"), int(skill.get("level") or 1), lang
+            )
+        )
+    body = (
+        '<div class="panels">'
+        + "".join(f'<span class="panel{" acquired" if i == 1 else ""}">{esc(p)}</span>' for i, p in enumerate(panels))
+        + "</div>"
+    )
     cards: list[tuple[str, str]] = []
     crawl = results.get("crawl") or {}
     for key in ("fetched", "stored", "duplicates", "skipped_robots", "errors"):
@@ -116,17 +136,31 @@ def _summary(results: dict, w: dict, lang: str) -> str:
     checks = [row for row in invoke.get("validation") or [] if isinstance(row, dict)]
     if checks:
         passed = sum(1 for row in checks if row.get("passed"))
-        cards.append((f"{passed}/{len(checks)}", w["stat_validated"].format(
-            op=invoke.get("op", ""), device=invoke.get("device_name") or invoke.get("device") or "")))
+        cards.append(
+            (
+                f"{passed}/{len(checks)}",
+                w["stat_validated"].format(
+                    op=invoke.get("op", ""), device=invoke.get("device_name") or invoke.get("device") or ""
+                ),
+            )
+        )
     if cards:
-        body += '<div class="cards">' + "".join(
-            f'<div class="card"><div class="figure">{esc(figure)}</div><div class="what">{esc(what)}</div></div>'
-            for figure, what in cards) + "</div>"
+        body += (
+            '<div class="cards">'
+            + "".join(
+                f'<div class="card"><div class="figure">{esc(figure)}</div><div class="what">{esc(what)}</div></div>'
+                for figure, what in cards
+            )
+            + "</div>"
+        )
     timings = results.get("timings") or {}
     if timings:
         total = sum(float(v) for v in timings.values())
-        body += (f'<p class="muted small">{esc(w["timings"])}: ' + " · ".join(
-            f"{esc(k)} {float(v):.1f} s" for k, v in timings.items()) + f" · {esc(w['total'])} {total:.1f} s</p>")
+        body += (
+            f'<p class="muted small">{esc(w["timings"])}: '
+            + " · ".join(f"{esc(k)} {float(v):.1f} s" for k, v in timings.items())
+            + f" · {esc(w['total'])} {total:.1f} s</p>"
+        )
     return _section("summary", w["summary"], body)
 
 
@@ -138,8 +172,12 @@ def learned_skill(results: dict) -> dict | None:
     level = learn.get("level") or (listed.get("level") if listed.get("status") == "learned" else 0)
     if not level:
         return None
-    return {"name": name, "title": learn.get("title") or listed.get("title") or name,
-            "title_zh": listed.get("title_zh"), "level": level}
+    return {
+        "name": name,
+        "title": learn.get("title") or listed.get("title") or name,
+        "title_zh": listed.get("title_zh"),
+        "level": level,
+    }
 
 
 def _documents(results: dict, w: dict, lang: str) -> str:
@@ -156,21 +194,25 @@ def _documents(results: dict, w: dict, lang: str) -> str:
         status = doc.get("status")
         klass = ' class="discarded"' if status == "discarded" else ""
         rows.append(
-            f"<tr{klass}><td class=\"num\">{rank}</td>"
+            f'<tr{klass}><td class="num">{rank}</td>'
             f'<td class="title">{link(doc.get("url"), doc.get("title") or doc.get("url"))}'
             f'<div class="url">{esc(doc.get("url", ""))}</div></td>'
             f'<td><span class="panel">{esc(document_panel(doc, lang))}</span>'
             f'<div class="reasons">{_reasons(doc, by_id, w)}</div></td>'
             f"<td>{esc(domain_text)}</td><td>{esc(status or '')}</td></tr>"
         )
-    head = (f"<thead><tr><th>#</th><th>{esc(w['document'])}</th><th>{esc(w['panel'])}</th>"
-            f"<th>{esc(w['domains'])}</th><th>{esc(w['status'])}</th></tr></thead>")
+    head = (
+        f"<thead><tr><th>#</th><th>{esc(w['document'])}</th><th>{esc(w['panel'])}</th>"
+        f"<th>{esc(w['domains'])}</th><th>{esc(w['status'])}</th></tr></thead>"
+    )
     body += f'<table class="rows documents">{head}<tbody>{"".join(rows[:TOP_DOCUMENTS])}</tbody></table>'
     if len(rows) > TOP_DOCUMENTS:
         # the rest folded away with plain HTML (<details> needs no script)
-        body += (f"<details><summary>{esc(w['all_documents'].format(n=len(rows)))}</summary>"
-                 f'<table class="rows documents">{head}<tbody>{"".join(rows[TOP_DOCUMENTS:])}</tbody></table>'
-                 "</details>")
+        body += (
+            f"<details><summary>{esc(w['all_documents'].format(n=len(rows)))}</summary>"
+            f'<table class="rows documents">{head}<tbody>{"".join(rows[TOP_DOCUMENTS:])}</tbody></table>'
+            "</details>"
+        )
     return _section("documents", w["documents"], body)
 
 
@@ -180,22 +222,32 @@ def _reasons(doc: dict, by_id: dict, w: dict) -> str:
     c = doc.get("components") or {}
     lines = []
     parts = c.get("value") or {}
-    points = [f"{k} {parts[k]['points']:g}" for k in ("relevance", "depth", "uniqueness", "source")
-              if isinstance(parts.get(k), dict) and isinstance(parts[k].get("points"), (int, float))]
+    points = [
+        f"{k} {parts[k]['points']:g}"
+        for k in ("relevance", "depth", "uniqueness", "source")
+        if isinstance(parts.get(k), dict) and isinstance(parts[k].get("points"), (int, float))
+    ]
     if points:
         gate = parts.get("relevance_gate")
-        lines.append(f"{w['value']} {doc.get('value')} = " + " + ".join(points)
-                     + (f" (gate {gate:g})" if isinstance(gate, (int, float)) and gate < 1 else ""))
+        lines.append(
+            f"{w['value']} {doc.get('value')} = "
+            + " + ".join(points)
+            + (f" (gate {gate:g})" if isinstance(gate, (int, float)) and gate < 1 else "")
+        )
     else:
-        lines.append(f"relevance {float(doc.get('relevance_score', 0)):.2f} · "
-                     f"redundancy {float(doc.get('redundancy_score', 0)):.2f}")
+        lines.append(
+            f"relevance {float(doc.get('relevance_score', 0)):.2f} · "
+            f"redundancy {float(doc.get('redundancy_score', 0)):.2f}"
+        )
     terms = [t.get("term") for t in (c.get("relevance") or {}).get("top_terms") or [] if isinstance(t, dict)]
     if terms:
         lines.append(f"{w['terms']}: " + ", ".join(map(str, terms[:6])))
     source = c.get("source") or {}
     if source.get("kind"):
-        lines.append(f"{w['source']}: {source['kind']}" + (f" ({'; '.join(map(str, source.get('reasons') or []))})"
-                                                          if source.get("reasons") else ""))
+        lines.append(
+            f"{w['source']}: {source['kind']}"
+            + (f" ({'; '.join(map(str, source.get('reasons') or []))})" if source.get("reasons") else "")
+        )
     depth = c.get("depth") or {}
     if depth.get("reasons"):
         lines.append(f"{w['depth']}: " + "; ".join(map(str, depth["reasons"][:3])))
@@ -203,7 +255,9 @@ def _reasons(doc: dict, by_id: dict, w: dict) -> str:
     if dup:
         target = by_id.get(dup, {}).get("url", dup) if not isinstance(dup, str) else dup
         jaccard = (c.get("uniqueness") or {}).get("jaccard")
-        lines.append(f"{w['repeats']} {target}" + (f" (Jaccard {jaccard:.2f})" if isinstance(jaccard, (int, float)) else ""))
+        lines.append(
+            f"{w['repeats']} {target}" + (f" (Jaccard {jaccard:.2f})" if isinstance(jaccard, (int, float)) else "")
+        )
     return "".join(f"<div>{esc(_svg.clip(line, 200))}</div>" for line in lines)
 
 
@@ -238,10 +292,18 @@ def _skills(results: dict, w: dict, lang: str) -> str:
         panels = learning_panels(lang)
         skill = learned_skill(results)
         if skill:
-            panels.append(acquired_panel(skill.get("title", skill.get("name", "")), skill.get("title_zh"),
-                                         int(skill.get("level") or 1), lang))
-        body += '<div class="panels">' + "".join(
-            f'<span class="panel{" acquired" if i == 3 else ""}">{esc(p)}</span>' for i, p in enumerate(panels)) + "</div>"
+            panels.append(
+                acquired_panel(
+                    skill.get("title", skill.get("name", "")), skill.get("title_zh"), int(skill.get("level") or 1), lang
+                )
+            )
+        body += (
+            '<div class="panels">'
+            + "".join(
+                f'<span class="panel{" acquired" if i == 3 else ""}">{esc(p)}</span>' for i, p in enumerate(panels)
+            )
+            + "</div>"
+        )
     if skills:
         body += rows_table(skills, ["name", "title", "level", "status", "requires"])
     return _section("skills", w["skills"], body)
@@ -263,9 +325,11 @@ def _knowledge(results: dict, w: dict, lang: str) -> str:
             sources = "".join(
                 f'<div class="passage">{link(p.get("url"), p.get("title") or p.get("url"))}'
                 f"{': ' + esc(_svg.clip(p.get('excerpt', ''), 240)) if p.get('excerpt') else ''}</div>"
-                for p in step.get("passages") or [] if isinstance(p, dict))
+                for p in step.get("passages") or []
+                if isinstance(p, dict)
+            )
             items.append(f"<li><strong>{esc(title)}</strong>{sources}</li>")
-        body += f"<h3>{esc(w['steps'])}</h3><ol class=\"steps\">{''.join(items)}</ol>"
+        body += f'<h3>{esc(w["steps"])}</h3><ol class="steps">{"".join(items)}</ol>'
     return _section("knowledge", w["knowledge"], body)
 
 
@@ -279,9 +343,12 @@ def _invocation(results: dict, w: dict) -> str:
     body = kv_table(facts)
     adaptation = invoke.get("adaptation_list") or []
     if adaptation:
-        items = [f'<span class="panel {"green" if op.get("adapted") else "red"}">'
-                 f'{"✓" if op.get("adapted") else "✗"} {esc(op.get("op", ""))}</span>' for op in adaptation]
-        body += f"<h3>{esc(w['adaptation'])}</h3><div class=\"panels\">{''.join(items)}</div>"
+        items = [
+            f'<span class="panel {"green" if op.get("adapted") else "red"}">'
+            f"{'✓' if op.get('adapted') else '✗'} {esc(op.get('op', ''))}</span>"
+            for op in adaptation
+        ]
+        body += f'<h3>{esc(w["adaptation"])}</h3><div class="panels">{"".join(items)}</div>'
     if invoke.get("note"):
         body += f'<p class="red">{esc(invoke["note"])}</p>'
     for note in invoke.get("notes") or []:
@@ -293,8 +360,9 @@ def _invocation(results: dict, w: dict) -> str:
         body += _svg.memory_hierarchy(levels, groups, title=w["hierarchy"])
         kernels = plan.get("kernels") or {}
         if kernels:
-            body += rows_table([{"pass": name, **{k: v for k, v in cfg.items() if k != "kernel"}}
-                                for name, cfg in kernels.items()])
+            body += rows_table(
+                [{"pass": name, **{k: v for k, v in cfg.items() if k != "kernel"}} for name, cfg in kernels.items()]
+            )
         body += kv_table(_views.plan_facts(plan))
     validation = invoke.get("validation")
     if validation:
@@ -316,7 +384,7 @@ def _invocation(results: dict, w: dict) -> str:
 def _benchmark(benchmark: Any, w: dict) -> str:
     rows = _views.benchmark_rows(benchmark)
     if not rows:
-        return f"<h3>{esc(w['benchmark'])}</h3><p class=\"muted small\">{esc(w['no_gpu'])}</p>"
+        return f'<h3>{esc(w["benchmark"])}</h3><p class="muted small">{esc(w["no_gpu"])}</p>'
     panels = _views.benchmark_series(benchmark)
     top = max((y for series in panels.values() for points in series.values() for _, y in points), default=None)
     charts = "".join(
@@ -327,7 +395,7 @@ def _benchmark(benchmark: Any, w: dict) -> str:
     notes_html = "".join(f'<div class="muted small">{esc(note)}</div>' for note in notes)
     if len(notes) > 3:
         notes_html = f"<details><summary>{len(notes)} notes</summary>{notes_html}</details>"
-    return (f"<h3>{esc(w['benchmark'])}</h3><div class=\"charts\">{charts}</div>" + rows_table(pivot) + notes_html)
+    return f'<h3>{esc(w["benchmark"])}</h3><div class="charts">{charts}</div>' + rows_table(pivot) + notes_html
 
 
 __all__ = ["build_html", "learned_skill"]

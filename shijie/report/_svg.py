@@ -35,8 +35,17 @@ def _svg_open(width: float, height: float, label: str) -> str:
     )
 
 
-def _text(x: float, y: float, text: object, *, size: float = 12, anchor: str = "start", weight: str = "normal",
-          fill: str = "#222", cls: str = "") -> str:
+def _text(
+    x: float,
+    y: float,
+    text: object,
+    *,
+    size: float = 12,
+    anchor: str = "start",
+    weight: str = "normal",
+    fill: str = "#222",
+    cls: str = "",
+) -> str:
     klass = f' class="{cls}"' if cls else ""
     return (
         f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" font-weight="{weight}" '
@@ -47,8 +56,14 @@ def _text(x: float, y: float, text: object, *, size: float = 12, anchor: str = "
 # -- mastery bars ---------------------------------------------------------------------------------------
 
 
-def bar_chart(items: list[tuple[str, float]], *, title: str, overall: float | None = None,
-              overall_label: str = "overall", width: int = 900) -> str:
+def bar_chart(
+    items: list[tuple[str, float]],
+    *,
+    title: str,
+    overall: float | None = None,
+    overall_label: str = "overall",
+    width: int = 900,
+) -> str:
     """Horizontal bars, one per (label, fraction 0–1), plus an optional overall bar drawn darker."""
     rows = list(items) + ([(overall_label, overall)] if overall is not None else [])
     label_w, pad, row_h = 270, 12, 30
@@ -65,8 +80,9 @@ def bar_chart(items: list[tuple[str, float]], *, title: str, overall: float | No
         y = pad + i * row_h
         is_overall = overall is not None and i == len(rows) - 1
         colour = "#333" if is_overall else PALETTE[i % len(PALETTE)]
-        parts.append(_text(label_w - 8, y + 19, clip(label, 40), anchor="end",
-                           weight="bold" if is_overall else "normal"))
+        parts.append(
+            _text(label_w - 8, y + 19, clip(label, 40), anchor="end", weight="bold" if is_overall else "normal")
+        )
         parts.append(f'<rect x="{label_w}" y="{y + 5}" width="{bar_w}" height="{row_h - 10}" fill="#f1f1f1"/>')
         parts.append(
             f'<rect class="bar" x="{label_w}" y="{y + 5}" width="{max(1.0, bar_w * fraction):.1f}" '
@@ -98,8 +114,16 @@ def value_histogram(values: list[int], *, title: str, width: int = 900, height: 
         )
         if count:
             parts.append(_text(x + bin_w / 2, height - bottom - h - 4, count, size=11, anchor="middle"))
-        parts.append(_text(x + bin_w / 2, height - 10, f"{i * 10}–{i * 10 + 9 if i < 9 else 100}",
-                           size=10, anchor="middle", fill="#666"))
+        parts.append(
+            _text(
+                x + bin_w / 2,
+                height - 10,
+                f"{i * 10}–{i * 10 + 9 if i < 9 else 100}",
+                size=10,
+                anchor="middle",
+                fill="#666",
+            )
+        )
     parts.append(f'<line x1="{left}" y1="{height - bottom}" x2="{width - 8}" y2="{height - bottom}" stroke="#888"/>')
     parts.append("</svg>")
     return "".join(parts)
@@ -126,8 +150,7 @@ class ConceptGraph:
     hidden: dict[str, int] = field(default_factory=dict)  # column → how many nodes were left out
 
 
-def concept_graph(graph: ConceptGraph, *, title: str, headings: tuple[str, str, str],
-                  width: int = 1000) -> str:
+def concept_graph(graph: ConceptGraph, *, title: str, headings: tuple[str, str, str], width: int = 1000) -> str:
     columns = [graph.topics, graph.passages, graph.steps]
     col_x = [20, width * 0.36, width * 0.70]
     box_w = [width * 0.26, width * 0.28, width * 0.28]
@@ -174,8 +197,16 @@ def concept_graph(graph: ConceptGraph, *, title: str, headings: tuple[str, str, 
         )
     for c, name in enumerate(("topics", "passages", "steps")):
         if graph.hidden.get(name):
-            parts.append(_text(col_x[c] + box_w[c] / 2, height - 8, f"+{graph.hidden[name]} more", size=11,
-                               anchor="middle", fill="#666"))
+            parts.append(
+                _text(
+                    col_x[c] + box_w[c] / 2,
+                    height - 8,
+                    f"+{graph.hidden[name]} more",
+                    size=11,
+                    anchor="middle",
+                    fill="#666",
+                )
+            )
     parts.append("</svg>")
     return "".join(parts)
 
@@ -234,8 +265,10 @@ def memory_hierarchy(levels: list[MemoryLevel], groups: list[TileGroup], *, titl
         inset = i * left_w * 0.05
         x, w = 10 + inset, left_w - 2 * inset
         ink = "#fff" if i < 3 else "#111"
-        parts.append(f'<g class="level"><rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h}" rx="6" '
-                     f'fill="{colours[min(i, len(colours) - 1)]}"/>')
+        parts.append(
+            f'<g class="level"><rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h}" rx="6" '
+            f'fill="{colours[min(i, len(colours) - 1)]}"/>'
+        )
         parts.append(_text(x + 10, y + 19, level.name, size=14, weight="bold", fill=ink))
         parts.append(_text(x + w - 10, y + 19, clip(level.capacity, 56), size=12, anchor="end", fill=ink))
         parts.append(_text(x + 10, y + 37, clip(level.holds, int(w / 6.4)), size=12, fill=ink))
@@ -245,16 +278,22 @@ def memory_hierarchy(levels: list[MemoryLevel], groups: list[TileGroup], *, titl
             bw = w - 20 - label_w - 150
             share = min(1.0, max(0.0, budget.fraction))
             parts.append(_text(x + 10, by + 12, clip(budget.label, 16), size=11, fill=ink))
-            parts.append(f'<rect x="{x + 10 + label_w:.1f}" y="{by:.1f}" width="{bw:.1f}" height="{bar_h - 4}" '
-                         f'fill="#ffffff" opacity="0.75"/>')
-            parts.append(f'<rect class="bar" x="{x + 10 + label_w:.1f}" y="{by:.1f}" width="{max(1.0, bw * share):.1f}" '
-                         f'height="{bar_h - 4}" fill="{"#D55E00" if share > 0.95 else "#009E73"}"/>')
+            parts.append(
+                f'<rect x="{x + 10 + label_w:.1f}" y="{by:.1f}" width="{bw:.1f}" height="{bar_h - 4}" '
+                f'fill="#ffffff" opacity="0.75"/>'
+            )
+            parts.append(
+                f'<rect class="bar" x="{x + 10 + label_w:.1f}" y="{by:.1f}" width="{max(1.0, bw * share):.1f}" '
+                f'height="{bar_h - 4}" fill="{"#D55E00" if share > 0.95 else "#009E73"}"/>'
+            )
             parts.append(_text(x + w - 10, by + 11, clip(budget.text, 26), size=11, anchor="end", fill=ink))
         parts.append("</g>")
         if i + 1 < len(levels):
             ax = x + w / 2
-            parts.append(f'<line x1="{ax:.1f}" y1="{y + h + 1:.1f}" x2="{ax:.1f}" y2="{y + h + gap - 2:.1f}" '
-                         f'stroke="#555" stroke-width="2" marker-end="url(#down)"/>')
+            parts.append(
+                f'<line x1="{ax:.1f}" y1="{y + h + 1:.1f}" x2="{ax:.1f}" y2="{y + h + gap - 2:.1f}" '
+                f'stroke="#555" stroke-width="2" marker-end="url(#down)"/>'
+            )
         y += h + gap
     # right: each program's tiles, to scale
     rx, gy = left_w + 36, top
@@ -263,12 +302,22 @@ def memory_hierarchy(levels: list[MemoryLevel], groups: list[TileGroup], *, titl
         tx = rx
         for t, tile in enumerate(group.tiles):
             tw, th = max(3.0, tile.cols * scale), max(3.0, tile.rows * scale)
-            parts.append(f'<rect class="tile" x="{tx:.1f}" y="{gy + 24:.1f}" width="{tw:.1f}" height="{th:.1f}" '
-                         f'fill="{PALETTE[t % len(PALETTE)]}" opacity="0.85"><title>{esc(tile.name)}: '
-                         f'{tile.rows} × {tile.cols} {esc(tile.note)}</title></rect>')
+            parts.append(
+                f'<rect class="tile" x="{tx:.1f}" y="{gy + 24:.1f}" width="{tw:.1f}" height="{th:.1f}" '
+                f'fill="{PALETTE[t % len(PALETTE)]}" opacity="0.85"><title>{esc(tile.name)}: '
+                f"{tile.rows} × {tile.cols} {esc(tile.note)}</title></rect>"
+            )
             parts.append(_text(tx + tw / 2, gy + 24 + th + 13, clip(tile.name, 10), size=10, anchor="middle"))
-            parts.append(_text(tx + tw / 2, gy + 24 + th + 25, f"{tile.rows}×{tile.cols}{(' ' + tile.note) if tile.note else ''}",
-                               size=9, anchor="middle", fill="#555"))
+            parts.append(
+                _text(
+                    tx + tw / 2,
+                    gy + 24 + th + 25,
+                    f"{tile.rows}×{tile.cols}{(' ' + tile.note) if tile.note else ''}",
+                    size=9,
+                    anchor="middle",
+                    fill="#555",
+                )
+            )
             tx += tw + 22
         gy += group_h[g]
     parts.append("</svg>")
@@ -290,9 +339,18 @@ human_bytes = _bytes
 # -- line plot ------------------------------------------------------------------------------------------
 
 
-def line_plot(series: dict[str, list[tuple[float, float]]], *, title: str, x_label: str, y_label: str,
-              log2_x: bool = True, width: int = 480, height: int = 300, highlight: str | None = None,
-              y_max: float | None = None) -> str:
+def line_plot(
+    series: dict[str, list[tuple[float, float]]],
+    *,
+    title: str,
+    x_label: str,
+    y_label: str,
+    log2_x: bool = True,
+    width: int = 480,
+    height: int = 300,
+    highlight: str | None = None,
+    y_max: float | None = None,
+) -> str:
     """One line per series over a shared x axis (log2 for sequence lengths); ``highlight`` is drawn bold;
     ``y_max`` gives several plots one y scale, so they compare at a glance."""
     points = [p for pts in series.values() for p in pts if p[1] is not None]
@@ -325,8 +383,10 @@ def line_plot(series: dict[str, list[tuple[float, float]]], *, title: str, x_lab
         parts.append(_text(px(v), top + ph + 16, _seq_label(v), size=10, anchor="middle", fill="#666"))
     parts.append(f'<rect x="{left}" y="{top}" width="{pw}" height="{ph}" fill="none" stroke="#888"/>')
     parts.append(_text(left + pw / 2, height - 6, x_label, size=11, anchor="middle"))
-    parts.append(f'<text x="14" y="{top + ph / 2:.1f}" font-size="11" text-anchor="middle" '
-                 f'transform="rotate(-90 14 {top + ph / 2:.1f})">{esc(y_label)}</text>')
+    parts.append(
+        f'<text x="14" y="{top + ph / 2:.1f}" font-size="11" text-anchor="middle" '
+        f'transform="rotate(-90 14 {top + ph / 2:.1f})">{esc(y_label)}</text>'
+    )
     for i, (name, pts) in enumerate(series.items()):
         pts = sorted((x, y) for x, y in pts if y is not None)
         if not pts:
@@ -335,14 +395,19 @@ def line_plot(series: dict[str, list[tuple[float, float]]], *, title: str, x_lab
         bold = name == highlight
         if len(pts) > 1:  # a lone point (the others skipped) is its dot alone
             path = " ".join(f"{'M' if j == 0 else 'L'} {px(x):.1f} {py(y):.1f}" for j, (x, y) in enumerate(pts))
-            parts.append(f'<path class="series" d="{path}" fill="none" stroke="{colour}" '
-                         f'stroke-width="{3 if bold else 1.6}"/>')
+            parts.append(
+                f'<path class="series" d="{path}" fill="none" stroke="{colour}" stroke-width="{3 if bold else 1.6}"/>'
+            )
         for x, y in pts:
-            parts.append(f'<circle cx="{px(x):.1f}" cy="{py(y):.1f}" r="{3.2 if bold else 2.4}" fill="{colour}">'
-                         f"<title>{esc(name)}: {y:.1f} at {_seq_label(x)}</title></circle>")
+            parts.append(
+                f'<circle cx="{px(x):.1f}" cy="{py(y):.1f}" r="{3.2 if bold else 2.4}" fill="{colour}">'
+                f"<title>{esc(name)}: {y:.1f} at {_seq_label(x)}</title></circle>"
+            )
         ly = top + 8 + i * 17
-        parts.append(f'<line x1="{left + pw + 10}" y1="{ly}" x2="{left + pw + 28}" y2="{ly}" stroke="{colour}" '
-                     f'stroke-width="{3 if bold else 1.6}"/>')
+        parts.append(
+            f'<line x1="{left + pw + 10}" y1="{ly}" x2="{left + pw + 28}" y2="{ly}" stroke="{colour}" '
+            f'stroke-width="{3 if bold else 1.6}"/>'
+        )
         parts.append(_text(left + pw + 32, ly + 4, clip(name, 14), size=11, weight="bold" if bold else "normal"))
     parts.append("</svg>")
     return "".join(parts)

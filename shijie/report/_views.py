@@ -72,8 +72,11 @@ def knowledge_graph(pack: dict | list | None, lang: str = "en") -> ConceptGraph:
     for index, topic in enumerate(pack.get("topics") or []):
         key = f"t:{topic.get('id', index)}"
         domain = topic.get("domain")
-        graph.topics.append(GraphNode(key, _label(topic.get("label", key)),
-                                      f"{_label(topic.get('label', ''))} ({domain})" if domain else ""))
+        graph.topics.append(
+            GraphNode(
+                key, _label(topic.get("label", key)), f"{_label(topic.get('label', ''))} ({domain})" if domain else ""
+            )
+        )
         for passage in topic.get("passages") or []:
             node = _passage_node(passage)
             passages.setdefault(node.key, node)
@@ -140,30 +143,59 @@ def memory_view(plan: dict) -> tuple[list[MemoryLevel], list[TileGroup]]:
     hbm_budgets = []
     if hbm.get("fused_bytes") and hbm.get("unfused_bytes"):
         unfused = float(hbm["unfused_bytes"])
-        hbm_budgets = [Budget("fused", hbm["fused_bytes"] / unfused, kib(hbm["fused_bytes"])),
-                       Budget("unfused", 1.0, kib(unfused))]
+        hbm_budgets = [
+            Budget("fused", hbm["fused_bytes"] / unfused, kib(hbm["fused_bytes"])),
+            Budget("unfused", 1.0, kib(unfused)),
+        ]
     shape = " × ".join(str(problem[k]) for k in ("batch", "heads", "seq", "head_dim") if k in problem)
-    levels.append(MemoryLevel(
-        "HBM", " · ".join(x for x in (target.get("full_name") or target.get("name"),
-                                      f"{target['hbm_bandwidth_gbs']:g} GB/s" if target.get("hbm_bandwidth_gbs") else "") if x),
-        f"Q, K, V, O, dO in; dQ, dK, dV out ({shape} {dtype})".replace("( ", "("), hbm_budgets))
+    levels.append(
+        MemoryLevel(
+            "HBM",
+            " · ".join(
+                x
+                for x in (
+                    target.get("full_name") or target.get("name"),
+                    f"{target['hbm_bandwidth_gbs']:g} GB/s" if target.get("hbm_bandwidth_gbs") else "",
+                )
+                if x
+            ),
+            f"Q, K, V, O, dO in; dQ, dK, dV out ({shape} {dtype})".replace("( ", "("),
+            hbm_budgets,
+        )
+    )
     l2_budgets = []
     if hbm.get("l2_bytes") and hbm.get("l2_working_set_bytes") is not None:
-        l2_budgets = [Budget("re-read set", hbm["l2_working_set_bytes"] / hbm["l2_bytes"],
-                             f"{kib(hbm['l2_working_set_bytes'])} of {kib(hbm['l2_bytes'])}")]
+        l2_budgets = [
+            Budget(
+                "re-read set",
+                hbm["l2_working_set_bytes"] / hbm["l2_bytes"],
+                f"{kib(hbm['l2_working_set_bytes'])} of {kib(hbm['l2_bytes'])}",
+            )
+        ]
     stays = hbm.get("rereads_in_l2")
-    levels.append(MemoryLevel(
-        "L2", kib(hbm["l2_bytes"]) if hbm.get("l2_bytes") else "",
-        "tiles re-read by later programs " + ("stay here" if stays else "spill to HBM" if stays is False else ""),
-        l2_budgets))
+    levels.append(
+        MemoryLevel(
+            "L2",
+            kib(hbm["l2_bytes"]) if hbm.get("l2_bytes") else "",
+            "tiles re-read by later programs " + ("stay here" if stays else "spill to HBM" if stays is False else ""),
+            l2_budgets,
+        )
+    )
     smem, regs = [], []
     for name, k in kernels.items():
         label = PASS_TITLES.get(name, name)
         if k.get("smem_bytes") is not None and k.get("smem_limit"):
-            smem.append(Budget(label, k["smem_bytes"] / k["smem_limit"], f"{kib(k['smem_bytes'])} of {kib(k['smem_limit'])}"))
+            smem.append(
+                Budget(label, k["smem_bytes"] / k["smem_limit"], f"{kib(k['smem_bytes'])} of {kib(k['smem_limit'])}")
+            )
         if k.get("registers_per_thread") is not None and k.get("register_limit"):
-            regs.append(Budget(label, k["registers_per_thread"] / k["register_limit"],
-                               f"{k['registers_per_thread']} of {k['register_limit']} per thread"))
+            regs.append(
+                Budget(
+                    label,
+                    k["registers_per_thread"] / k["register_limit"],
+                    f"{k['registers_per_thread']} of {k['register_limit']} per thread",
+                )
+            )
     per_block = f"{target['smem_per_block_kib']:g} KiB per block" if target.get("smem_per_block_kib") else ""
     levels.append(MemoryLevel("Shared memory", per_block, "resident and streamed tiles, P/dS operand tile", smem))
     per_sm = f"{target['registers_per_sm']:,} per SM" if target.get("registers_per_sm") else ""
@@ -175,15 +207,25 @@ def memory_view(plan: dict) -> tuple[list[MemoryLevel], list[TileGroup]]:
             continue
         stages = f"×{k['num_stages']}" if k.get("num_stages", 1) > 1 else ""
         if name == "dkdv":
-            tiles = [Tile("K, V", bn, d, "resident"), Tile("Q, dO", bm, d, stages), Tile("P, dS", bm, bn),
-                     Tile("dK, dV acc", bn, d, "fp32")]
+            tiles = [
+                Tile("K, V", bn, d, "resident"),
+                Tile("Q, dO", bm, d, stages),
+                Tile("P, dS", bm, bn),
+                Tile("dK, dV acc", bn, d, "fp32"),
+            ]
         elif name == "dq":
-            tiles = [Tile("Q, dO", bm, d, "resident"), Tile("K, V", bn, d, stages), Tile("P, dS", bm, bn),
-                     Tile("dQ acc", bm, d, "fp32")]
+            tiles = [
+                Tile("Q, dO", bm, d, "resident"),
+                Tile("K, V", bn, d, stages),
+                Tile("P, dS", bm, bn),
+                Tile("dQ acc", bm, d, "fp32"),
+            ]
         else:
             tiles = [Tile("M×N", bm, bn)]
-        title = (f"{PASS_TITLES.get(name, name)}: BLOCK_M {bm}, BLOCK_N {bn}, {k.get('num_warps', '?')} warps, "
-                 f"{k.get('num_stages', '?')} stages, {k.get('blocks_per_sm', '?')}/SM")
+        title = (
+            f"{PASS_TITLES.get(name, name)}: BLOCK_M {bm}, BLOCK_N {bn}, {k.get('num_warps', '?')} warps, "
+            f"{k.get('num_stages', '?')} stages, {k.get('blocks_per_sm', '?')}/SM"
+        )
         groups.append(TileGroup(title, tiles))
     return levels, groups
 
@@ -277,18 +319,29 @@ def benchmark_pivot(benchmark: Any) -> tuple[list[dict], list[str]]:
     notes = []
     for row in rows:
         key = (row.get("head_dim"), bool(row.get("causal")), row.get("seq"))
-        entry = table.setdefault(key, {"head_dim": key[0], "causal": key[1], "seq": key[2],
-                                       "batch": row.get("batch"), "heads": row.get("heads")})
+        entry = table.setdefault(
+            key,
+            {"head_dim": key[0], "causal": key[1], "seq": key[2], "batch": row.get("batch"), "heads": row.get("heads")},
+        )
         entry[str(row.get("impl"))] = row.get("tflops")
         if row.get("note"):
-            notes.append(f"{row.get('impl')} at head_dim {key[0]}, {'causal' if key[1] else 'non-causal'}, "
-                         f"seq {key[2]}: {row['note']}")
+            notes.append(
+                f"{row.get('impl')} at head_dim {key[0]}, {'causal' if key[1] else 'non-causal'}, "
+                f"seq {key[2]}: {row['note']}"
+            )
     for entry in table.values():
         ours = entry.get("ours")
-        others = [v for k, v in entry.items() if k not in ("ours", "head_dim", "causal", "seq", "batch", "heads")
-                  and isinstance(v, (int, float)) and not isinstance(v, bool)]
+        others = [
+            v
+            for k, v in entry.items()
+            if k not in ("ours", "head_dim", "causal", "seq", "batch", "heads")
+            and isinstance(v, (int, float))
+            and not isinstance(v, bool)
+        ]
         if isinstance(ours, (int, float)) and others:
             entry["ours / best other"] = round(ours / max(others), 2)
-    ordered = sorted(table.values(), key=lambda e: (e["head_dim"] if isinstance(e["head_dim"], int) else 0,
-                                                    e["causal"], e["seq"] or 0))
+    ordered = sorted(
+        table.values(),
+        key=lambda e: (e["head_dim"] if isinstance(e["head_dim"], int) else 0, e["causal"], e["seq"] or 0),
+    )
     return ordered, notes

@@ -25,9 +25,18 @@ from pathlib import Path
 from typing import Any
 
 FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--disable-dev-shm-usage", "--hide-scrollbars", "--mute-audio", "--remote-debugging-pipe",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    "--hide-scrollbars",
+    "--mute-audio",
+    "--remote-debugging-pipe",
 ]
 
 
@@ -53,9 +62,11 @@ class PageResult:
 
     @property
     def errors(self) -> list[str]:
-        return ([f"console.{lvl}: {text}" for lvl, text in self.console if lvl in ("error", "assert")]
-                + [f"exception: {e}" for e in self.exceptions]
-                + [f"request failed: {r}" for r in self.failed_requests])
+        return (
+            [f"console.{lvl}: {text}" for lvl, text in self.console if lvl in ("error", "assert")]
+            + [f"exception: {e}" for e in self.exceptions]
+            + [f"request failed: {r}" for r in self.failed_requests]
+        )
 
 
 class Chromium:
@@ -84,10 +95,18 @@ class Chromium:
 
         self._stderr = tempfile.TemporaryFile()
         self._proc = subprocess.Popen(
-            [self.executable, *FLAGS, f"--user-data-dir={self._profile.name}",
-             f"--window-size={self.width},{self.height}", "about:blank"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self._stderr,
-            preexec_fn=wire_pipes, close_fds=False,
+            [
+                self.executable,
+                *FLAGS,
+                f"--user-data-dir={self._profile.name}",
+                f"--window-size={self.width},{self.height}",
+                "about:blank",
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=self._stderr,
+            preexec_fn=wire_pipes,
+            close_fds=False,
         )
         os.close(browser_reads)
         os.close(browser_writes)
@@ -96,9 +115,11 @@ class Chromium:
             self._session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
             for domain in ("Page", "Runtime", "Log", "Network"):
                 self.call(f"{domain}.enable", session=self._session)
-            self.call("Emulation.setDeviceMetricsOverride",
-                      {"width": self.width, "height": self.height, "deviceScaleFactor": 1, "mobile": False},
-                      session=self._session)
+            self.call(
+                "Emulation.setDeviceMetricsOverride",
+                {"width": self.width, "height": self.height, "deviceScaleFactor": 1, "mobile": False},
+                session=self._session,
+            )
         except BaseException:
             self.__exit__(None, None, None)
             raise
@@ -207,8 +228,7 @@ class Chromium:
 
     def evaluate(self, expression: str) -> Any:
         """Runs JavaScript in the page (DevTools evaluation, which the page's CSP does not govern)."""
-        answer = self.call("Runtime.evaluate", {"expression": expression, "returnByValue": True},
-                           session=self._session)
+        answer = self.call("Runtime.evaluate", {"expression": expression, "returnByValue": True}, session=self._session)
         if "exceptionDetails" in answer:
             raise BrowserError(f"evaluate failed: {answer['exceptionDetails'].get('text')}")
         return answer.get("result", {}).get("value")
@@ -217,8 +237,10 @@ class Chromium:
         params: dict[str, Any] = {"format": "png"}
         if full_page:
             size = self.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
-            params |= {"captureBeyondViewport": True,
-                       "clip": {"x": 0, "y": 0, "width": size[0], "height": size[1], "scale": 1}}
+            params |= {
+                "captureBeyondViewport": True,
+                "clip": {"x": 0, "y": 0, "width": size[0], "height": size[1], "scale": 1},
+            }
         data = self.call("Page.captureScreenshot", params, session=self._session)["data"]
         path = Path(path)
         path.write_bytes(base64.b64decode(data))

@@ -83,8 +83,9 @@ def _flex(q, k, v, causal):
     if causal:
         key = (q.shape[2], q.device)
         if key not in _FLEX:
-            _FLEX[key] = create_block_mask(lambda b, h, qi, ki: qi >= ki, None, None, q.shape[2], q.shape[2],
-                                           device=q.device)
+            _FLEX[key] = create_block_mask(
+                lambda b, h, qi, ki: qi >= ki, None, None, q.shape[2], q.shape[2], device=q.device
+            )
         mask = _FLEX[key]
     return _FLEX["fn"](q, k, v, block_mask=mask)
 
@@ -119,13 +120,22 @@ def _skip_reason(impl: str, p: Point) -> str | None:
     return None
 
 
-def measure(impl: str, p: Point, dtype=torch.bfloat16, device="cuda", warmup_ms: int = 25,
-            rep_ms: int = 100) -> dict:
+def measure(impl: str, p: Point, dtype=torch.bfloat16, device="cuda", warmup_ms: int = 25, rep_ms: int = 100) -> dict:
     """One row: backward median ms and TFLOP/s of ``impl`` at ``p``, and its peak extra memory."""
     import triton
 
-    row = {"head_dim": p.head_dim, "causal": p.causal, "seq": p.seq, "batch": p.batch, "heads": p.heads,
-           "impl": impl, "ms": None, "tflops": None, "peak_extra_gib": None, "note": ""}
+    row = {
+        "head_dim": p.head_dim,
+        "causal": p.causal,
+        "seq": p.seq,
+        "batch": p.batch,
+        "heads": p.heads,
+        "impl": impl,
+        "ms": None,
+        "tflops": None,
+        "peak_extra_gib": None,
+        "note": "",
+    }
     reason = _skip_reason(impl, p)
     if reason:
         row["note"] = reason
@@ -139,8 +149,13 @@ def measure(impl: str, p: Point, dtype=torch.bfloat16, device="cuda", warmup_ms:
         out = run(q, k, v, p.causal)  # compiles / tunes; the graph kept for the timed backwards
         out.backward(do, retain_graph=True)
         torch.cuda.synchronize()
-        ms = triton.testing.do_bench(lambda: out.backward(do, retain_graph=True), warmup=warmup_ms, rep=rep_ms,
-                                     grad_to_none=[q, k, v], return_mode="median")
+        ms = triton.testing.do_bench(
+            lambda: out.backward(do, retain_graph=True),
+            warmup=warmup_ms,
+            rep=rep_ms,
+            grad_to_none=[q, k, v],
+            return_mode="median",
+        )
         del out
         q.grad = k.grad = v.grad = None
         torch.cuda.synchronize()
@@ -165,12 +180,17 @@ def _print_progress(row: dict) -> None:
     import sys
 
     speed = f"{row['tflops']:.1f} TFLOP/s" if row["tflops"] else row["note"]
-    print(f"benchmark: d{row['head_dim']} {'causal' if row['causal'] else 'full'} seq {row['seq']} "
-          f"{row['impl']}: {speed}", file=sys.stderr, flush=True)
+    print(
+        f"benchmark: d{row['head_dim']} {'causal' if row['causal'] else 'full'} seq {row['seq']} "
+        f"{row['impl']}: {speed}",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
-def run_benchmark(grid=STANDARD_GRID, impls=IMPLEMENTATIONS, dtype=torch.bfloat16, device="cuda",
-                  progress=_print_progress) -> list[dict]:
+def run_benchmark(
+    grid=STANDARD_GRID, impls=IMPLEMENTATIONS, dtype=torch.bfloat16, device="cuda", progress=_print_progress
+) -> list[dict]:
     """Every (point, implementation) of ``grid``; ``progress(row)`` after each one (default: a line on stderr,
     since the whole grid takes minutes)."""
     rows = []
@@ -192,8 +212,10 @@ def summary(rows: list[dict], baseline: str = "cudnn") -> dict:
     ratios = [t["ours"] / t[baseline] for t in by_point.values() if "ours" in t and baseline in t]
     behind = sorted(
         f"d{d} {'causal' if c else 'full'} {n}: {other} {t[other]:.0f} > ours {t['ours']:.0f}"
-        for (d, c, n), t in by_point.items() if "ours" in t
-        for other in t if other != "ours" and t[other] > t["ours"]
+        for (d, c, n), t in by_point.items()
+        if "ours" in t
+        for other in t
+        if other != "ours" and t[other] > t["ours"]
     )
     geomean = math.exp(sum(map(math.log, ratios)) / len(ratios)) if ratios else None
     return {"baseline": baseline, "geomean_vs_baseline": geomean, "points": len(ratios), "ours_behind": behind}

@@ -52,7 +52,9 @@ def _check_inputs(q, k, v, scale) -> None:
         if not isinstance(t, torch.Tensor):
             raise TypeError(f"attention: {name} must be a torch.Tensor, got {type(t).__name__}")
         if t.dim() != 4:
-            raise ValueError(f"attention: {name} must have rank 4 (batch, heads, seq, head_dim), got shape {tuple(t.shape)}")
+            raise ValueError(
+                f"attention: {name} must have rank 4 (batch, heads, seq, head_dim), got shape {tuple(t.shape)}"
+            )
         if t.dtype not in SUPPORTED_DTYPES:
             raise TypeError(
                 f"attention: {name} has dtype {t.dtype}; the kernel takes torch.bfloat16 or torch.float16 "
@@ -152,8 +154,15 @@ def _planned(kind: str, d_pad: int, profile_name: str | None, dtype: str) -> tup
 # First in each list: what the tuner picked most often on an H200 (small, untuned shapes get it).
 _BUILTIN = {
     "fwd": [(64, 64, 4, 3), (128, 64, 4, 3), (128, 128, 8, 3), (64, 32, 4, 2)],
-    "dkdv": [(32, 64, 4, 2), (64, 64, 4, 3), (32, 128, 4, 3), (64, 128, 8, 3), (64, 128, 8, 2), (32, 64, 8, 2),
-             (16, 32, 4, 2)],
+    "dkdv": [
+        (32, 64, 4, 2),
+        (64, 64, 4, 3),
+        (32, 128, 4, 3),
+        (64, 128, 8, 3),
+        (64, 128, 8, 2),
+        (32, 64, 8, 2),
+        (16, 32, 4, 2),
+    ],
     "dkdv_fused": [(32, 128, 8, 2), (64, 128, 8, 2), (64, 64, 8, 2), (64, 64, 4, 3), (32, 64, 4, 2), (16, 32, 4, 2)],
     "dq": [(128, 64, 8, 3), (64, 64, 4, 3), (128, 32, 4, 3), (64, 32, 4, 2), (32, 32, 4, 2)],
 }
@@ -188,8 +197,12 @@ def device_limits(device) -> dict:
     props = torch.cuda.get_device_properties(device)
     smem = getattr(props, "shared_memory_per_block_optin", 0) or 232448
     regs = getattr(props, "regs_per_multiprocessor", 0) or 65536
-    return {"smem_per_block": int(smem), "regs_per_sm": int(regs), "sm_count": props.multi_processor_count,
-            "name": props.name}
+    return {
+        "smem_per_block": int(smem),
+        "regs_per_sm": int(regs),
+        "sm_count": props.multi_processor_count,
+        "name": props.name,
+    }
 
 
 def _cache_file() -> Path:
@@ -241,8 +254,10 @@ def _shape_class(device_name: str, dtype, head_dim: int, causal: bool, n_q: int,
     # sequence lengths in powers of two: one tuning run covers a whole octave (batch*heads only sets the
     # grid's depth); small problems form their own untuned class, so they never pin a large shape's tiles
     small = 4 * bh * n_q * n_k * head_dim < TUNE_MIN_FLOPS
-    return (f"{device_name}|{str(dtype).removeprefix('torch.')}|d{head_dim}|{'causal' if causal else 'full'}"
-            f"|q{triton.next_power_of_2(n_q)}|k{triton.next_power_of_2(n_k)}" + ("|small" if small else ""))
+    return (
+        f"{device_name}|{str(dtype).removeprefix('torch.')}|d{head_dim}|{'causal' if causal else 'full'}"
+        f"|q{triton.next_power_of_2(n_q)}|k{triton.next_power_of_2(n_k)}" + ("|small" if small else "")
+    )
 
 
 def _pick(name: str, key: str, candidates: list[dict], launch) -> dict:
@@ -291,12 +306,28 @@ def _forward(q, k, v, causal: bool, sm_scale: float, o=None, lse=None):
     def launch(config):
         grid = (triton.cdiv(n_q, config["BLOCK_M"]), batch * heads)
         kernels._attn_fwd[grid](
-            q, k, v, o, lse, sm_scale * LOG2_E,
-            *q.stride(), *k.stride(), *v.stride(), *o.stride(),
-            heads, n_q, n_k,
-            HEAD_DIM=head_dim, D_PAD=d_pad, EVEN_D=head_dim == d_pad,
-            BLOCK_M=config["BLOCK_M"], BLOCK_N=config["BLOCK_N"],
-            CAUSAL=causal, INTERPRETER=_interpreting(), **_launch_opts(config))
+            q,
+            k,
+            v,
+            o,
+            lse,
+            sm_scale * LOG2_E,
+            *q.stride(),
+            *k.stride(),
+            *v.stride(),
+            *o.stride(),
+            heads,
+            n_q,
+            n_k,
+            HEAD_DIM=head_dim,
+            D_PAD=d_pad,
+            EVEN_D=head_dim == d_pad,
+            BLOCK_M=config["BLOCK_M"],
+            BLOCK_N=config["BLOCK_N"],
+            CAUSAL=causal,
+            INTERPRETER=_interpreting(),
+            **_launch_opts(config),
+        )
 
     key = _shape_class(device_limits(q.device)["name"], q.dtype, head_dim, causal, n_q, n_k, batch * heads)
     launch(_pick("fwd", key, _candidates("fwd", d_pad, q.device, q.dtype), launch))
@@ -313,8 +344,8 @@ def _backward(q, k, v, o, lse, do, causal: bool, sm_scale: float, dq=None, dk=No
     delta = torch.empty((batch, heads, n_q), device=q.device, dtype=torch.float32)
     pre_block = 64
     kernels._attn_bwd_preprocess[(triton.cdiv(n_q, pre_block), batch * heads)](
-        o, do, delta, *o.stride(), *do.stride(), heads, n_q,
-        HEAD_DIM=head_dim, D_PAD=d_pad, BLOCK_M=pre_block)
+        o, do, delta, *o.stride(), *do.stride(), heads, n_q, HEAD_DIM=head_dim, D_PAD=d_pad, BLOCK_M=pre_block
+    )
 
     if dk is None:
         dk = torch.empty((batch, heads, n_k, head_dim), device=q.device, dtype=q.dtype)
@@ -324,8 +355,9 @@ def _backward(q, k, v, o, lse, do, causal: bool, sm_scale: float, dq=None, dk=No
         dq = torch.empty((batch, heads, n_q, head_dim), device=q.device, dtype=q.dtype)
     dq_acc = []  # the fp32 dQ buffer (B*H, N_Q, D_PAD) the fused strategies add into, made only if one runs
     load_tma = _tma_loads_ok(q, k, v, do)
-    common = dict(HEAD_DIM=head_dim, D_PAD=d_pad, EVEN_D=even_d, CAUSAL=causal, LOAD_TMA=load_tma,
-                  INTERPRETER=interpreter)
+    common = dict(
+        HEAD_DIM=head_dim, D_PAD=d_pad, EVEN_D=even_d, CAUSAL=causal, LOAD_TMA=load_tma, INTERPRETER=interpreter
+    )
 
     def launch_dkdv(config, strategy: str):
         fused = strategy != "split_dq"
@@ -345,19 +377,67 @@ def _backward(q, k, v, o, lse, do, causal: bool, sm_scale: float, dq=None, dk=No
         q_desc = _tile_descriptor(q, config["BLOCK_M"], d_pad) if load_tma else None
         do_desc = _tile_descriptor(do, config["BLOCK_M"], d_pad) if load_tma else None
         kernels._attn_bwd_dkdv[grid](
-            q, k, v, do, dk, dv, target, q_desc, do_desc, desc, lse, delta, sm_scale * LOG2_E, sm_scale,
-            *q.stride(), *k.stride(), *v.stride(), *do.stride(), *dk.stride(), *dv.stride(), *strides,
-            heads, n_q, n_k, BLOCK_M=config["BLOCK_M"], BLOCK_N=config["BLOCK_N"], FUSED_DQ=fused, DQ_TMA=tma,
-            **common, **_launch_opts(config))
+            q,
+            k,
+            v,
+            do,
+            dk,
+            dv,
+            target,
+            q_desc,
+            do_desc,
+            desc,
+            lse,
+            delta,
+            sm_scale * LOG2_E,
+            sm_scale,
+            *q.stride(),
+            *k.stride(),
+            *v.stride(),
+            *do.stride(),
+            *dk.stride(),
+            *dv.stride(),
+            *strides,
+            heads,
+            n_q,
+            n_k,
+            BLOCK_M=config["BLOCK_M"],
+            BLOCK_N=config["BLOCK_N"],
+            FUSED_DQ=fused,
+            DQ_TMA=tma,
+            **common,
+            **_launch_opts(config),
+        )
 
     def launch_dq(config):
         grid = (triton.cdiv(n_q, config["BLOCK_M"]), batch * heads)
         k_desc = _tile_descriptor(k, config["BLOCK_N"], d_pad) if load_tma else None
         v_desc = _tile_descriptor(v, config["BLOCK_N"], d_pad) if load_tma else None
         kernels._attn_bwd_dq[grid](
-            q, k, v, do, dq, k_desc, v_desc, lse, delta, sm_scale * LOG2_E, sm_scale,
-            *q.stride(), *k.stride(), *v.stride(), *do.stride(), *dq.stride(),
-            heads, n_q, n_k, BLOCK_M=config["BLOCK_M"], BLOCK_N=config["BLOCK_N"], **common, **_launch_opts(config))
+            q,
+            k,
+            v,
+            do,
+            dq,
+            k_desc,
+            v_desc,
+            lse,
+            delta,
+            sm_scale * LOG2_E,
+            sm_scale,
+            *q.stride(),
+            *k.stride(),
+            *v.stride(),
+            *do.stride(),
+            *dq.stride(),
+            heads,
+            n_q,
+            n_k,
+            BLOCK_M=config["BLOCK_M"],
+            BLOCK_N=config["BLOCK_N"],
+            **common,
+            **_launch_opts(config),
+        )
 
     limits = device_limits(q.device)
     key = _shape_class(limits["name"], q.dtype, head_dim, causal, n_q, n_k, batch * heads)
@@ -434,8 +514,12 @@ def _bwd_strategy(key, launch_dkdv, launch_dq, d_pad, device, dtype) -> dict:
                 choice = {"strategy": option, "dkdv": dkdv, "dq": dq_config}
                 run = lambda: (launch_dkdv(dkdv, option), launch_dq(dq_config))  # noqa: E731
             else:
-                dkdv = _pick(f"dkdv_{option}", key, _candidates("dkdv_fused", d_pad, device, dtype),
-                             lambda c: launch_dkdv(c, option))
+                dkdv = _pick(
+                    f"dkdv_{option}",
+                    key,
+                    _candidates("dkdv_fused", d_pad, device, dtype),
+                    lambda c: launch_dkdv(c, option),
+                )
                 choice = {"strategy": option, "dkdv": dkdv}
                 run = lambda: launch_dkdv(dkdv, option)  # noqa: E731
         except Exception as error:  # e.g. a Triton without descriptor reductions: that strategy drops out
@@ -447,8 +531,12 @@ def _bwd_strategy(key, launch_dkdv, launch_dq, d_pad, device, dtype) -> dict:
         ms = triton.testing.do_bench(run, warmup=10, rep=30, return_mode="median") if timing else None
         timed.append((ms or 0.0, choice))
     ms, best = min(timed, key=lambda item: item[0])
-    entries[entry_key] = {"config": best, "ms": round(ms, 4) if ms else None,
-                          "tried": {c["strategy"]: round(t, 4) for t, c in timed}, "failed": failed}
+    entries[entry_key] = {
+        "config": best,
+        "ms": round(ms, 4) if ms else None,
+        "tried": {c["strategy"]: round(t, 4) for t, c in timed},
+        "failed": failed,
+    }
     if timed[0][0]:
         _save_cache()
     return best
@@ -473,8 +561,9 @@ class _FusedAttention(torch.autograd.Function):
         return dq, dk, dv, None, None
 
 
-def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, is_causal: bool = False,
-              scale: float | None = None) -> torch.Tensor:
+def attention(
+    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, is_causal: bool = False, scale: float | None = None
+) -> torch.Tensor:
     """softmax(scale * q @ k^T [causal mask]) @ v for (batch, heads, seq, head_dim) bf16/fp16 tensors.
 
     Same arguments as ``torch.nn.functional.scaled_dot_product_attention`` (``scale`` defaults to

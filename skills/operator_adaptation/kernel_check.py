@@ -122,8 +122,13 @@ def check_case(case: Case, device, dtype, seed: int | None = None) -> dict:
     pt_out.backward(do)
     pt = {"out": pt_out.detach(), **{n: t.grad for n, t in zip(("dq", "dk", "dv"), pt_leaves)}}
 
-    row = {**asdict(case), "seq_k": case.keys, "dtype": str(dtype).removeprefix("torch."), "device": str(device),
-           "seed": seed}
+    row = {
+        **asdict(case),
+        "seq_k": case.keys,
+        "dtype": str(dtype).removeprefix("torch."),
+        "device": str(device),
+        "seed": seed,
+    }
     ok = True
     for name in GRADS:
         bad = int((~torch.isfinite(ours[name])).sum().item())

@@ -242,8 +242,10 @@ def main() -> None:
         row = validate(case)
         errs = "  ".join(f"{name}={value:.2e}" for name, value in row["rel_err"].items())
         verdict = "ok" if row["passed"] else "FAIL"
-        print(f"B={case.batch} H={case.heads} N={case.seq} D={case.head_dim} causal={case.causal} "
-              f"{case.dtype}: {errs}  {verdict}")
+        print(
+            f"B={case.batch} H={case.heads} N={case.seq} D={case.head_dim} causal={case.causal} "
+            f"{case.dtype}: {errs}  {verdict}"
+        )
 
 
 if __name__ == "__main__":

@@ -21,24 +21,57 @@ from ..knowledge import PathStep, cluster_topics, path_steps, topic_passages
 from . import numpy_backward, tile_plan
 
 ADAPTATION_PATH = [
-    PathStep("math", "Understand the operator's math", "理解算子的数学",
-             "attention softmax backward gradient logsumexp", "model_structure"),
-    PathStep("memory", "Profile the target's memory hierarchy", "剖析目标硬件的存储层次",
-             "shared memory registers bandwidth occupancy", "gpu_architecture"),
-    PathStep("tiling", "Choose the tiling", "选择分块方案",
-             "tiling block tile shared memory", "parallel_computing"),
-    PathStep("kernel", "Write the kernel", "编写内核",
-             "triton kernel fused attention", "compiler_optimization"),
-    PathStep("integrate", "Integrate with the framework and driver", "接入框架与驱动",
-             "kernel launch stream autograd", "driver_interface"),
-    PathStep("numerics", "Numerics and validation", "数值精度与验证",
-             "numerical precision floating point accumulation", "numerical_analysis"),
-    PathStep("autotune", "Autotune on the device", "在设备上自动调优",
-             "autotuning configurations warps stages", "compiler_optimization"),
-    PathStep("benchmark", "Benchmark against the vendor kernels", "与厂商内核对比测试",
-             "benchmark throughput roofline", "engineering_experience"),
-    PathStep("debug", "Debug and guard against regressions", "调试与防止性能回退",
-             "debugging profiling regression", "engineering_experience"),
+    PathStep(
+        "math",
+        "Understand the operator's math",
+        "理解算子的数学",
+        "attention softmax backward gradient logsumexp",
+        "model_structure",
+    ),
+    PathStep(
+        "memory",
+        "Profile the target's memory hierarchy",
+        "剖析目标硬件的存储层次",
+        "shared memory registers bandwidth occupancy",
+        "gpu_architecture",
+    ),
+    PathStep("tiling", "Choose the tiling", "选择分块方案", "tiling block tile shared memory", "parallel_computing"),
+    PathStep("kernel", "Write the kernel", "编写内核", "triton kernel fused attention", "compiler_optimization"),
+    PathStep(
+        "integrate",
+        "Integrate with the framework and driver",
+        "接入框架与驱动",
+        "kernel launch stream autograd",
+        "driver_interface",
+    ),
+    PathStep(
+        "numerics",
+        "Numerics and validation",
+        "数值精度与验证",
+        "numerical precision floating point accumulation",
+        "numerical_analysis",
+    ),
+    PathStep(
+        "autotune",
+        "Autotune on the device",
+        "在设备上自动调优",
+        "autotuning configurations warps stages",
+        "compiler_optimization",
+    ),
+    PathStep(
+        "benchmark",
+        "Benchmark against the vendor kernels",
+        "与厂商内核对比测试",
+        "benchmark throughput roofline",
+        "engineering_experience",
+    ),
+    PathStep(
+        "debug",
+        "Debug and guard against regressions",
+        "调试与防止性能回退",
+        "debugging profiling regression",
+        "engineering_experience",
+    ),
 ]
 
 PASSAGES_PER_STEP = 3
@@ -98,8 +131,17 @@ class OperatorAdaptation:
             "sources": sorted(sources),
         }
 
-    def invoke(self, db, manifest, pack: dict, op: str, device: str = "auto", target: str | None = None,
-               benchmark: bool = False, problem: tile_plan.Problem | None = None) -> dict:
+    def invoke(
+        self,
+        db,
+        manifest,
+        pack: dict,
+        op: str,
+        device: str = "auto",
+        target: str | None = None,
+        benchmark: bool = False,
+        problem: tile_plan.Problem | None = None,
+    ) -> dict:
         adapted_ops = {op_key(name): name for name in manifest.ops}
         adapted = op_key(op) in adapted_ops
         op_name = adapted_ops.get(op_key(op), op)
@@ -109,15 +151,22 @@ class OperatorAdaptation:
             # a path for this operator: the same steps, the queries narrowed to its words
             knowledge = path_steps(db, ADAPTATION_PATH, PASSAGES_PER_STEP, extra_terms=op_words(op_name))
             return {
-                "op": op_name, "adapted": False, "adaptation_list": adaptation_list,
-                "device": None, "target": target, "plan": None, "validation": None, "benchmark": None,
+                "op": op_name,
+                "adapted": False,
+                "adaptation_list": adaptation_list,
+                "device": None,
+                "target": target,
+                "plan": None,
+                "validation": None,
+                "benchmark": None,
                 "knowledge": knowledge,
                 "note": f"{op_name} is not adapted by this skill: adaptation path and sources only, no kernel",
             }
 
         device_used, device_name, notes = self._device(device)
         profile_name = target or DEVICE_PROFILES.get(
-            next((key for key in DEVICE_PROFILES if device_name and key in device_name), ""), "h100")
+            next((key for key in DEVICE_PROFILES if device_name and key in device_name), ""), "h100"
+        )
         if target is None and device_used == "cpu":
             notes.append("no --target given: planning for h100")
         profile = tile_plan.load_profile(profile_name)
@@ -144,11 +193,20 @@ class OperatorAdaptation:
             if benchmark:
                 notes.append("--benchmark measures the Triton kernel and needs --device cuda")
         return {
-            "op": op_name, "adapted": True, "adaptation_list": adaptation_list,
-            "device": device_used, "device_name": device_name, "target": plan["target"]["name"],
-            "plan": plan, "dq_strategies": strategies,
-            "validation": validation, "benchmark": bench, "benchmark_summary": bench_summary,
-            "tuned_configs": tuned, "knowledge": pack["path"], "notes": notes,
+            "op": op_name,
+            "adapted": True,
+            "adaptation_list": adaptation_list,
+            "device": device_used,
+            "device_name": device_name,
+            "target": plan["target"]["name"],
+            "plan": plan,
+            "dq_strategies": strategies,
+            "validation": validation,
+            "benchmark": bench,
+            "benchmark_summary": bench_summary,
+            "tuned_configs": tuned,
+            "knowledge": pack["path"],
+            "notes": notes,
         }
 
     @staticmethod
@@ -175,9 +233,16 @@ class OperatorAdaptation:
             for row in kernel_check.validate("cuda", dtype, kernel_check.DEVICE_CASES):
                 # the kernel's rule: its max error vs float64 within 2x of PyTorch's same-dtype math
                 errors = {name: row[f"{name}_err"] for name in kernel_check.GRADS}
-                validation.append({**row, "impl": "triton", "seq": row["seq_q"], "errors": errors,
-                                   "error_kind": "max abs vs float64 (PyTorch same-dtype in torch_err)",
-                                   "passed": row["ok"]})
+                validation.append(
+                    {
+                        **row,
+                        "impl": "triton",
+                        "seq": row["seq_q"],
+                        "errors": errors,
+                        "error_kind": "max abs vs float64 (PyTorch same-dtype in torch_err)",
+                        "passed": row["ok"],
+                    }
+                )
         rows = summary = None
         if benchmark:
             from .benchmark import run_benchmark, summary as benchmark_summary

@@ -43,6 +43,7 @@ try:
     from pipeline.errors import DataError, UsageError
     from pipeline.resources import data_dir
 except ImportError:  # run as a script from an exported skill folder, without shijie installed
+
     class UsageError(Exception):
         pass
 
@@ -55,6 +56,7 @@ except ImportError:  # run as a script from an exported skill folder, without sh
         exported, checkout = here.parent / "references", here.parent.parent / "data"
         return exported if (exported / "hardware").is_dir() else checkout
 
+
 ELEMENT_BYTES = {"bf16": 2, "fp16": 2, "fp32": 4}
 ROW_STAT_BYTES = 4  # lse and delta are fp32 per row
 ADDRESS_REGISTERS = 32  # pointers, offsets, loop counters, masks: a typical Triton kernel's overhead
@@ -65,12 +67,27 @@ STAGE_COUNTS = (1, 2, 3, 4, 5)
 MIN_TILE_PER_WARP = 128  # score-tile elements per warp: one m16n8 matrix instruction (the autotuner picked 16x32 tiles with 4 warps for D=256 on an H200)
 FULL_TILE = 128 * 64  # beyond this many score elements a bigger tile no longer shortens the loop much
 PROFILE_FIELDS = {
-    "name": str, "full_name": str, "vendor": str, "arch": str, "compute_capability": str,
-    "sm_count": int, "warp_size": int, "max_threads_per_sm": int, "max_threads_per_block": int,
-    "max_blocks_per_sm": int, "registers_per_sm": int, "max_registers_per_thread": int,
-    "smem_per_sm_kib": (int, float), "smem_per_block_kib": (int, float), "smem_reserved_per_block_kib": (int, float),
-    "l2_mib": (int, float), "hbm_gib": (int, float), "hbm_bandwidth_gbs": (int, float), "mma_min_dim": int,
-    "matrix_instructions": list, "dense_tflops": dict,
+    "name": str,
+    "full_name": str,
+    "vendor": str,
+    "arch": str,
+    "compute_capability": str,
+    "sm_count": int,
+    "warp_size": int,
+    "max_threads_per_sm": int,
+    "max_threads_per_block": int,
+    "max_blocks_per_sm": int,
+    "registers_per_sm": int,
+    "max_registers_per_thread": int,
+    "smem_per_sm_kib": (int, float),
+    "smem_per_block_kib": (int, float),
+    "smem_reserved_per_block_kib": (int, float),
+    "l2_mib": (int, float),
+    "hbm_gib": (int, float),
+    "hbm_bandwidth_gbs": (int, float),
+    "mma_min_dim": int,
+    "matrix_instructions": list,
+    "dense_tflops": dict,
 }
 
 
@@ -223,8 +240,16 @@ def _resources(kernel: str, block_m: int, block_n: int, stages: int, head_dim: i
     return smem, registers, flops, streamed
 
 
-def evaluate(profile: HardwareProfile, kernel: str, block_m: int, block_n: int, num_warps: int,
-             num_stages: int, head_dim: int, dtype: str = "bf16") -> TileConfig | None:
+def evaluate(
+    profile: HardwareProfile,
+    kernel: str,
+    block_m: int,
+    block_n: int,
+    num_warps: int,
+    num_stages: int,
+    head_dim: int,
+    dtype: str = "bf16",
+) -> TileConfig | None:
     """The config's budget on the profile, or None if it does not fit (smem, registers, threads)."""
     elem = ELEMENT_BYTES[dtype]
     threads = num_warps * profile.warp_size
@@ -254,11 +279,21 @@ def evaluate(profile: HardwareProfile, kernel: str, block_m: int, block_n: int, 
     if blocks < 1:
         return None
     return TileConfig(
-        kernel=kernel, block_m=block_m, block_n=block_n, num_warps=num_warps, num_stages=num_stages,
-        threads=threads, smem_bytes=smem, smem_limit=profile.smem_per_block,
-        registers_per_thread=per_thread, register_limit=profile.max_registers_per_thread,
-        registers_per_block=registers_per_block, blocks_per_sm=blocks, warps_per_sm=blocks * num_warps,
-        occupancy=round(blocks * threads / profile.max_threads_per_sm, 4), limited_by=limited_by,
+        kernel=kernel,
+        block_m=block_m,
+        block_n=block_n,
+        num_warps=num_warps,
+        num_stages=num_stages,
+        threads=threads,
+        smem_bytes=smem,
+        smem_limit=profile.smem_per_block,
+        registers_per_thread=per_thread,
+        register_limit=profile.max_registers_per_thread,
+        registers_per_block=registers_per_block,
+        blocks_per_sm=blocks,
+        warps_per_sm=blocks * num_warps,
+        occupancy=round(blocks * threads / profile.max_threads_per_sm, 4),
+        limited_by=limited_by,
         tile_intensity=round(flops / streamed, 2),
     )
 
@@ -315,7 +350,9 @@ def device_mismatches(profile: HardwareProfile, properties) -> list[str]:
             continue
         value = convert(reported)
         if abs(value - getattr(profile, field_name)) > 1e-6 * max(1, abs(value)):
-            found.append(f"{profile.name}.{field_name} is {getattr(profile, field_name):g}, the device reports {value:g}")
+            found.append(
+                f"{profile.name}.{field_name} is {getattr(profile, field_name):g}, the device reports {value:g}"
+            )
     return found
 
 
@@ -388,7 +425,10 @@ def dq_strategies(profile: HardwareProfile, problem: Problem, dq: TileConfig) ->
             "deterministic": False,
         }
     else:
-        result["atomic"] = {"fits": False, "why": "no dK/dV tile with a dQ accumulator fits the registers and shared memory"}
+        result["atomic"] = {
+            "fits": False,
+            "why": "no dK/dV tile with a dQ accumulator fits the registers and shared memory",
+        }
     return result
 
 
@@ -415,16 +455,21 @@ def plan(profile: HardwareProfile | str, problem: Problem | None = None) -> dict
     fused_intensity = flops / traffic["fused_bytes"]
     return {
         "target": {
-            "name": profile.name, "full_name": profile.full_name, "vendor": profile.vendor, "arch": profile.arch,
-            "compute_capability": profile.compute_capability, "sm_count": profile.sm_count,
-            "warp_size": profile.warp_size, "smem_per_block_kib": profile.smem_per_block_kib,
-            "registers_per_sm": profile.registers_per_sm, "hbm_bandwidth_gbs": profile.hbm_bandwidth_gbs,
-            "dense_tflops": profile.dense_tflops, "matrix_instructions": profile.matrix_instructions,
+            "name": profile.name,
+            "full_name": profile.full_name,
+            "vendor": profile.vendor,
+            "arch": profile.arch,
+            "compute_capability": profile.compute_capability,
+            "sm_count": profile.sm_count,
+            "warp_size": profile.warp_size,
+            "smem_per_block_kib": profile.smem_per_block_kib,
+            "registers_per_sm": profile.registers_per_sm,
+            "hbm_bandwidth_gbs": profile.hbm_bandwidth_gbs,
+            "dense_tflops": profile.dense_tflops,
+            "matrix_instructions": profile.matrix_instructions,
         },
         "problem": asdict(problem),
-        "kernels": {
-            kernel: {**config.as_dict(), "candidates": count} for kernel, (config, count) in chosen.items()
-        },
+        "kernels": {kernel: {**config.as_dict(), "candidates": count} for kernel, (config, count) in chosen.items()},
         "hbm": traffic,
         "flops": int(flops),
         "arithmetic_intensity": {
@@ -449,8 +494,14 @@ def main() -> None:
     parser.add_argument("--no-causal", action="store_true")
     parser.add_argument("--dtype", default="bf16", choices=sorted(ELEMENT_BYTES))
     args = parser.parse_args()
-    problem = Problem(batch=args.batch, heads=args.heads, seq=args.seq, head_dim=args.head_dim,
-                      causal=not args.no_causal, dtype=args.dtype)
+    problem = Problem(
+        batch=args.batch,
+        heads=args.heads,
+        seq=args.seq,
+        head_dim=args.head_dim,
+        causal=not args.no_causal,
+        dtype=args.dtype,
+    )
     print(json.dumps(plan(args.profile, problem), indent=2))
 
 
