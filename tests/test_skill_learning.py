@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline.errors import UsageError
-from pipeline.packs import load_pack
+from pipeline.store import load_pack
 from pipeline.query import curated_documents
 from pipeline.store import open_db
 from skills import frontmatter
