@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from pipeline import panels
-from pipeline.curate import DEFAULT_MIN_VALUE
-from pipeline.curate import curate as curate_corpus
+from pipeline.curate import DEFAULT_MIN_VALUE, curate as curate_corpus
 from pipeline.errors import EmptyCorpusError, UsageError
 from pipeline.profile import default_profile, load_profile, profile_from_topic
-from pipeline.query import domains as list_domains
-from pipeline.query import mastery as corpus_mastery
-from pipeline.query import search as search_corpus
+from pipeline.query import domains as list_domains, mastery as corpus_mastery, search as search_corpus
 from pipeline.score import score_corpus
 from pipeline.store import (
     DocumentRef,
@@ -29,9 +26,9 @@ from shijie.options import DbOpt, JsonOpt, LangOpt, output
 if TYPE_CHECKING:
     from pipeline.store import Database
 
-TopicOpt = Annotated[str | None, typer.Option("--topic", help="Score against this topic instead of the default.")]
+TopicOpt = Annotated[Optional[str], typer.Option("--topic", help="Score against this topic instead of the default.")]
 ProfileOpt = Annotated[
-    str | None, typer.Option("--profile", help="Score against a profile file (TOML: text + [terms]).")
+    Optional[str], typer.Option("--profile", help="Score against a profile file (TOML: text + [terms]).")
 ]
 LimitOpt = Annotated[int, typer.Option("--limit", help="How many rows to print (JSON always has all).")]
 
