@@ -4,7 +4,7 @@ Seeds are URLs, local files or folders (read directly, never over HTTP), ``arxiv
 paged, one request per 3 s at most) and seeds files (``*.toml``, see ``data/seeds.toml``); ``pipeline.seeds``
 reads them.
 
-How a crawl runs: the frontier in SQLite is the source of truth (see ``pipeline.frontier``). One asyncio
+How a crawl runs: the frontier in SQLite is the source of truth (see ``pipeline.store.frontier``). One asyncio
 loop claims ready entries in batches, keeps a small queue per host, and starts a request for a host only
 when the host has a free slot, its delay since the last start has passed and it is not paused by a 429/503.
 Each finished request writes its outcome (document, links, status) in the frontier's open transaction.
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
-import json
 import random
 import time
 from collections import Counter
@@ -37,9 +36,9 @@ from . import urls
 from .errors import UsageError
 from .extract import Unreadable, UnsupportedType, extract, kind_for_path
 from .fetch import REDIRECTS, ClientPool, FetchError
-from .frontier import Entry, Frontier
 from .politeness import HostState, Robots, backoff_seconds, parse_retry_after
 from .seeds import Seeds, arxiv_api, arxiv_query_url, load_seeds_file, parse_seeds  # noqa: F401 (re-exported)
+from .store import Entry, Frontier
 
 
 @dataclass
@@ -428,9 +427,7 @@ class Crawler:
                 break
             url = urls.canonical(path.resolve().as_uri())
             stamp = str(path.stat().st_mtime_ns)
-            row = self.frontier.conn.execute(
-                "SELECT status, last_modified FROM frontier WHERE url = ?", (url,)
-            ).fetchone()
+            row = self.frontier.file_state(url)
             if row is not None and row[0] == "done" and row[1] == stamp and not self.settings.recrawl:
                 continue
             if row is None:
@@ -615,12 +612,12 @@ def crawl(db: sqlite_utils.Database, seeds: list[str], settings: CrawlSettings |
         crawler.stats.resumed = True
         frontier.resume()
         frontier.update_run_settings(crawler.run_id, settings.to_json())
-        frontier._write("UPDATE crawl_runs SET seeds = ? WHERE id = ?", (json.dumps(all_seeds), crawler.run_id))
+        frontier.set_run_seeds(crawler.run_id, all_seeds)
     else:
         crawler.run_id = frontier.start_run(all_seeds, settings.to_json())
         if settings.recrawl:
             frontier.requeue_finished()
-            frontier.seen = {row[0] for row in frontier.conn.execute("SELECT url FROM frontier")}
+            frontier.reload_seen()
     crawler.stats.run_id = crawler.run_id
     crawler.pages_base = frontier.pages_done(crawler.run_id)
     for url in parsed.urls:
@@ -636,7 +633,7 @@ def crawl(db: sqlite_utils.Database, seeds: list[str], settings: CrawlSettings |
     crawler._fill_stats()
     stats = crawler.stats
     stats.queued = frontier.queued()
-    stats.documents_total = db.execute("SELECT count(*) FROM documents").fetchone()[0]
+    stats.documents_total = frontier.documents_total()
     frontier.finish_run(crawler.run_id, stats.to_json())
     crawler._progress(force=True)
     return stats

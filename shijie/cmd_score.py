@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import json
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
@@ -13,8 +12,19 @@ from pipeline.errors import EmptyCorpusError, UsageError
 from pipeline.profile import default_profile, load_profile, profile_from_topic
 from pipeline.query import domains as list_domains, mastery as corpus_mastery, search as search_corpus
 from pipeline.score import score_corpus
-from pipeline.store import open_db
+from pipeline.store import (
+    DocumentRef,
+    document_scores,
+    find_document,
+    has_kept_documents,
+    label_counts,
+    mark_document,
+    open_db,
+)
 from shijie.options import DbOpt, JsonOpt, LangOpt, output
+
+if TYPE_CHECKING:
+    from pipeline.store import Database
 
 TopicOpt = Annotated[Optional[str], typer.Option("--topic", help="Score against this topic instead of the default.")]
 ProfileOpt = Annotated[
@@ -58,20 +68,11 @@ def score(
         out.human.print(table)
 
 
-def _document(conn, doc: str) -> tuple:
-    row = None
-    if doc.isdigit():
-        row = conn.execute("SELECT id, url, title, status FROM documents WHERE id = ?", (int(doc),)).fetchone()
-    if row is None:
-        row = conn.execute(
-            "SELECT id, url, title, status FROM documents WHERE url = ? OR final_url = ?"
-            " UNION SELECT d.id, d.url, d.title, d.status FROM url_aliases a JOIN documents d ON d.id = a.document_id"
-            " WHERE a.url = ?",
-            (doc, doc, doc),
-        ).fetchone()
-    if row is None:
+def _document(database: Database, doc: str) -> DocumentRef:
+    found = find_document(database, doc)
+    if found is None:
         raise UsageError(f"no document {doc!r} (give an id or a URL; shijie score lists them)")
-    return row
+    return found
 
 
 def show(
@@ -85,17 +86,15 @@ def show(
     Example: shijie show 3 --lang zh
     """
     out = output(as_json, lang)
-    conn = open_db(db).conn
-    doc_id, url, title, status = _document(conn, doc)
-    row = conn.execute(
-        "SELECT value, relevance, relevance_score, redundancy, redundancy_score, duplicate_of, domains, components,"
-        " topic FROM scores WHERE document_id = ?",
-        (doc_id,),
-    ).fetchone()
-    if row is None:
+    database = open_db(db)
+    found = _document(database, doc)
+    doc_id, url, title, status = found.id, found.url, found.title, found.status
+    stored = document_scores(database, doc_id)
+    if stored is None:
         raise UsageError(f"document {doc_id} is not scored yet: run shijie score")
-    value, relevance, rel_score, redundancy, red_score, dup, doms, components, topic = row
-    components, doms = json.loads(components), json.loads(doms)
+    value, relevance, rel_score = stored.value, stored.relevance, stored.relevance_score
+    redundancy, red_score, dup = stored.redundancy, stored.redundancy_score, stored.duplicate_of
+    doms, components, topic = stored.domains, stored.components, stored.topic
     panel = panels.document_panel(value, relevance, redundancy, lang)
     dup_url = components["uniqueness"].get("duplicate_of_url")
     out.emit(
@@ -177,14 +176,10 @@ def mark(
     if label not in ("good", "bad"):
         raise UsageError(f"label must be good or bad, not {label!r}")
     database = open_db(db)
-    doc_id, url, *_ = _document(database.conn, doc)
-    import time
-
-    with database.conn:
-        database.conn.execute(
-            "INSERT OR REPLACE INTO labels (document_id, label, at) VALUES (?, ?, ?)", (doc_id, label, time.time())
-        )
-    counts = dict(database.conn.execute("SELECT label, count(*) FROM labels GROUP BY label").fetchall())
+    found = _document(database, doc)
+    doc_id, url = found.id, found.url
+    mark_document(database, doc_id, label)
+    counts = label_counts(database)
     out.emit({"id": doc_id, "url": url, "label": label, "labels": counts})
     if not as_json:
         out.human.print(
@@ -235,7 +230,7 @@ def search(
     """
     out = output(as_json, lang)
     database = open_db(db)
-    if not database.conn.execute("SELECT 1 FROM documents WHERE status = 'kept' LIMIT 1").fetchone():
+    if not has_kept_documents(database):
         raise EmptyCorpusError("nothing curated yet: run shijie score and shijie curate first")
     hits = search_corpus(database, query, limit)
     out.emit([{"id": p.document_id, "url": p.url, "title": p.title, "snippet": p.text, "score": p.score} for p in hits])

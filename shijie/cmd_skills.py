@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 from rich.table import Table
 
 from shijie.options import DbOpt, JsonOpt, LangOpt, output
+
+if TYPE_CHECKING:
+    from pipeline.store import Database
+    from skills.registry import Registry
 
 skills_app = typer.Typer(
     help="Skills learned from the curated corpus: list, learn, invoke, export.", no_args_is_help=True
@@ -17,7 +21,7 @@ skills_app = typer.Typer(
 STATUS_STYLE = {"learned": "green", "learnable": "yellow", "locked": "red", "broken": "bold red"}
 
 
-def _context(db):
+def _context(db: str | None) -> tuple[Database, Registry]:
     from pipeline.store import open_db
     from skills.registry import discover
 

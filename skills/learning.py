@@ -8,10 +8,14 @@ learning panels as they happen.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from pipeline.errors import UsageError
 
 from .registry import Registry, SkillEntry, standing
+
+if TYPE_CHECKING:
+    from pipeline.store import Database
 
 PANELS = {
     "en": {
@@ -34,7 +38,7 @@ def acquired_panel(title: str, title_zh: str | None, level: int, lang: str = "en
     return PANELS[lang]["acquired"].format(title=(title_zh or title) if lang == "zh" else title, level=level)
 
 
-def _mastery(db):
+def _mastery(db: Database):
     from pipeline.query import mastery
 
     return mastery(db)
@@ -44,9 +48,9 @@ def mastery_dict(mastery) -> dict:
     return {"overall": round(mastery.overall, 4), "domains": {k: round(v, 4) for k, v in mastery.domains.items()}}
 
 
-def list_skills(db, registry: Registry) -> list[dict]:
+def list_skills(db: Database, registry: Registry) -> list[dict]:
     """Every skill with its level and status; a broken one with its problems."""
-    from pipeline.packs import learned_levels
+    from pipeline.store import learned_levels
 
     mastery = _mastery(db)
     levels = learned_levels(db)
@@ -97,9 +101,9 @@ def locked_message(entry: SkillEntry, shortfalls: dict[str, float], mastery) -> 
     )
 
 
-def learn(db, registry: Registry, name: str, on_phase: Callable[[str], None] = lambda key: None) -> dict:
+def learn(db: Database, registry: Registry, name: str, on_phase: Callable[[str], None] = lambda key: None) -> dict:
     """Builds and stores the skill's knowledge pack; refuses while the skill is locked."""
-    from pipeline.packs import load_pack, save_pack
+    from pipeline.store import load_pack, save_pack
 
     entry = registry.get(name)
     mastery = _mastery(db)
@@ -122,9 +126,9 @@ def learn(db, registry: Registry, name: str, on_phase: Callable[[str], None] = l
     }
 
 
-def stored_pack(db, registry: Registry, name: str):
+def stored_pack(db: Database, registry: Registry, name: str):
     """(entry, stored pack) of a learned skill; a clear error telling how to learn it otherwise."""
-    from pipeline.packs import load_pack
+    from pipeline.store import load_pack
 
     entry = registry.get(name)
     stored = load_pack(db, entry.name)
@@ -133,7 +137,7 @@ def stored_pack(db, registry: Registry, name: str):
     return entry, stored
 
 
-def invoke(db, registry: Registry, name: str, **options) -> dict:
+def invoke(db: Database, registry: Registry, name: str, **options) -> dict:
     entry, stored = stored_pack(db, registry, name)
     result = entry.implementation.invoke(db, entry.manifest, stored.pack, **options)
     return {"skill": entry.name, "level": stored.level, **result}

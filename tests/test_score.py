@@ -9,11 +9,11 @@ import time
 import pytest
 
 from pipeline import panels, query
-from pipeline.curate import curate, fts_query, split_passages
+from pipeline.curate import curate
 from pipeline.errors import DataError, EmptyCorpusError, UsageError
 from pipeline.profile import load_profile, profile_from_topic
 from pipeline.score import score_corpus
-from pipeline.store import open_db
+from pipeline.store import fts_query, open_db, split_passages
 from pipeline.taxonomy import load_taxonomy
 
 TAXONOMY = """

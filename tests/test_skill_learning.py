@@ -15,9 +15,8 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline.errors import UsageError
-from pipeline.packs import load_pack
 from pipeline.query import curated_documents
-from pipeline.store import open_db
+from pipeline.store import load_pack, open_db
 from skills import frontmatter
 from skills.operator_adaptation.skill import ADAPTATION_PATH
 from skills.registry import discover

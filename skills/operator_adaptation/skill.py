@@ -14,11 +14,15 @@ each step. ``invoke`` puts it to work on one operator:
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from pipeline.errors import UsageError
 
 from ..knowledge import PathStep, cluster_topics, path_steps, topic_passages
 from . import numpy_backward, tile_plan
+
+if TYPE_CHECKING:
+    from pipeline.store import Database
 
 ADAPTATION_PATH = [
     PathStep(
@@ -106,7 +110,7 @@ def cuda_status() -> tuple[bool, str]:
 
 
 class OperatorAdaptation:
-    def learn(self, db, manifest, on_phase) -> dict:
+    def learn(self, db: Database, manifest, on_phase) -> dict:
         from pipeline.query import curated_documents
 
         on_phase("structure")
@@ -133,7 +137,7 @@ class OperatorAdaptation:
 
     def invoke(
         self,
-        db,
+        db: Database,
         manifest,
         pack: dict,
         op: str,

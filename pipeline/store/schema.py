@@ -1,24 +1,17 @@
-"""The one SQLite database: frontier, documents, scores, curation and knowledge packs.
+"""The schema: every table of the one database, grouped by the stage that owns it.
 
-Every stage reads and writes through this module. ``open_db`` creates the schema on first use, turns on
-WAL (a crawl killed with SIGKILL loses nothing committed) and returns a ``sqlite_utils.Database``.
-
-The database path comes from ``--db``, else ``$SHIJIE_DB``, else ``./shijie.db``: never the package.
+The column comments are the contract between stages: the crawl writes ``frontier``, ``documents``,
+``url_aliases``, ``fetch_errors`` and ``crawl_runs``; scoring writes ``scores`` (reading ``labels``, which
+``shijie mark`` writes); curation writes ``discarded``, the documents' status and the two FTS5 indexes;
+learning writes ``knowledge_packs``. ``create`` is idempotent (CREATE ... IF NOT EXISTS): an older
+database gains the tables it lacks and keeps its rows.
 """
 
 from __future__ import annotations
 
-import os
 import sqlite3
-from pathlib import Path
 
-import sqlite_utils
-
-from .errors import UsageError
-
-DEFAULT_DB = "shijie.db"
-
-# Tables are grouped by the stage that owns them. Columns are the contract between stages.
+# Change a column only together with every stage that reads it.
 SCHEMA = """
 -- crawl ------------------------------------------------------------------------------------------
 CREATE TABLE IF NOT EXISTS frontier (
@@ -116,7 +109,7 @@ CREATE TABLE IF NOT EXISTS discarded (
 
 -- full-text search over the kept documents (rowid = documents.id) and over their paragraph-sized
 -- passages. Chinese has no spaces, so curation writes CJK characters space-separated and queries match
--- them as phrases (pipeline.curate.fts_text / fts_query).
+-- them as phrases (pipeline.store.fts: fts_text / fts_query).
 CREATE VIRTUAL TABLE IF NOT EXISTS documents_fts USING fts5(
     title, body, tokenize = 'porter unicode61 remove_diacritics 2'
 );
@@ -135,23 +128,6 @@ CREATE TABLE IF NOT EXISTS knowledge_packs (
 """
 
 
-def resolve_path(db: str | os.PathLike | None) -> Path:
-    return Path(db or os.environ.get("SHIJIE_DB") or DEFAULT_DB)
-
-
-def open_db(db: str | os.PathLike | None = None) -> sqlite_utils.Database:
-    """Open (creating if needed) the database at ``db`` / $SHIJIE_DB / ./shijie.db."""
-    path = resolve_path(db)
-    if path.exists() and path.is_dir():
-        raise UsageError(f"--db {path} is a folder, not a database file")
-    if not path.parent.exists():
-        raise UsageError(f"--db {path}: folder {path.parent} does not exist")
-    try:
-        conn = sqlite3.connect(path, timeout=30)
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=NORMAL")
-        conn.execute("PRAGMA foreign_keys=ON")
-        conn.executescript(SCHEMA)
-    except sqlite3.DatabaseError as exc:
-        raise UsageError(f"--db {path} is not a shijie database ({exc})") from None
-    return sqlite_utils.Database(conn)
+def create(conn: sqlite3.Connection) -> None:
+    """Creates whatever tables and indexes ``conn``'s database lacks."""
+    conn.executescript(SCHEMA)

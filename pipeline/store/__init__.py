@@ -1,0 +1,112 @@
+"""The one data layer: the only code in shijie that speaks SQL.
+
+Every stage reads and writes the database through this package, and nothing outside it runs a query: the
+crawl through ``Frontier``, scoring through ``scoring_rows`` / ``write_scores``, curation through
+``curation_candidates`` / ``apply_curation`` and the FTS index, the query API and the CLI through lookups
+(``find_document``, ``document_scores``, ``has_kept_documents``, ``match_passages``, ...), the skills
+through the knowledge packs. The handle every function takes is a ``sqlite_utils.Database`` (``open_db``).
+
+    schema       the tables, grouped by the stage that owns them; column comments are the contract
+    connection   open_db / resolve_path: where the database lives, WAL, the schema made sure of
+    frontier     the crawl's durable state and the transaction that groups its writes (Entry, Frontier)
+    runs         crawl runs: seeds, settings, stats; an unfinished one is resumed
+    documents    storing a document and its aliases; finding one by id or URL; the rows stages read
+    scores       scores written and read back; the user's good/bad labels
+    curation     kept and discarded documents, the discarded URLs a crawl skips
+    fts          full-text search: CJK-aware indexing, the index rebuild, BM25 matches
+    packs        knowledge packs, one per skill
+
+Where sqlite-utils fits, it is used: batch upserts (scores, the discarded URLs, labels, packs) and row
+reads by table. The crawl's hot path (one long transaction with explicit BEGIN and grouped commits) and
+every join stay plain SQL: sqlite-utils' insert helpers open a transaction (or savepoint) of their own per
+call. Functions that write say whether they commit: the crawl's writers run inside the frontier's open
+transaction, every other writer commits its work as one transaction (``db.atomic()``).
+"""
+
+from typing import TYPE_CHECKING, Any
+
+from .connection import DEFAULT_DB, open_db, resolve_path
+from .curation import Candidate, Discard, apply_curation, curation_candidates, discarded_urls
+from .documents import (
+    CuratedDocument,
+    DocumentRef,
+    Fetched,
+    active_documents,
+    curated_documents,
+    documents_total,
+    find_document,
+    has_kept_documents,
+    scoring_rows,
+    store_document,
+)
+from .frontier import Entry, Frontier
+from .fts import display_text, fts_query, fts_text, match_documents, match_passages, rebuild_index, split_passages
+from .packs import StoredPack, learned_levels, load_pack, save_pack
+from .scores import (
+    Scores,
+    StoredScore,
+    document_labels,
+    document_scores,
+    kept_concepts,
+    label_counts,
+    mark_document,
+    unscored_documents,
+    write_scores,
+)
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
+
+
+def __getattr__(name: str) -> Any:
+    # sqlite-utils imports numpy when it is installed (~0.2 s): importing the store for a query must not
+    if name == "Database":
+        from sqlite_utils import Database
+
+        return Database
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = [
+    "DEFAULT_DB",
+    "Candidate",
+    "CuratedDocument",
+    "Database",
+    "Discard",
+    "DocumentRef",
+    "Entry",
+    "Fetched",
+    "Frontier",
+    "Scores",
+    "StoredPack",
+    "StoredScore",
+    "active_documents",
+    "apply_curation",
+    "curated_documents",
+    "curation_candidates",
+    "discarded_urls",
+    "display_text",
+    "document_labels",
+    "document_scores",
+    "documents_total",
+    "find_document",
+    "fts_query",
+    "fts_text",
+    "has_kept_documents",
+    "kept_concepts",
+    "label_counts",
+    "learned_levels",
+    "load_pack",
+    "mark_document",
+    "match_documents",
+    "match_passages",
+    "open_db",
+    "rebuild_index",
+    "resolve_path",
+    "save_pack",
+    "scoring_rows",
+    "split_passages",
+    "store_document",
+    "unscored_documents",
+    "write_scores",
+]

@@ -1,0 +1,160 @@
+"""Documents: storing what the crawl extracted, finding one by any of its URLs, and the rows stages read.
+
+Storing (``store_document``) is keyed twice, by the canonical URL and by the sha256 of the clean text (both
+UNIQUE in ``documents``): the same URL with new content updates its row (an arXiv entry only for a newer
+version), the same content under a new URL becomes an alias in ``url_aliases``, never a second row. It runs
+inside the caller's transaction and never commits (the frontier groups it with the fetch's other writes).
+
+Lookups: ``find_document`` resolves what a user types (an id, the URL, the final URL after redirects, or an
+alias); ``scoring_rows`` streams what the scorer reads; ``curated_documents`` is the kept corpus.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypedDict, Unpack
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
+
+    from ..extract import Document
+
+# documents that still have their text: neither purged by curation nor empty
+_ACTIVE = "text IS NOT NULL AND status != 'discarded'"
+
+
+@dataclass(frozen=True)
+class DocumentRef:
+    id: int
+    url: str
+    title: str | None
+    status: str  # active | kept | discarded
+
+
+@dataclass(frozen=True)
+class CuratedDocument:
+    id: int
+    url: str
+    title: str
+    text: str
+    value: int
+    domains: dict[str, float]
+
+
+class Fetched(TypedDict):
+    """What the crawl knows of a fetch besides the extracted document."""
+
+    final_url: str | None  # after redirects
+    content_type: str | None
+    byte_size: int
+    etag: str | None
+    last_modified: str | None
+    depth: int
+
+
+def store_document(db: Database, url: str, doc: Document, **fetched: Unpack[Fetched]) -> str:
+    """Writes ``doc`` fetched from ``url``; returns stored | duplicate | updated | replaced | unchanged."""
+    conn = db.conn
+    identity = doc.url or url
+    content_hash = hashlib.sha256(doc.text.encode("utf-8")).hexdigest()
+    etag, last_modified = fetched["etag"], fetched["last_modified"]
+    fields = {
+        "final_url": fetched["final_url"],
+        "title": doc.title,
+        "kind": doc.kind,
+        "content_type": fetched["content_type"],
+        "text": doc.text,
+        "headings": json.dumps(doc.headings, ensure_ascii=False),
+        "code_blocks": json.dumps(doc.code_blocks, ensure_ascii=False),
+        "metadata": json.dumps(doc.metadata, ensure_ascii=False),
+        "content_hash": content_hash,
+        "byte_size": fetched["byte_size"],
+        "etag": etag,
+        "last_modified": last_modified,
+        "depth": fetched["depth"],
+        "fetched_at": time.time(),
+    }
+    row = conn.execute("SELECT id, content_hash, metadata FROM documents WHERE url = ?", (identity,)).fetchone()
+    holder = conn.execute("SELECT id FROM documents WHERE content_hash = ?", (content_hash,)).fetchone()
+    if row is not None:
+        doc_id, old_hash, old_meta = row
+        if doc.kind == "arxiv":
+            old_version = json.loads(old_meta or "{}").get("version", 0)
+            if doc.metadata.get("version", 0) <= old_version:
+                return "unchanged"
+        elif old_hash == content_hash:
+            conn.execute(
+                "UPDATE documents SET etag = ?, last_modified = ?, fetched_at = ? WHERE id = ?",
+                (etag, last_modified, fields["fetched_at"], doc_id),
+            )
+            return "unchanged"
+        if holder is not None and holder[0] != doc_id:
+            return "unchanged"  # its new content is another document's: keep the old text, no second row
+        assignments = ", ".join(f"{name} = :{name}" for name in fields)
+        conn.execute(f"UPDATE documents SET {assignments} WHERE id = :id", {**fields, "id": doc_id})
+        return "replaced" if doc.kind == "arxiv" else "updated"
+    if holder is not None:
+        known = conn.execute("SELECT document_id FROM url_aliases WHERE url = ?", (identity,)).fetchone()
+        if known is not None:
+            return "unchanged"
+        conn.execute("INSERT OR IGNORE INTO url_aliases (url, document_id) VALUES (?, ?)", (identity, holder[0]))
+        return "duplicate"
+    columns = ["url", *fields]
+    conn.execute(
+        f"INSERT INTO documents ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
+        (identity, *fields.values()),
+    )
+    return "stored"
+
+
+def find_document(db: Database, ref: str) -> DocumentRef | None:
+    """The document ``ref`` names: an id (digits), else its URL, its final URL or one of its aliases."""
+    row = None
+    if ref.isdigit():
+        row = db.conn.execute("SELECT id, url, title, status FROM documents WHERE id = ?", (int(ref),)).fetchone()
+    if row is None:
+        row = db.conn.execute(
+            "SELECT id, url, title, status FROM documents WHERE url = ? OR final_url = ?"
+            " UNION SELECT d.id, d.url, d.title, d.status FROM url_aliases a JOIN documents d ON d.id = a.document_id"
+            " WHERE a.url = ?",
+            (ref, ref, ref),
+        ).fetchone()
+    return None if row is None else DocumentRef(*row)
+
+
+def documents_total(db: Database) -> int:
+    """Every stored document, discarded ones included."""
+    return db.conn.execute("SELECT count(*) FROM documents").fetchone()[0]
+
+
+def active_documents(db: Database) -> int:
+    """How many documents still have their text (what scoring and curation work on)."""
+    return db.conn.execute(f"SELECT count(*) FROM documents WHERE {_ACTIVE}").fetchone()[0]
+
+
+def has_kept_documents(db: Database) -> bool:
+    return db.conn.execute("SELECT 1 FROM documents WHERE status = 'kept' LIMIT 1").fetchone() is not None
+
+
+def scoring_rows(db: Database, batch: int) -> Iterator[tuple]:
+    """(id, url, title, kind, text, headings, code_blocks, metadata) of every document with text, by id,
+    read ``batch`` rows per round trip so no more than a batch of texts is in memory at once."""
+    cursor = db.conn.execute(
+        f"SELECT id, url, title, kind, text, headings, code_blocks, metadata FROM documents WHERE {_ACTIVE} ORDER BY id"
+    )
+    while rows := cursor.fetchmany(batch):
+        yield from rows
+
+
+def curated_documents(db: Database) -> list[CuratedDocument]:
+    """Every kept document, best first."""
+    cursor = db.conn.execute(
+        "SELECT d.id, d.url, d.title, d.text, s.value, s.domains FROM documents d"
+        " JOIN scores s ON s.document_id = d.id WHERE d.status = 'kept' AND d.text IS NOT NULL"
+        " ORDER BY s.value DESC, d.id"
+    )
+    return [CuratedDocument(i, u, t or u, x, v, json.loads(dm)) for i, u, t, x, v, dm in cursor]
