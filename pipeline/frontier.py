@@ -311,3 +311,22 @@ class Frontier:
             (identity, *fields.values()),
         )
         return "stored"
+
+    # -- what the crawl asks besides entries -----------------------------------------------------------------
+
+    def set_run_seeds(self, run_id: int, seeds: list[str]) -> None:
+        """A resumed run's seeds: the unfinished run's and the new ones."""
+        self._write("UPDATE crawl_runs SET seeds = ? WHERE id = ?", (json.dumps(seeds), run_id))
+
+    def file_state(self, url: str) -> tuple[str, str | None] | None:
+        """(status, last_modified) of the entry for ``url``, None when there is none."""
+        row = self.conn.execute("SELECT status, last_modified FROM frontier WHERE url = ?", (url,)).fetchone()
+        return None if row is None else (row[0], row[1])
+
+    def reload_seen(self) -> None:
+        """Reads ``seen`` and ``discarded`` again from the tables (after a change made in bulk)."""
+        self.seen = {row[0] for row in self.conn.execute("SELECT url FROM frontier")}
+        self.discarded = {row[0] for row in self.conn.execute("SELECT url FROM discarded")}
+
+    def documents_total(self) -> int:
+        return self.conn.execute("SELECT count(*) FROM documents").fetchone()[0]
