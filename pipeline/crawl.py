@@ -197,11 +197,9 @@ class Crawler:
         started = 0
         while state.queue and started < budget and len(tasks) < self.settings.concurrency and state.ready(now_m, now_w):
             entry = state.queue.popleft()
-            if not state.private_ok:
-                self.ledger.skip(entry, SkipReason.UNSAFE, "host resolves to a private address", fetched=False)
-                continue
-            if state.robots is not None and entry.kind == "page" and not state.robots.allows(entry.url):
-                self.ledger.skip(entry, SkipReason.ROBOTS, state.robots.note or None, fetched=False)
+            refused = state.refusal(entry)
+            if refused:
+                self.ledger.skip(entry, *refused, fetched=False)
                 continue
             state.started(now_m)
             tasks.add(asyncio.ensure_future(self.process(entry, state)))

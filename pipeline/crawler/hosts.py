@@ -4,7 +4,9 @@
 starts its check at once, in the background: where the name leads (``Scope.leads_private``; not for seeds'
 hosts) and then its robots.txt (``robots.fetch_robots``; not for the arXiv API). Until ``checked`` no
 request starts there; a check that fails for any reason leaves the host checked and closed (robots
-``disallow_all`` with the reason as note), never unchecked, or its entries would wait forever.
+``disallow_all`` with the reason as note), never unchecked, or its entries would wait forever. Once checked,
+``HostState.refusal(entry)`` says why an entry may not be requested there: ``unsafe`` (the name leads to a
+private address) or ``robots`` (robots.txt disallows a page, or could not be read: its note says why).
 
 A host's pace: ``delay`` seconds between request starts (``max(delay, robots Crawl-delay or Request-rate)``,
 the latter capped at ``max_crawl_delay``; the robots.txt request counts as the first start) and ``slots``
@@ -27,6 +29,7 @@ from .. import urls
 from ..fetch import ClientPool
 from ..frontier import Entry
 from . import arxiv
+from .ledger import SkipReason
 from .robots import Robots, fetch_robots
 from .scope import Scope
 from .settings import CrawlSettings
@@ -52,6 +55,14 @@ class HostState:
     def started(self, now_mono: float) -> None:
         self.active += 1
         self.next_start = now_mono + self.delay
+
+    def refusal(self, entry: Entry) -> tuple[SkipReason, str | None] | None:
+        """Why ``entry`` may not be requested from this checked host (reason, note), None when it may."""
+        if not self.private_ok:
+            return SkipReason.UNSAFE, "host resolves to a private address"
+        if self.robots is not None and entry.kind == "page" and not self.robots.allows(entry.url):
+            return SkipReason.ROBOTS, self.robots.note or None
+        return None
 
     def pause(self, until: float) -> list[Entry]:
         """Holds the host until ``until`` (epoch); returns its queued entries, taken off the queue."""
