@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import httpx
 
-from .politeness import USER_AGENT
+USER_AGENT = "shijie/0.1 (+https://github.com/shijie-project/shijie)"
 
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
 ACCEPT = "text/html,application/xhtml+xml,application/pdf,application/atom+xml,text/plain,text/markdown;q=0.9,*/*;q=0.1"

@@ -1,27 +1,19 @@
 """Seeds: what ``shijie crawl`` is asked to start from.
 
 A seed is a URL, a local file or folder (read directly, never over HTTP), ``arxiv:QUERY`` (a search of the
-arXiv API, whose base URL ``$SHIJIE_ARXIV_API`` can move, e.g. to a fake API on loopback in the tests), or
-a seeds file (``*.toml``; the format is documented at the top of ``data/seeds.toml``).
+arXiv API, see ``pipeline.crawler.arxiv``), or a seeds file (``*.toml``; the format is documented at the top
+of ``data/seeds.toml``).
 """
 
 from __future__ import annotations
 
-import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlencode
 
 from . import urls
 from .errors import DataError, UsageError
-
-ARXIV_API = "https://export.arxiv.org/api/query"
-
-
-def arxiv_api() -> str:
-    return os.environ.get("SHIJIE_ARXIV_API") or ARXIV_API
 
 
 @dataclass
@@ -80,9 +72,3 @@ def parse_seeds(raw: list[str]) -> Seeds:
         else:
             raise UsageError(f"seed {item!r} is not a URL, an existing path or arxiv:QUERY")
     return seeds
-
-
-def arxiv_query_url(api: str, query: str, start: int, size: int) -> str:
-    return urls.canonical(
-        f"{api}?{urlencode({'search_query': query, 'start': start, 'max_results': size}, quote_via=quote)}"
-    )

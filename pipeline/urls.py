@@ -9,7 +9,7 @@ under them; when a server says they are equal it redirects, and the crawl record
 
 ``is_private_host(host)`` is the safety half: loopback, private, link-local, reserved and multicast
 addresses, ``localhost`` and names that resolve to such addresses. A crawl follows a link to such a host only
-when that host is itself a seed's host (see ``pipeline.crawl``); ``file:`` and other schemes never.
+when that host is itself a seed's host (see ``pipeline.crawler.scope``); ``file:`` and other schemes never.
 """
 
 from __future__ import annotations
@@ -142,12 +142,13 @@ def system_resolver(name: str) -> list[str]:
         return []
 
 
-def is_private_host(host: str, resolver: Resolver | None = None) -> bool:
-    """True when ``host`` (``name[:port]``) is, or resolves to, a non-public address.
+def is_private_host(host: str, resolver: Resolver | None = None, *, resolve: bool = True) -> bool:
+    """True when ``host`` (``name[:port]``) is, or resolves to, a non-public address: the one safety check.
 
-    IP literals are judged as written; ``localhost`` and ``*.localhost`` always count as loopback; other names
-    are resolved with ``resolver`` (default: the system's) and are private if any address is. A name that
-    does not resolve is not private (the fetch will fail on its own).
+    IP literals are judged as written; ``localhost`` and ``*.localhost`` always count as loopback. Other names:
+    with ``resolve`` (the default) they are resolved with ``resolver`` (default: the system's) and are private
+    if any address is, and a name that does not resolve is not private (the fetch will fail on its own);
+    with ``resolve=False`` the answer is by spelling alone, at once and without DNS, and a name is not private.
     """
     name = hostname_of(host).lower()
     try:
@@ -157,7 +158,7 @@ def is_private_host(host: str, resolver: Resolver | None = None) -> bool:
         pass
     if name == "localhost" or name.endswith(".localhost"):
         return True
-    return any(_address_is_private(a) for a in (resolver or system_resolver)(name))
+    return resolve and any(_address_is_private(a) for a in (resolver or system_resolver)(name))
 
 
 def trap_reason(url: str, max_length: int = 512, max_segment_repeats: int = 2) -> str | None:

@@ -96,11 +96,10 @@ def crawl(
     database = open_db(db)
     settings = _settings(seeds, given, embedded=not seeds)
     with _progress(out, settings) as on_progress:
-        settings.on_progress = on_progress
         if seeds:
-            stats = run_crawl(database, seeds, settings)
+            stats = run_crawl(database, seeds, settings, on_progress=on_progress)
         else:
-            stats = crawl_embedded(database, settings)
+            stats = crawl_embedded(database, settings, on_progress=on_progress)
     out.emit(stats.to_json())
     if not as_json:
         _summary(out, stats)

@@ -67,9 +67,7 @@ def run_job(
         # we serve the corpus ourselves: no politeness delay; a finished earlier crawl is re-checked with
         # conditional requests (unchanged pages answer 304), an interrupted one resumes
         settings = CrawlSettings(delay=0.0, recrawl=True)
-        if on_crawl_progress is not None:
-            settings.on_progress = on_crawl_progress
-        stats = crawl_embedded(database, settings).to_json()
+        stats = crawl_embedded(database, settings, on_progress=on_crawl_progress).to_json()
         return stats, (
             f"{stats['fetched']} fetched ({stats.get('not_modified', 0)} unchanged since the last run),"
             f" {stats['stored']} new documents, {stats.get('updated', 0)} updated,"
