@@ -92,7 +92,7 @@ def _cut(text: str) -> list[str]:
 
 def curate(db, min_value: int = DEFAULT_MIN_VALUE) -> CurationResult:
     if not 0 <= min_value <= 100:
-        raise UsageError(f"--min-value must be between 0 and 100, not {min_value}")
+        raise UsageError(f"must be between 0 and 100, not {min_value}", field="min_value")
     active = db.conn.execute(
         "SELECT count(*) FROM documents WHERE text IS NOT NULL AND status != 'discarded'"
     ).fetchone()[0]

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import coverage, redundancy
+from .choices import Level
 from .errors import EmptyCorpusError
 from .features import depth, loads_dict, loads_list, source_kind, substance
 from .profile import Profile, default_profile
@@ -94,9 +95,9 @@ class ScoredDocument:
     url: str
     title: str
     value: int
-    relevance: str
+    relevance: Level
     relevance_score: float
-    redundancy: str
+    redundancy: Level
     redundancy_score: float
     duplicate_of: int | None
     duplicate_of_url: str | None
@@ -119,12 +120,12 @@ class ScoredDocument:
         }
 
 
-def relevance_label(score: float) -> str:
-    return "high" if score >= HIGH else "medium" if score >= MEDIUM else "low"
+def relevance_label(score: float) -> Level:
+    return Level.high if score >= HIGH else Level.medium if score >= MEDIUM else Level.low
 
 
-def redundancy_label(score: float) -> str:
-    return "high" if score >= redundancy.HIGH_REDUNDANCY else "low"
+def redundancy_label(score: float) -> Level:
+    return Level.high if score >= redundancy.HIGH_REDUNDANCY else Level.low
 
 
 def make_vectorizer(n_docs: int) -> TfidfVectorizer:

@@ -143,9 +143,9 @@ def open_db(db: str | os.PathLike | None = None) -> sqlite_utils.Database:
     """Open (creating if needed) the database at ``db`` / $SHIJIE_DB / ./shijie.db."""
     path = resolve_path(db)
     if path.exists() and path.is_dir():
-        raise UsageError(f"--db {path} is a folder, not a database file")
+        raise UsageError(f"{path} is a folder, not a database file", field="db")
     if not path.parent.exists():
-        raise UsageError(f"--db {path}: folder {path.parent} does not exist")
+        raise UsageError(f"{path}: folder {path.parent} does not exist", field="db")
     try:
         conn = sqlite3.connect(path, timeout=30)
         conn.execute("PRAGMA journal_mode=WAL")
@@ -153,5 +153,5 @@ def open_db(db: str | os.PathLike | None = None) -> sqlite_utils.Database:
         conn.execute("PRAGMA foreign_keys=ON")
         conn.executescript(SCHEMA)
     except sqlite3.DatabaseError as exc:
-        raise UsageError(f"--db {path} is not a shijie database ({exc})") from None
+        raise UsageError(f"{path} is not a shijie database ({exc})", field="db") from None
     return sqlite_utils.Database(conn)
