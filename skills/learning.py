@@ -10,11 +10,11 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 from pipeline.errors import UsageError
 
-from .protocol import Invocation, Phase
+from .protocol import InvokeOptions, Invocation, Phase
 from .registry import Registry, SkillEntry, standing
 
 if TYPE_CHECKING:
@@ -23,34 +23,24 @@ if TYPE_CHECKING:
 
 @dataclass
 class Learned:
-    """What learning a skill gave; ``to_json()`` is ``shijie skills learn --json``."""
+    """What learning a skill gave; ``to_json()`` is ``shijie skills learn --json`` (its keys in field order)."""
 
     skill: str
     title: str
     level: int
-    pack: dict[str, Any]  # topics, passages, the adaptation path (the skill's own shape)
     previous_level: int = 0
     relearned: bool = False
     mastery: dict[str, Any] = field(default_factory=dict)  # the mastery it was learned at
     required_mastery: float = 0.0  # mean mastery over the skill's required domains
+    pack: dict[str, Any] = field(default_factory=dict)  # topics, passages, the adaptation path (the skill's own)
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "skill": self.skill,
-            "title": self.title,
-            "level": self.level,
-            "previous_level": self.previous_level,
-            "relearned": self.relearned,
-            "mastery": self.mastery,
-            "required_mastery": self.required_mastery,
-            "pack": self.pack,
-        }
+        return dataclasses.asdict(self)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Learned:
         names = {f.name for f in dataclasses.fields(cls)}
-        given = {key: value for key, value in data.items() if key in names}
-        return cls(**{"skill": "", "title": "", "level": 0, "pack": {}, **given})
+        return cls(**{"skill": "", "title": "", "level": 0, **{k: v for k, v in data.items() if k in names}})
 
 
 def _mastery(db: Database):
@@ -154,8 +144,8 @@ def stored_pack(db: Database, registry: Registry, name: str):
     return entry, stored
 
 
-def invoke(db: Database, registry: Registry, name: str, **options: Any) -> Invocation:
-    """Runs the learned skill ``name`` (options: ``skills.protocol.Skill.invoke``'s)."""
+def invoke(db: Database, registry: Registry, name: str, **options: Unpack[InvokeOptions]) -> Invocation:
+    """Runs the learned skill ``name`` with ``options`` (``skills.protocol.InvokeOptions``)."""
     entry, stored = stored_pack(db, registry, name)
     result = entry.implementation.invoke(db, entry.manifest, stored.pack, **options)
     if not isinstance(result, Invocation):

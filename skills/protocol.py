@@ -6,9 +6,9 @@ not fit is listed as broken instead of failing when it is used.
 
 * ``learn(db, manifest, on_phase)`` builds the knowledge pack (a JSON-able dict) from the curated corpus,
   reporting each ``Phase`` as it starts; the CLI and the report show the phases as learning panels.
-* ``invoke(db, manifest, pack, op=..., device=..., target=..., benchmark=..., problem=...)`` puts the pack to
-  work on one operator and returns an ``Invocation``: one object that ``--json``, the terminal and the
-  HTML report all render.
+* ``invoke(db, manifest, pack, op=..., device=..., target=..., benchmark=..., problem=...)`` (``InvokeOptions``)
+  puts the pack to work on one operator and returns an ``Invocation``: one object that ``--json``, the
+  terminal and the HTML report all render.
 
 Words for people live in ``shijie.text``; here there are only ids (``Phase.paths``, ``Device.cuda``).
 """
@@ -19,7 +19,7 @@ import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, Required, TypedDict, Unpack, runtime_checkable
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -134,6 +134,16 @@ class Invocation:
         )
 
 
+class InvokeOptions(TypedDict, total=False):
+    """The options shijie passes to ``Skill.invoke`` (those of ``shijie skills invoke``); ``op`` always."""
+
+    op: Required[str]  # the operator to adapt, e.g. FusedAttentionBackward
+    device: Device
+    target: str | None  # a hardware profile to plan for (h100, a .toml path), None: the skill's choice
+    benchmark: bool  # measure against the vendor kernels
+    problem: Any  # the problem shape to plan for (operator-adaptation: a tile_plan.Problem); a skill may ignore it
+
+
 @runtime_checkable
 class Skill(Protocol):
     """A skill's implementation object (``SKILL.md``'s ``metadata.entry``; a class is instantiated)."""
@@ -143,43 +153,25 @@ class Skill(Protocol):
         ...
 
     def invoke(
-        self,
-        db: Database,
-        manifest: Manifest,
-        pack: dict[str, Any],
-        /,
-        *,
-        op: str,
-        device: Device = Device.auto,
-        target: str | None = None,
-        benchmark: bool = False,
-        problem: Any = None,
+        self, db: Database, manifest: Manifest, pack: dict[str, Any], /, **options: Unpack[InvokeOptions]
     ) -> Invocation:
-        """Puts the pack to work on ``op``. ``target``: a hardware profile to plan for; ``benchmark``: measure
-        against the vendor kernels; ``problem``: the problem shape to plan for (operator-adaptation reads a
-        ``tile_plan.Problem``), which a skill may ignore."""
+        """Puts the pack to work on ``options["op"]``."""
         ...
-
-
-# the calls the registry makes to check an implementation before listing it as working
-LEARN_CALL: tuple[tuple[None, ...], dict[str, Any]] = ((None, None, None), {})
-INVOKE_CALL: tuple[tuple[None, ...], dict[str, Any]] = (
-    (None, None, None),
-    {"op": "", "device": Device.auto, "target": None, "benchmark": False, "problem": None},
-)
 
 
 def protocol_problems(implementation: object, entry: str) -> list[str]:
     """What keeps ``implementation`` from being a ``Skill``: a missing method, or one that cannot take the
-    calls shijie makes (``learn(db, manifest, on_phase)``, ``invoke(db, manifest, pack, op=…, …)``)."""
-    problems = []
+    calls shijie makes (``learn(db, manifest, on_phase)``, ``invoke(db, manifest, pack, **InvokeOptions)``)."""
     missing = [name for name in ("learn", "invoke") if not callable(getattr(implementation, name, None))]
     if missing:
         return [f"code incomplete: {entry} has no {' or '.join(missing)}() method"]
-    for name, (args, kwargs), shape in (
-        ("learn", LEARN_CALL, "learn(db, manifest, on_phase)"),
-        ("invoke", INVOKE_CALL, "invoke(db, manifest, pack, op=, device=, target=, benchmark=, problem=)"),
-    ):
+    options = list(InvokeOptions.__annotations__)  # in the order they are declared
+    calls: tuple[tuple[str, tuple[None, ...], dict[str, None], str], ...] = (
+        ("learn", (None, None, None), {}, "learn(db, manifest, on_phase)"),
+        ("invoke", (None, None, None), dict.fromkeys(options), f"invoke(db, manifest, pack, {'=, '.join(options)}=)"),
+    )
+    problems = []
+    for name, args, kwargs, shape in calls:
         try:
             inspect.signature(getattr(implementation, name)).bind(*args, **kwargs)
         except TypeError as exc:
