@@ -293,10 +293,9 @@ def crawl(
     ``on_progress`` is called with the stats as the crawl goes (at most every 0.2 s) and once at the end.
     """
     settings = settings or CrawlSettings()
-    if settings.max_pages < 0 or settings.max_depth < 0 or settings.concurrency < 1 or settings.per_host < 1:
-        raise UsageError("--max-pages and --max-depth must be ≥ 0, --concurrency and --per-host ≥ 1")
-    if settings.delay < 0:
-        raise UsageError("--delay must be ≥ 0")
+    for name, least in (("max_pages", 0), ("max_depth", 0), ("concurrency", 1), ("per_host", 1), ("delay", 0)):
+        if getattr(settings, name) < least:
+            raise UsageError(f"must be ≥ {least}, not {getattr(settings, name)}", field=name)
     frontier = Frontier(db)
     previous = frontier.unfinished_run()
     last = frontier.last_run_settings() or {}

@@ -38,7 +38,7 @@ class CurationResult:
 
 def curate(db: Database, min_value: int = DEFAULT_MIN_VALUE) -> CurationResult:
     if not 0 <= min_value <= 100:
-        raise UsageError(f"--min-value must be between 0 and 100, not {min_value}")
+        raise UsageError(f"must be between 0 and 100, not {min_value}", field="min_value")
     if active_documents(db) == 0:
         raise EmptyCorpusError("no documents to curate: crawl and score first (shijie crawl, shijie score)")
     unscored = unscored_documents(db)

@@ -32,6 +32,8 @@ from dataclasses import dataclass
 import numpy as np
 from datasketch import LeanMinHash, MinHash, MinHashLSH
 
+from .choices import Level
+
 SHINGLE_WORDS = 4
 NUM_PERM = 128
 CANDIDATE_JACCARD = 0.3
@@ -58,8 +60,8 @@ class Redundancy:
     jaccard: float
 
 
-def redundancy_label(score: float) -> str:
-    return "high" if score >= HIGH_REDUNDANCY else "low"
+def redundancy_label(score: float) -> Level:
+    return Level.high if score >= HIGH_REDUNDANCY else Level.low
 
 
 def _identity(value: int) -> int:

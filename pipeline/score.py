@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import coverage, redundancy
+from .choices import Level
 from .errors import EmptyCorpusError
 from .features import depth, loads_dict, loads_list, source_kind, substance
 from .profile import Profile, default_profile
@@ -114,8 +115,8 @@ class ScoredDocument(Scores):
         }
 
 
-def relevance_label(score: float) -> str:
-    return "high" if score >= HIGH else "medium" if score >= MEDIUM else "low"
+def relevance_label(score: float) -> Level:
+    return Level.high if score >= HIGH else Level.medium if score >= MEDIUM else Level.low
 
 
 def make_vectorizer(n_docs: int) -> TfidfVectorizer:

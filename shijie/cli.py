@@ -2,7 +2,8 @@
 
 Each ``shijie/cmd_*.py`` module holds the commands of one stage, each a few lines around one library
 call; this module only assembles them. User mistakes raise ``ShijieError`` and end as one line on stderr
-with exit code 1; usage errors exit 2 (click).
+with exit code 1 (an error about one input names its flag: ``shijie.options.Group``); usage errors exit 2
+(click).
 """
 
 from __future__ import annotations
@@ -12,10 +13,11 @@ import sys
 import typer
 
 from pipeline.errors import ShijieError
-from shijie import cmd_crawl, cmd_score, cmd_skills
-from shijie import cmd_run
+from shijie import cmd_crawl, cmd_run, cmd_score, cmd_skills
+from shijie.options import Group
 
 app = typer.Typer(
+    cls=Group,
     help="shijie (视界): crawl, score and curate GPU kernel optimization literature, and turn it into skills.",
     no_args_is_help=True,
     add_completion=False,

@@ -12,6 +12,8 @@ from pipeline.seeds import load_seeds_file
 from pipeline.errors import UsageError
 from pipeline.store import open_db
 from shijie.options import DbOpt, JsonOpt, LangOpt, output
+from shijie.output import Output
+from shijie.text import Lang, say
 
 SeedsArg = Annotated[
     Optional[list[str]],
@@ -71,7 +73,7 @@ def crawl(
     recrawl: RecrawlOpt = False,
     db: DbOpt = None,
     as_json: JsonOpt = False,
-    lang: LangOpt = "en",
+    lang: LangOpt = Lang.en,
 ) -> None:
     """Crawl seeds politely into the database; resumes an unfinished crawl there. No seed: the embedded corpus.
 
@@ -108,7 +110,7 @@ def crawl(
 class _progress:
     """A rich progress bar on stderr (pages, rate, errors, queue); silent when stderr is not a terminal."""
 
-    def __init__(self, out, settings: CrawlSettings):
+    def __init__(self, out: Output, settings: CrawlSettings):
         self.console = out.err
         self.settings = settings
         self.bar = None
@@ -145,30 +147,11 @@ class _progress:
         return False
 
 
-_LABELS = {
-    "title": ("crawl", "抓取"),
-    "resumed": (" (resumed)", "（续传）"),
-    "fetched": ("fetched", "已抓取"),
-    "stored": ("stored (new documents)", "新存入文档"),
-    "updated": ("updated", "已更新"),
-    "duplicates": ("duplicates (same content, other URL)", "重复（同内容不同网址）"),
-    "not_modified": ("not modified (304)", "未变化（304）"),
-    "robots": ("skipped by robots.txt", "robots.txt 禁止"),
-    "skipped": ("skipped", "跳过"),
-    "retries": ("retries", "重试"),
-    "errors": ("errors", "错误"),
-    "queued": ("still queued", "仍在队列"),
-    "documents": ("documents in the database", "数据库文档总数"),
-    "elapsed": ("elapsed", "用时"),
-    "rate": ("pages/s", "页/秒"),
-}
-
-
-def _summary(out, stats: CrawlStats) -> None:
+def _summary(out: Output, stats: CrawlStats) -> None:
     from rich.table import Table
 
     def label(key: str) -> str:
-        return _LABELS[key][out.lang == "zh"]
+        return say(f"crawl.{key}", out.lang)
 
     table = Table(title=label("title") + (label("resumed") if stats.resumed else ""), show_header=False)
     table.add_column("what")

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from pipeline import panels
+from pipeline.choices import Label
 from pipeline.curate import DEFAULT_MIN_VALUE, curate as curate_corpus
 from pipeline.errors import EmptyCorpusError, UsageError
 from pipeline.profile import default_profile, load_profile, profile_from_topic
@@ -21,7 +21,9 @@ from pipeline.store import (
     mark_document,
     open_db,
 )
-from shijie.options import DbOpt, JsonOpt, LangOpt, output
+from shijie.options import DbOpt, JsonOpt, LangOpt, choice, output
+from shijie.output import Output
+from shijie.text import Lang, document_panel, level_text, mastery_panel, say
 
 if TYPE_CHECKING:
     from pipeline.store import Database
@@ -39,7 +41,7 @@ def score(
     limit: LimitOpt = 30,
     db: DbOpt = None,
     as_json: JsonOpt = False,
-    lang: LangOpt = "en",
+    lang: LangOpt = Lang.en,
 ) -> None:
     """Score every document: value 0-100, relevance, redundancy, domain coverage; prints the ranking.
 
@@ -61,8 +63,8 @@ def score(
             table.add_row(
                 str(s.id),
                 str(s.value),
-                panels.level_text(s.relevance, lang),
-                panels.level_text(s.redundancy, lang) + (f" → {s.duplicate_of}" if s.duplicate_of else ""),
+                level_text(s.relevance, lang),
+                level_text(s.redundancy, lang) + (f" → {s.duplicate_of}" if s.duplicate_of else ""),
                 s.title[:70],
             )
         out.human.print(table)
@@ -79,7 +81,7 @@ def show(
     doc: Annotated[str, typer.Argument(help="Document id or URL.")],
     db: DbOpt = None,
     as_json: JsonOpt = False,
-    lang: LangOpt = "en",
+    lang: LangOpt = Lang.en,
 ) -> None:
     """Show a document's Vision panel and the reasons behind each figure.
 
@@ -95,7 +97,7 @@ def show(
     value, relevance, rel_score = stored.value, stored.relevance, stored.relevance_score
     redundancy, red_score, dup = stored.redundancy, stored.redundancy_score, stored.duplicate_of
     doms, components, topic = stored.domains, stored.components, stored.topic
-    panel = panels.document_panel(value, relevance, redundancy, lang)
+    panel = document_panel(value, relevance, redundancy, lang)
     dup_url = components["uniqueness"].get("duplicate_of_url")
     out.emit(
         {
@@ -119,12 +121,11 @@ def show(
     if as_json:
         return
     h = out.human
-    zh = lang == "zh"
     h.print(f"{title}\n{url}  ({status})")
     h.print(panel)
     rel = components["relevance"]
     h.print(
-        ("相关性" if zh else "Relevance") + f" {rel_score:.2f} ({topic}): term evidence {rel['term_evidence']:.2f},"
+        say("show.relevance", lang) + f" {rel_score:.2f} ({topic}): term evidence {rel['term_evidence']:.2f},"
         f" cosine {rel['cosine']:.2f}"
         + (f", label model {rel['label_model']:.2f}" if rel["label_model"] is not None else "")
     )
@@ -133,7 +134,7 @@ def show(
     if rel["matched_terms"]:
         h.print("  profile terms: " + ", ".join(f"{t['term']}×{t['count']}" for t in rel["matched_terms"]))
     h.print(
-        ("重复" if zh else "Redundancy")
+        say("show.redundancy", lang)
         + f" {red_score:.2f}"
         + (
             f": repeats document {dup} {dup_url} (Jaccard {components['uniqueness']['jaccard']:.2f})"
@@ -146,35 +147,31 @@ def show(
     h.print(f"Depth {components['depth']['score']:.2f}: " + "; ".join(components["depth"]["reasons"]))
     parts = components["value"]
     h.print(
-        ("价值构成" if zh else "Value")
+        say("show.value", lang)
         + f" {value} = ("
         + " + ".join(
             f"{k} {parts[k]['figure']:.2f}×{parts[k]['weight']}" for k in ("relevance", "depth", "uniqueness", "source")
         )
         + f") × gate {parts['relevance_gate']:.2f} × substance {parts.get('substance', 1.0):.2f}"
     )
-    titles = {d.id: (d.title_zh if zh else d.title) for d in list_domains()}
+    titles = _domain_titles(lang)
     h.print(
-        ("领域覆盖" if zh else "Domains")
-        + ": "
-        + ", ".join(f"{titles.get(k, k)} {v:.2f}" for k, v in doms.items() if v > 0)
+        say("show.domains", lang) + ": " + ", ".join(f"{titles.get(k, k)} {v:.2f}" for k, v in doms.items() if v > 0)
     )
 
 
 def mark(
     doc: Annotated[str, typer.Argument(help="Document id or URL.")],
-    label: Annotated[str, typer.Argument(help="good or bad.")],
+    label: Annotated[Label, typer.Argument(parser=choice(Label, "label"), help="Whether it is worth reading.")],
     db: DbOpt = None,
     as_json: JsonOpt = False,
-    lang: LangOpt = "en",
+    lang: LangOpt = Lang.en,
 ) -> None:
     """Mark a document good or bad; the next shijie score learns from the marks.
 
     Example: shijie mark 3 good
     """
     out = output(as_json, lang)
-    if label not in ("good", "bad"):
-        raise UsageError(f"label must be good or bad, not {label!r}")
     database = open_db(db)
     found = _document(database, doc)
     doc_id, url = found.id, found.url
@@ -187,10 +184,13 @@ def mark(
         )
 
 
-def _mastery_lines(out, m: dict, lang: str) -> None:
-    zh = lang == "zh"
-    titles = {d.id: (d.title_zh if zh else d.title) for d in list_domains()}
-    out.human.print(panels.mastery_panel(m["overall"], lang))
+def _domain_titles(lang: Lang) -> dict[str, str]:
+    return {d.id: (d.title_zh if lang == Lang.zh else d.title) for d in list_domains()}
+
+
+def _mastery_lines(out: Output, m: dict, lang: Lang) -> None:
+    titles = _domain_titles(lang)
+    out.human.print(mastery_panel(m["overall"], lang))
     width = max((len(t) for t in titles.values()), default=10)
     for domain_id, share in m["domains"].items():
         bar = "█" * int(round(share * 30))
@@ -203,7 +203,7 @@ def curate(
     ] = DEFAULT_MIN_VALUE,
     db: DbOpt = None,
     as_json: JsonOpt = False,
-    lang: LangOpt = "en",
+    lang: LangOpt = Lang.en,
 ) -> None:
     """Keep the best scored documents (one per duplicate group), discard the rest, index for search.
 
@@ -222,7 +222,7 @@ def search(
     limit: Annotated[int, typer.Option("--limit", help="How many results.")] = 10,
     db: DbOpt = None,
     as_json: JsonOpt = False,
-    lang: LangOpt = "en",
+    lang: LangOpt = Lang.en,
 ) -> None:
     """Full-text search (BM25) over the curated corpus, with snippets.
 
@@ -243,7 +243,7 @@ def search(
             )
 
 
-def mastery(db: DbOpt = None, as_json: JsonOpt = False, lang: LangOpt = "en") -> None:
+def mastery(db: DbOpt = None, as_json: JsonOpt = False, lang: LangOpt = Lang.en) -> None:
     """Domain mastery of the curated corpus: overall and a bar per domain.
 
     Example: shijie mastery --lang zh

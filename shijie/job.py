@@ -1,8 +1,8 @@
 """The whole job, as ``shijie run`` does it: crawl the embedded corpus → score → curate → mastery → learn
 Operator Adaptation → invoke it on FusedAttentionBackward → write the report.
 
-Each step calls the same library function its own command calls, and keeps that function's ``--json``
-output, so the results dict handed to ``shijie.report`` is exactly what the individual commands print.
+Each step calls the same library function its own command calls, and keeps that function's result, so the
+``RunResult`` handed to ``shijie.report`` holds exactly what the individual commands print with ``--json``.
 State lives in the database: run it again on the same db and the crawl resumes (conditional requests,
 no document stored twice), scoring and curation update in place, the skill is re-learned.
 
@@ -13,12 +13,111 @@ no document stored twice), scoring and curation update in place, the skill is re
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any, TypeVar
+
+from shijie.text import Lang
+from skills.learning import Learned
+from skills.protocol import Device, Invocation, Phase
+
+T = TypeVar("T")
 
 SKILL = "operator-adaptation"
 OP = "FusedAttentionBackward"
+
+
+@dataclass(frozen=True)
+class Acquired:
+    """The skill a run learned, as its acquired panel names it."""
+
+    name: str
+    title: str
+    title_zh: str | None
+    level: int
+
+
+@dataclass
+class RunResult:
+    """What ``shijie run`` did, stage by stage; ``to_json()`` is ``shijie run --json``.
+
+    Each part is its stage's own result, as that stage's command gives it with ``--json``: ``crawl``,
+    ``curate``, ``mastery`` (``{"overall", "domains"}``), ``skills`` (the rows of ``skills list``) and
+    ``documents`` (``score``'s rows, each with its ``components`` and a ``status`` kept|discarded) as their
+    dicts; ``learn`` and ``invoke`` as the dataclasses the terminal and the report both render. A part that
+    is missing is None or empty, and the report leaves its section out.
+    """
+
+    lang: Lang = Lang.en
+    generated_at: str = ""
+    db: str = ""
+    timings: dict[str, float] = field(default_factory=dict)
+    crawl: dict[str, Any] | None = None
+    curate: dict[str, Any] | None = None
+    documents: list[dict[str, Any]] = field(default_factory=list)
+    mastery: dict[str, Any] | None = None
+    domain_titles: dict[str, dict[str, str]] = field(default_factory=dict)  # {domain: {"en": .., "zh": ..}}
+    learn: Learned | None = None
+    skills: list[dict[str, Any]] = field(default_factory=list)
+    invoke: Invocation | None = None
+    device: Device | None = None
+    report: str | None = None  # the report's path, once written
+
+    def overall_mastery(self) -> dict[str, Any] | None:
+        """The mastery after curation: ``mastery``, or the one ``curate`` reported."""
+        return self.mastery or (self.curate or {}).get("mastery")
+
+    def acquired(self) -> Acquired | None:
+        """The skill this run learned: ``learn``'s result completed by its ``skills list`` row (``title_zh``)."""
+        learn = self.learn
+        name = learn.skill if learn else self.invoke.skill if self.invoke else ""
+        listed = next((row for row in self.skills if row.get("name") == name), {})
+        level = (learn.level if learn else 0) or (listed.get("level") if listed.get("status") == "learned" else 0)
+        if not level:
+            return None
+        title = (learn.title if learn else "") or listed.get("title") or name
+        return Acquired(name, title, listed.get("title_zh"), int(level))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "lang": self.lang,
+            "generated_at": self.generated_at,
+            "db": self.db,
+            "timings": self.timings,
+            "crawl": self.crawl,
+            "curate": self.curate,
+            "documents": self.documents,
+            "mastery": self.mastery,
+            "domain_titles": self.domain_titles,
+            "learn": self.learn.to_json() if self.learn else None,
+            "skills": self.skills,
+            "invoke": self.invoke.to_json() if self.invoke else None,
+            "device": self.device,
+            "report": self.report,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RunResult:
+        """Reads ``to_json()``'s dict (or any part of it) back."""
+        learn, invoke, device = data.get("learn"), data.get("invoke"), data.get("device")
+        return cls(
+            lang=Lang(data.get("lang") or Lang.en),
+            generated_at=str(data.get("generated_at") or ""),
+            db=str(data.get("db") or ""),
+            timings=dict(data.get("timings") or {}),
+            crawl=data.get("crawl"),
+            curate=data.get("curate"),
+            documents=list(data.get("documents") or []),
+            mastery=data.get("mastery"),
+            domain_titles=dict(data.get("domain_titles") or {}),
+            learn=Learned.from_json(learn) if learn else None,
+            skills=list(data.get("skills") or []),
+            invoke=Invocation.from_json(invoke) if invoke else None,
+            device=Device(device) if device else None,
+            report=data.get("report"),
+        )
 
 
 def _noop(stage: str, message: str) -> None:
@@ -29,14 +128,14 @@ def run_job(
     db: str | Path | None,
     out_dir: str | Path,
     *,
-    device: str = "auto",
-    lang: str = "en",
+    device: Device = Device.auto,
+    lang: Lang = Lang.en,
     benchmark: bool | None = None,
     on_stage: Callable[[str, str], None] = _noop,
     on_crawl_progress: Callable | None = None,
-    on_phase: Callable[[str], None] | None = None,
-) -> dict:
-    """Runs every stage and writes the report; returns the results dict (with ``report``: its path).
+    on_phase: Callable[[Phase], None] | None = None,
+) -> RunResult:
+    """Runs every stage and writes the report; returns what each did (with ``report``: its path).
 
     ``on_stage(stage, message)`` hears each stage start and finish; ``benchmark`` None means: benchmark
     when the skill runs on a CUDA device.
@@ -46,14 +145,14 @@ def run_job(
 
     database = open_db(db)
     timings: dict[str, float] = {}
-    results: dict = {
-        "lang": lang,
-        "generated_at": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "db": str(resolve_path(db)),
-        "timings": timings,
-    }
+    results = RunResult(
+        lang=lang,
+        generated_at=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        db=str(resolve_path(db)),
+        timings=timings,
+    )
 
-    def timed(stage: str, start_message: str, work: Callable[[], tuple[object, str]]):
+    def timed(stage: str, start_message: str, work: Callable[[], tuple[T, str]]) -> T:
         on_stage(stage, start_message)
         started = time.perf_counter()
         value, done_message = work()
@@ -75,7 +174,7 @@ def run_job(
             f" {stats['errors']} errors"
         )
 
-    results["crawl"] = timed("crawl", "crawling the embedded corpus on 127.0.0.1", crawl)
+    results.crawl = timed("crawl", "crawling the embedded corpus on 127.0.0.1", crawl)
 
     def score() -> tuple[list, str]:
         from pipeline.profile import default_profile
@@ -97,14 +196,14 @@ def run_job(
             doc["status"] = "discarded" if doc["id"] in discarded else "kept"
         return result.as_json(), f"{result.kept} kept, {result.discarded} discarded"
 
-    results["curate"] = timed("curate", "keeping the best, indexing for search", curate)
-    results["documents"] = documents
+    results.curate = timed("curate", "keeping the best, indexing for search", curate)
+    results.documents = documents
 
     from pipeline.query import domains, mastery
 
     current = mastery(database)
-    results["mastery"] = {"overall": current.overall, "domains": dict(current.domains)}
-    results["domain_titles"] = {d.id: {"en": d.title, "zh": d.title_zh} for d in domains()}
+    results.mastery = {"overall": current.overall, "domains": dict(current.domains)}
+    results.domain_titles = {d.id: {"en": d.title, "zh": d.title_zh} for d in domains()}
     on_stage("mastery", f"domain mastery {current.overall:.1%}")
 
     from skills.learning import invoke, learn, list_skills
@@ -112,31 +211,27 @@ def run_job(
 
     registry = discover()
 
-    def learn_skill() -> tuple[dict, str]:
-        result = learn(database, registry, SKILL, on_phase=on_phase or (lambda key: None))
-        return result, f"{result['title']} Lv.{result['level']}"
+    def learn_skill() -> tuple[Learned, str]:
+        result = learn(database, registry, SKILL, on_phase=on_phase or (lambda phase: None))
+        return result, f"{result.title} Lv.{result.level}"
 
-    results["learn"] = timed("learn", f"learning {SKILL} from the curated corpus", learn_skill)
-    results["skills"] = list_skills(database, registry)
+    results.learn = timed("learn", f"learning {SKILL} from the curated corpus", learn_skill)
+    results.skills = list_skills(database, registry)
 
-    def invoke_skill() -> tuple[dict, str]:
+    def invoke_skill() -> tuple[Invocation, str]:
+        from shijie.terminal import validation_line
         from skills.operator_adaptation.skill import cuda_status
 
-        run_benchmark = benchmark if benchmark is not None else device != "cpu" and cuda_status()[0]
+        run_benchmark = benchmark if benchmark is not None else device != Device.cpu and cuda_status()[0]
         result = invoke(database, registry, SKILL, op=OP, device=device, benchmark=run_benchmark)
-        checks = result.get("validation") or []
-        passed = sum(1 for row in checks if row.get("passed"))
-        return result, (
-            f"{OP} on {result.get('device_name') or result.get('device')}: "
-            f"{passed}/{len(checks)} validation cases passed"
-        )
+        return result, validation_line(result)
 
-    results["invoke"] = timed("invoke", f"invoking {SKILL} on {OP} (device {device})", invoke_skill)
-    results["device"] = results["invoke"].get("device")
+    results.invoke = timed("invoke", f"invoking {SKILL} on {OP} (device {device})", invoke_skill)
+    results.device = results.invoke.device
 
     def report() -> tuple[Path, str]:
         path = write_report(results, out_dir)
         return path, str(path)
 
-    results["report"] = str(timed("report", "writing the report", report))
+    results.report = str(timed("report", "writing the report", report))
     return results

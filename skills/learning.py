@@ -1,41 +1,46 @@
 """What the ``skills`` commands do: list skills against mastery, learn one into a stored pack, invoke it.
 
-Each function takes an open database and a ``Registry`` and returns plain data; the CLI only renders.
-Learning announces its phases through ``on_phase(key)`` (keys of ``PANELS``) so the CLI can show the
-learning panels as they happen.
+Each function takes an open database and a ``Registry`` and returns data (``Learned``, an ``Invocation``,
+rows); the CLI and the report render it. Learning announces its phases through ``on_phase(phase)``
+(``skills.protocol.Phase``), so the CLI can show the learning panels as they happen.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Unpack
 
 from pipeline.errors import UsageError
 
+from .protocol import InvokeOptions, Invocation, Phase
 from .registry import Registry, SkillEntry, standing
 
 if TYPE_CHECKING:
     from pipeline.store import Database
 
-PANELS = {
-    "en": {
-        "structure": "[Recognizing skill structure…]",
-        "fragments": "[Organizing knowledge fragments…]",
-        "paths": "[Compressing reasoning paths…]",
-        "acquired": "[{title} Lv.{level} — acquired]",
-    },
-    "zh": {
-        "structure": "【技能结构识别中】",
-        "fragments": "【知识片段整理中】",
-        "paths": "【推理路径压缩中】",
-        "acquired": "【{title} Lv.{level}，已习得】",
-    },
-}
 
+@dataclass
+class Learned:
+    """What learning a skill gave; ``to_json()`` is ``shijie skills learn --json`` (its keys in field order)."""
 
-def acquired_panel(title: str, title_zh: str | None, level: int, lang: str = "en") -> str:
-    """``[Operator Adaptation Lv.1 — acquired]``; the zh panel falls back to the English title."""
-    return PANELS[lang]["acquired"].format(title=(title_zh or title) if lang == "zh" else title, level=level)
+    skill: str
+    title: str
+    level: int
+    previous_level: int = 0
+    relearned: bool = False
+    mastery: dict[str, Any] = field(default_factory=dict)  # the mastery it was learned at
+    required_mastery: float = 0.0  # mean mastery over the skill's required domains
+    pack: dict[str, Any] = field(default_factory=dict)  # topics, passages, the adaptation path (the skill's own)
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Learned:
+        names = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{"skill": "", "title": "", "level": 0, **{k: v for k, v in data.items() if k in names}})
 
 
 def _mastery(db: Database):
@@ -101,7 +106,9 @@ def locked_message(entry: SkillEntry, shortfalls: dict[str, float], mastery) -> 
     )
 
 
-def learn(db: Database, registry: Registry, name: str, on_phase: Callable[[str], None] = lambda key: None) -> dict:
+def learn(
+    db: Database, registry: Registry, name: str, on_phase: Callable[[Phase], None] = lambda phase: None
+) -> Learned:
     """Builds and stores the skill's knowledge pack; refuses while the skill is locked."""
     from pipeline.store import load_pack, save_pack
 
@@ -114,16 +121,16 @@ def learn(db: Database, registry: Registry, name: str, on_phase: Callable[[str],
     pack = entry.implementation.learn(db, entry.manifest, on_phase)
     level = where.attainable_level
     stored = save_pack(db, entry.name, level, mastery_dict(mastery), pack)
-    return {
-        "skill": entry.name,
-        "title": entry.manifest.title,
-        "level": level,
-        "previous_level": previous.level if previous else 0,
-        "relearned": previous is not None,
-        "mastery": stored.mastery,
-        "required_mastery": where.required_mastery,
-        "pack": pack,
-    }
+    return Learned(
+        skill=entry.name,
+        title=entry.manifest.title,
+        level=level,
+        pack=pack,
+        previous_level=previous.level if previous else 0,
+        relearned=previous is not None,
+        mastery=stored.mastery,
+        required_mastery=where.required_mastery,
+    )
 
 
 def stored_pack(db: Database, registry: Registry, name: str):
@@ -137,7 +144,13 @@ def stored_pack(db: Database, registry: Registry, name: str):
     return entry, stored
 
 
-def invoke(db: Database, registry: Registry, name: str, **options) -> dict:
+def invoke(db: Database, registry: Registry, name: str, **options: Unpack[InvokeOptions]) -> Invocation:
+    """Runs the learned skill ``name`` with ``options`` (``skills.protocol.InvokeOptions``)."""
     entry, stored = stored_pack(db, registry, name)
     result = entry.implementation.invoke(db, entry.manifest, stored.pack, **options)
-    return {"skill": entry.name, "level": stored.level, **result}
+    if not isinstance(result, Invocation):
+        raise UsageError(
+            f"skill {entry.name!r} is broken ({entry.origin}): invoke returned {type(result).__name__},"
+            " not a skills.protocol.Invocation"
+        )
+    return dataclasses.replace(result, skill=entry.name, level=stored.level)

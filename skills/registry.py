@@ -22,8 +22,8 @@ and ``description``, and our fields under ``metadata``::
       entry: skills.operator_adaptation.skill:OperatorAdaptation   # module:object implementing it
 
 Every problem of every manifest is collected; a broken skill is listed with its problems and never
-hides the others. The implementation object has ``learn(db, manifest, phase) -> pack`` and
-``invoke(db, manifest, pack, **options) -> dict`` (see ``skills.learning``).
+hides the others. The implementation object is a ``skills.protocol.Skill`` (``learn`` builds the pack,
+``invoke`` returns an ``Invocation``); one whose methods cannot take shijie's calls is broken too.
 """
 
 from __future__ import annotations
@@ -34,10 +34,12 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 from pipeline.errors import UsageError
 
 from . import frontmatter
+from .protocol import Skill, protocol_problems
 
 ENTRY_POINT_GROUP = "shijie.skills"
 NAME_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -69,7 +71,7 @@ class SkillEntry:
     origin: str
     manifest: Manifest | None = None
     problems: list[str] = field(default_factory=list)
-    implementation: object | None = None
+    implementation: Skill | None = None
 
     @property
     def ok(self) -> bool:
@@ -219,8 +221,8 @@ def read_manifest(
     ), []
 
 
-def load_implementation(entry: str) -> tuple[object | None, str | None]:
-    """Imports ``module:object``; a class is instantiated. Returns (object, None) or (None, problem)."""
+def load_implementation(entry: str) -> tuple[Skill | None, str | None]:
+    """Imports ``module:object``; a class is instantiated. Returns (skill, None) or (None, problem)."""
     module_name, _, attribute = entry.partition(":")
     try:
         target = importlib.import_module(module_name)
@@ -237,14 +239,14 @@ def load_implementation(entry: str) -> tuple[object | None, str | None]:
             target = target()
         except Exception as exc:
             return None, f"code broken: {entry}() raised {type(exc).__name__}: {exc}"
-    missing = [method for method in ("learn", "invoke") if not callable(getattr(target, method, None))]
-    if missing:
-        return None, f"code incomplete: {entry} has no {' or '.join(missing)}() method"
-    return target, None
+    problems = protocol_problems(target, entry)
+    if problems:
+        return None, "; ".join(problems)
+    return cast(Skill, target), None
 
 
 def _entry_from_folder(
-    folder: Path, origin: str, expected_name: str | None, domains, implementation=None
+    folder: Path, origin: str, expected_name: str | None, domains, implementation: object | None = None
 ) -> SkillEntry:
     manifest, problems = read_manifest(folder, expected_name, domains)
     entry = SkillEntry(
@@ -255,10 +257,12 @@ def _entry_from_folder(
     )
     if manifest:
         if implementation is None:
-            implementation, problem = load_implementation(manifest.entry)
-            if problem:
-                entry.problems.append(problem)
-        entry.implementation = implementation
+            entry.implementation, problem = load_implementation(manifest.entry)
+        else:  # an object an entry point loaded
+            problem = "; ".join(protocol_problems(implementation, origin)) or None
+            entry.implementation = None if problem else cast(Skill, implementation)
+        if problem:
+            entry.problems.append(problem)
     return entry
 
 

@@ -93,7 +93,7 @@ def test_chosen_configs_lists_what_ran():
 def test_invoke_shows_the_chosen_configs():
     from rich.console import Console
 
-    from shijie.cmd_skills import tuned_configs_table
+    from shijie.terminal import tuned_configs_table
 
     q, k, v = (torch.randn(1, 2, 21, 32).to(torch.bfloat16) for _ in range(3))
     attention(q, k, v, is_causal=True)

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from pipeline import panels, query
+from pipeline import query
 from pipeline.curate import curate
 from pipeline.errors import DataError, EmptyCorpusError, UsageError
 from pipeline.profile import load_profile, profile_from_topic
@@ -241,10 +241,12 @@ def test_fts_query_is_safe_and_passages_are_paragraph_sized():
 
 
 def test_panels_match_the_design_exactly():
-    assert panels.document_panel(92, "high", "low") == "[Value: 92] [Relevance: high] [Redundancy: low]"
-    assert panels.document_panel(92, "high", "low", "zh") == "【资料价值：92】【适配相关性：高】【重复内容：低】"
-    assert panels.mastery_panel(0.234) == "[Domain mastery: 23.4%]"
-    assert panels.mastery_panel(0.234, "zh") == "【当前领域掌握度：23.4%】"
+    from shijie.text import document_panel, mastery_panel
+
+    assert document_panel(92, "high", "low") == "[Value: 92] [Relevance: high] [Redundancy: low]"
+    assert document_panel(92, "high", "low", "zh") == "【资料价值：92】【适配相关性：高】【重复内容：低】"
+    assert mastery_panel(0.234) == "[Domain mastery: 23.4%]"
+    assert mastery_panel(0.234, "zh") == "【当前领域掌握度：23.4%】"
 
 
 def test_cli_mastery_before_curation_is_zero(cli, db_path):

@@ -280,8 +280,8 @@ def test_level_rises_with_mastery_as_the_corpus_grows(corpora, tmp_path):
     assert registry.get("level-probe").manifest.levels == {2: 0.1, 3: 0.99}
 
     db = copy_of(corpora[0], tmp_path)
-    assert learn(open_db(db), registry, "level-probe")["level"] == 1
+    assert learn(open_db(db), registry, "level-probe").level == 1
     curate_pipeline(db)  # the rest of the embedded corpus
     grown = learn(open_db(db), registry, "level-probe")
-    assert (grown["previous_level"], grown["level"]) == (1, 2)
-    assert grown["required_mastery"] >= 0.1
+    assert (grown.previous_level, grown.level) == (1, 2)
+    assert grown.required_mastery >= 0.1

@@ -40,15 +40,15 @@ def open_db(db: str | os.PathLike[str] | None = None) -> Database:
         conn = _connect(path)
         schema.create(conn)
     except sqlite3.DatabaseError as exc:
-        raise UsageError(f"--db {path} is not a shijie database ({exc})") from None
+        raise UsageError(f"{path} is not a shijie database ({exc})", field="db") from None
     return Database(conn)
 
 
 def _check_location(path: Path) -> None:
     if path.exists() and path.is_dir():
-        raise UsageError(f"--db {path} is a folder, not a database file")
+        raise UsageError(f"{path} is a folder, not a database file", field="db")
     if not path.parent.exists():
-        raise UsageError(f"--db {path}: folder {path.parent} does not exist")
+        raise UsageError(f"{path}: folder {path.parent} does not exist", field="db")
 
 
 def _connect(path: Path) -> sqlite3.Connection:

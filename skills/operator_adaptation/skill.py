@@ -14,15 +14,20 @@ each step. ``invoke`` puts it to work on one operator:
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from pipeline.errors import UsageError
+from pipeline.choices import choose
+from pipeline.errors import FIELD, UsageError
 
 from ..knowledge import PathStep, cluster_topics, path_steps, topic_passages
+from ..protocol import Device, Invocation, OpStatus, Phase
 from . import numpy_backward, tile_plan
 
 if TYPE_CHECKING:
     from pipeline.store import Database
+
+    from ..registry import Manifest
 
 ADAPTATION_PATH = [
     PathStep(
@@ -110,20 +115,20 @@ def cuda_status() -> tuple[bool, str]:
 
 
 class OperatorAdaptation:
-    def learn(self, db: Database, manifest, on_phase) -> dict:
+    def learn(self, db: Database, manifest: Manifest, on_phase: Callable[[Phase], None]) -> dict[str, Any]:
         from pipeline.query import curated_documents
 
-        on_phase("structure")
+        on_phase(Phase.structure)
         documents = curated_documents(db)
         if not documents:
             from pipeline.errors import EmptyCorpusError
 
             raise EmptyCorpusError("the curated corpus is empty: run `shijie crawl`, `shijie score`, `shijie curate`")
         topics = cluster_topics(documents, list(manifest.requires))
-        on_phase("fragments")
+        on_phase(Phase.fragments)
         for topic in topics:
             topic["passages"] = topic_passages(db, topic, PASSAGES_PER_TOPIC)
-        on_phase("paths")
+        on_phase(Phase.paths)
         path = path_steps(db, ADAPTATION_PATH, PASSAGES_PER_STEP)
         sources = {p["url"] for step in path for p in step["passages"]}
         sources |= {p["url"] for topic in topics for p in topic["passages"]}
@@ -138,34 +143,30 @@ class OperatorAdaptation:
     def invoke(
         self,
         db: Database,
-        manifest,
-        pack: dict,
+        manifest: Manifest,
+        pack: dict[str, Any],
         op: str,
-        device: str = "auto",
+        device: Device | str = Device.auto,
         target: str | None = None,
         benchmark: bool = False,
         problem: tile_plan.Problem | None = None,
-    ) -> dict:
+    ) -> Invocation:
         adapted_ops = {op_key(name): name for name in manifest.ops}
         adapted = op_key(op) in adapted_ops
         op_name = adapted_ops.get(op_key(op), op)
-        adaptation_list = [{"op": name, "adapted": True} for name in manifest.ops]
+        adaptation_list = [OpStatus(name, True) for name in manifest.ops]
         if not adapted:
-            adaptation_list.append({"op": op_name, "adapted": False})
+            adaptation_list.append(OpStatus(op_name, False))
             # a path for this operator: the same steps, the queries narrowed to its words
             knowledge = path_steps(db, ADAPTATION_PATH, PASSAGES_PER_STEP, extra_terms=op_words(op_name))
-            return {
-                "op": op_name,
-                "adapted": False,
-                "adaptation_list": adaptation_list,
-                "device": None,
-                "target": target,
-                "plan": None,
-                "validation": None,
-                "benchmark": None,
-                "knowledge": knowledge,
-                "note": f"{op_name} is not adapted by this skill: adaptation path and sources only, no kernel",
-            }
+            return Invocation(
+                op=op_name,
+                adapted=False,
+                adaptation_list=adaptation_list,
+                target=target,
+                knowledge=knowledge,
+                note=f"{op_name} is not adapted by this skill: adaptation path and sources only, no kernel",
+            )
 
         device_used, device_name, notes = self._device(device)
         profile_name = target or DEVICE_PROFILES.get(
@@ -196,35 +197,32 @@ class OperatorAdaptation:
             bench = bench_summary = None
             if benchmark:
                 notes.append("--benchmark measures the Triton kernel and needs --device cuda")
-        return {
-            "op": op_name,
-            "adapted": True,
-            "adaptation_list": adaptation_list,
-            "device": device_used,
-            "device_name": device_name,
-            "target": plan["target"]["name"],
-            "plan": plan,
-            "dq_strategies": strategies,
-            "validation": validation,
-            "benchmark": bench,
-            "benchmark_summary": bench_summary,
-            "tuned_configs": tuned,
-            "knowledge": pack["path"],
-            "notes": notes,
-        }
+        return Invocation(
+            op=op_name,
+            adapted=True,
+            adaptation_list=adaptation_list,
+            device=device_used,
+            device_name=device_name,
+            target=plan["target"]["name"],
+            plan=plan,
+            validation=validation,
+            benchmark=bench,
+            knowledge=pack["path"],
+            notes=notes,
+            extras={"dq_strategies": strategies, "benchmark_summary": bench_summary, "tuned_configs": tuned},
+        )
 
     @staticmethod
-    def _device(device: str) -> tuple[str, str, list[str]]:
-        if device not in ("auto", "cpu", "cuda"):
-            raise UsageError(f"--device must be auto, cpu or cuda, not {device!r}")
-        if device == "cpu":
-            return "cpu", "CPU (NumPy)", []
+    def _device(device: Device | str) -> tuple[Device, str, list[str]]:
+        device = choose(Device, device, "device")
+        if device == Device.cpu:
+            return Device.cpu, "CPU (NumPy)", []
         usable, detail = cuda_status()
         if usable:
-            return "cuda", detail, []
-        if device == "cuda":
-            raise UsageError(f"--device cuda: {detail}; use --device cpu for the NumPy path")
-        return "cpu", "CPU (NumPy)", [f"no CUDA path ({detail}): validated the NumPy tiled backward on the CPU"]
+            return Device.cuda, detail, []
+        if device == Device.cuda:
+            raise UsageError(f"cuda: {detail}; use {FIELD} cpu for the NumPy path", field="device")
+        return Device.cpu, "CPU (NumPy)", [f"no CUDA path ({detail}): validated the NumPy tiled backward on the CPU"]
 
     @staticmethod
     def _cuda(benchmark: bool) -> tuple[list[dict], list[dict] | None, dict | None]:
