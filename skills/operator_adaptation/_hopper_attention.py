@@ -1,0 +1,486 @@
+"""Hopper (sm90) attention backward in Gluon: wgmma on 128-key tiles, TMA loads, dQ by TMA reduce-add.
+
+The portable Triton kernel (``_triton_attention.py``) stays the path for every other GPU and for the CPU
+interpreter; this module is imported lazily, only when a CUDA device of compute capability 9.0 is present
+(Gluon does not run under ``TRITON_INTERPRET=1``). Written for Triton 3.6's ``triton.experimental.gluon``,
+after reading the structure of FlashAttention-3's Hopper backward (Shah et al., 2024), FlashAttention-4's
+CuTe-DSL sm90 backward and ThunderKittens' H100 backward; the code is ours.
+
+Math (base-2 exponentials, ``qk_scale = scale * log2(e)``, LSE in those base-2 units, as the portable
+forward stores it):
+
+    P^T  = exp2(qk_scale * K Q^T - LSE)          dP^T = V dO^T
+    dV  += P^T dO                                 dS^T = P^T * (dP^T - delta),  delta = rowsum(dO * O)
+    dK  += dS^T Q        (x scale at the end)     dQ  += dS K  (per key tile; x scale in the post-pass)
+
+Work decomposition: one program per (batch*head, key tile of BLOCK_N = 128 keys); it keeps K, V in shared
+memory and dK, dV in registers and walks the query tiles of BLOCK_M rows that see its keys. Everything is
+computed transposed (keys on the rows, FlashAttention-3's ``SdP_swapAB``), so P^T and dS^T come out of the
+wgmma accumulators in exactly the register layout wgmma wants for a register A operand: dV += P^T dO and
+dK += dS^T Q take them from registers with no shared-memory round trip (``convert_layout`` is asserted
+trivial). dQ needs dS (not its transpose) as the A operand, so dS^T is written once to shared memory and
+read back transposed by the wgmma descriptor. With ``FUSE_DQ`` the program's dQ share of each query tile,
+BLOCK_M x D fp32, goes to an fp32 accumulator in global memory by one TMA bulk reduce-add
+(``cp.reduce.async.bulk.tensor .add``, FlashAttention-3's strategy); the post-pass scales and casts it.
+
+Per query tile, 5 wgmma products of 2 x BLOCK_N x BLOCK_M x D each: S^T, dP^T (both async, so the
+exponentials of P^T overlap dP^T), dV (async, overlaps dS^T), dK and dQ. Two warpgroups (8 warps) split every
+product along its rows: each holds 64 keys of S^T, dP^T, dK, dV. With ``WS`` (the default) a producer warp
+(24 registers; the math warps get 240 by ``setmaxnreg``) issues the TMA loads of each query tile's Q, dO,
+LSE, delta into a ring of ``STAGES`` shared-memory stages on mbarriers, FlashAttention-3's structure; without
+it the math warps prefetch ``STAGES - 1`` tiles ahead themselves. The programs of one head's key tiles run
+side by side (key tiles fastest in the grid) and visit their unmasked query tiles rotated by the key tile, so
+they share Q, dO and the dQ accumulator in L2 without reduce-adding into the same rows at once.
+
+Measured on one H200 (docs/perf.md, "Hopper path (issue 13)"): 0.925x cuDNN's backward over the standard grid
+(geomean; 0.87x-0.99x), above FlexAttention at every point measured, dK/dV alone at up to 614 TFLOP/s of real
+work (the portable dK/dV kernel: 492). The plateau is Triton's register allocation (128-row query tiles, FA3's
+d64 choice, spill under 240 registers) and the barriers the compiler adds around every TMA and mbarrier
+operation (ncu, d128: tensor pipe 59% busy, a third of the stall cycles at CTA barriers).
+
+Layouts the caller must give (``hopper_supported`` checks q, k, v): tensors of shape (batch, heads, seq,
+head_dim), bf16 (fp16 compiles but was not validated), q, k, v with last stride 1, other strides and base
+pointers 16-byte aligned (TMA's rules; do, dk, dv that break them go through contiguous copies, o and dq are
+accessed by pointers with any strides); k, v with as many heads as q (GQA is not handled here yet); head_dim 64
+or 128;
+lse (batch, heads, n_q) fp32 contiguous in base-2 units. Any sequence lengths, n_q and n_k may differ (causal is
+top-left aligned, SDPA's ``is_causal``): TMA zero-fills rows past the end on loads and clips them on stores and
+reduce-adds; the kernel masks keys past the end, and queries past the end get P = 0 from the pre-pass, which
+copies the LSE into rows padded to a whole number of query tiles with +inf (TMA boxes must start 16-byte
+aligned in their innermost dimension: a 1-d box at row ``bh * n_q`` faults with "illegal instruction" when
+n_q is odd, seen on the device).
+"""
+
+from __future__ import annotations
+
+import torch
+import triton
+import triton.language as tl
+from triton._C.libtriton import ir
+from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+from triton.experimental.gluon.language._core import builtin
+from triton.experimental.gluon.language.nvidia.hopper import (
+    fence_async_shared,
+    mbarrier,
+    tma,
+    warpgroup_mma,
+    warpgroup_mma_init,
+    warpgroup_mma_wait,
+)
+from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
+
+LOG2E = 1.4426950408889634
+BLOCK_N = 128  # keys per program: the wgmma M of S^T, dP^T, dK, dV (two warpgroups x 64 rows)
+_BN = gl.constexpr(BLOCK_N)
+NUM_WARPS = 8
+
+
+@builtin
+def _tma_reduce_add(tensor_desc, coord, src, _semantic=None):
+    """global[box at coord] += shared ``src`` by the copy engine (Triton 3.6's Gluon exposes the op in its
+    builder but not in ``tma``); completion is tracked like a TMA store, by ``tma.store_wait``."""
+    coord = _semantic._convert_to_ir_values(coord, require_i64=False)
+    _semantic.builder.create_async_tma_reduce(ir.DESCRIPTOR_REDUCE_KIND.ADD, tensor_desc.handle, coord, src.handle)
+
+
+@gluon.constexpr_function
+def _mma_layout(rows, cols, num_warps):
+    """wgmma accumulator layout of a rows x cols tile over ``num_warps`` warps: warps down the rows first
+    (16 rows each, a warpgroup = 64 rows), the rest across the columns; the widest instruction N that fits."""
+    wm = min(num_warps, rows // 16)
+    wn = num_warps // wm
+    n = cols // wn
+    while n > 256 or (cols // wn) % n != 0:
+        n -= 8
+    return gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[wm, wn], instr_shape=[16, n, 16])
+
+
+@gluon.jit
+def _issue_q_tile(descs, smem, bar, b, h, bh, N_PAD, q_tile, stage, pred, BLOCK_M: gl.constexpr):
+    """TMA loads of one query tile's Q, dO (4-d boxes: rows past the head's end come back as zeros) and its
+    LSE, delta (1-d boxes of the padded (batch*heads, N_PAD) vectors) into ``stage``, completing on ``bar``."""
+    q_desc, do_desc, lse_desc, delta_desc = descs
+    q_smem, do_smem, lse_smem, delta_smem = smem
+    nbytes: gl.constexpr = (q_desc.block_type.nbytes + do_desc.block_type.nbytes + lse_desc.block_type.nbytes
+                            + delta_desc.block_type.nbytes)
+    row = q_tile * BLOCK_M
+    mbarrier.expect(bar, nbytes, pred=pred)
+    tma.async_copy_global_to_shared(q_desc, [b, h, row, 0], bar, q_smem.index(stage), pred=pred)
+    tma.async_copy_global_to_shared(do_desc, [b, h, row, 0], bar, do_smem.index(stage), pred=pred)
+    tma.async_copy_global_to_shared(lse_desc, [bh * N_PAD + row], bar, lse_smem.index(stage), pred=pred)
+    tma.async_copy_global_to_shared(delta_desc, [bh * N_PAD + row], bar, delta_smem.index(stage), pred=pred)
+
+
+@gluon.jit
+def _q_tile_of(j, sched):
+    """The query tile of step ``j``: the masked tiles (causal diagonal) first in order, then the unmasked ones
+    rotated by the key tile, so the programs of one head reduce-add into different dQ rows at a time (measured
+    neutral on the H200, within 2%: the reduce-adds were not contending; kept since it costs nothing)."""
+    q_lo, mask_end, n_q_tiles, rot = sched
+    n_mask = mask_end - q_lo
+    cnt = gl.maximum(n_q_tiles - mask_end, 1)
+    return gl.where(j < n_mask, q_lo + j, mask_end + (j - n_mask + rot) % cnt)
+
+
+@gluon.jit
+def _flush_dq(dq, dq_desc, dq_smem, b, h, q_tile, j, BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr):
+    """dQ share of step j -> fp32 shared buffer j % DQ_BUFS -> one TMA reduce-add into the accumulator. The
+    buffer's previous reduce (step j - DQ_BUFS) was waited for (tma.store_wait) before a barrier every warp has
+    passed."""
+    DQ_BUFS: gl.constexpr = dq_smem.shape[0]
+    dq4 = dq_smem.index(j % DQ_BUFS)
+    dq4.reshape([BLOCK_M, HEAD_DIM]).store(dq)
+    fence_async_shared()
+    gl.thread_barrier()
+    _tma_reduce_add(dq_desc, [b, h, q_tile * BLOCK_M, 0], dq4)
+
+
+@gluon.jit
+def _step(dk, dv, dq_tok, q_prev, j, sched, b, h, bh, k_start, descs, smem, full, empty, dq_desc, k2, v2, ds_smem,
+          dq_smem, qk_scale, N_K, N_PAD, HEAD_DIM: gl.constexpr, BLOCK_M: gl.constexpr, CAUSAL: gl.constexpr,
+          MASK: gl.constexpr, FUSE_DQ: gl.constexpr, DEFER_DQ: gl.constexpr, WS: gl.constexpr,
+          num_warps: gl.constexpr):
+    """Step j (one query tile): dK, dV accumulate. With FUSE_DQ the step's dQ share is reduce-added into the
+    fp32 buffer; with DEFER_DQ that happens one step later, after the next step's S^T, dP^T products are issued,
+    so the dQ product, its shared-memory store and the reduce overlap the tensor cores' next work."""
+    BN: gl.constexpr = _BN
+    s_layout: gl.constexpr = _mma_layout(BN, BLOCK_M, num_warps)
+    kv_layout: gl.constexpr = _mma_layout(BN, HEAD_DIM, num_warps)
+    dq_layout: gl.constexpr = _mma_layout(BLOCK_M, HEAD_DIM, num_warps)
+    a_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=kv_layout, k_width=2)
+    col_layout: gl.constexpr = gl.SliceLayout(0, s_layout)
+    q_smem, do_smem, lse_smem, delta_smem = smem
+    dtype: gl.constexpr = q_smem.dtype
+
+    q_tile = _q_tile_of(j, sched)
+    STAGES: gl.constexpr = q_smem.shape[0]
+    stage = j % STAGES
+    if not WS:
+        # prefetch STAGES - 1 tiles ahead, into the stage the last step used: every warp finished reading it
+        # (the wgmma waits of the last step precede the barrier that ends it)
+        n_steps = sched[2] - sched[0]
+        ahead = j + STAGES - 1
+        _issue_q_tile(descs, smem, full.index(ahead % STAGES), b, h, bh, N_PAD, _q_tile_of(ahead, sched),
+                      ahead % STAGES, ahead < n_steps, BLOCK_M)
+    mbarrier.wait(full.index(stage), (j // STAGES) & 1)
+    q2 = q_smem.index(stage).reshape([BLOCK_M, HEAD_DIM])
+    do2 = do_smem.index(stage).reshape([BLOCK_M, HEAD_DIM])
+
+    zero_s = gl.zeros([BN, BLOCK_M], gl.float32, s_layout)
+    s_tok = warpgroup_mma(k2, q2.permute((1, 0)), zero_s, use_acc=False, is_async=True)
+    dp_tok = warpgroup_mma(v2, do2.permute((1, 0)), zero_s, use_acc=False, is_async=True)
+    if DEFER_DQ:
+        dq_prev = warpgroup_mma_wait(num_outstanding=2, deps=(dq_tok,))  # the last step's dQ; S^T, dP^T run on
+        if j > 0:
+            _flush_dq(dq_prev, dq_desc, dq_smem, b, h, q_prev, j - 1, BLOCK_M, HEAD_DIM)
+    lse = lse_smem.index(stage).load(col_layout)
+    s_t = warpgroup_mma_wait(num_outstanding=1, deps=(s_tok,))
+    # queries past the end have LSE = +inf (the pre-pass pads it), so P = 0 there with no mask
+    p_t = gl.exp2(s_t * qk_scale - lse[None, :])
+    if MASK:  # causal diagonal, padded keys of a ragged last key tile
+        rows = k_start + gl.arange(0, BN, layout=gl.SliceLayout(1, s_layout))
+        ok = (rows < N_K)[:, None]
+        if CAUSAL:
+            cols = q_tile * BLOCK_M + gl.arange(0, BLOCK_M, layout=col_layout)
+            ok = ok & (cols[None, :] >= rows[:, None])
+        p_t = gl.where(ok, p_t, 0.0)
+    p_a = gl.convert_layout(p_t.to(dtype), a_layout, assert_trivial=True)
+    dv_tok = warpgroup_mma(p_a, do2, dv, is_async=True)
+    delta = delta_smem.index(stage).load(col_layout)
+    dp_t = warpgroup_mma_wait(num_outstanding=1, deps=(dp_tok,))
+    ds_t = (p_t * (dp_t - delta[None, :])).to(dtype)
+    ds_a = gl.convert_layout(ds_t, a_layout, assert_trivial=True)
+    dk_tok = warpgroup_mma(ds_a, q2, dk, is_async=True)
+    if FUSE_DQ:
+        ds_smem.store(ds_t)
+        fence_async_shared()
+        tma.store_wait(dq_smem.shape[0] - 1)  # the reduce-add that last used this step's dQ buffer has read it
+        gl.thread_barrier()
+        zero_q = gl.zeros([BLOCK_M, HEAD_DIM], gl.float32, dq_layout)
+        dq_tok = warpgroup_mma(ds_smem.permute((1, 0)), k2, zero_q, use_acc=False, is_async=True)
+        if DEFER_DQ:
+            dv, dk = warpgroup_mma_wait(num_outstanding=1, deps=(dv_tok, dk_tok))
+            gl.thread_barrier()  # every warp done with this stage's Q, dO
+        else:
+            dv, dk, dq = warpgroup_mma_wait(num_outstanding=0, deps=(dv_tok, dk_tok, dq_tok))
+            _flush_dq(dq, dq_desc, dq_smem, b, h, q_tile, j, BLOCK_M, HEAD_DIM)  # its barrier: stage done too
+    else:
+        dv, dk = warpgroup_mma_wait(num_outstanding=0, deps=(dv_tok, dk_tok))
+        gl.thread_barrier()
+    if WS:
+        mbarrier.arrive(empty.index(stage))  # one arrival (thread 0), after a barrier: all warps done with it
+    return dk, dv, dq_tok, q_tile
+
+
+@gluon.jit
+def _consumer(descs, out_descs, smem, k4, v4, ds_smem, dq_smem, full, empty, kv_bar, b, h, bh, k_start, sched,
+              qk_scale, sm_scale, N_K, N_PAD, HEAD_DIM: gl.constexpr, BLOCK_M: gl.constexpr, CAUSAL: gl.constexpr,
+              FUSE_DQ: gl.constexpr, DEFER_DQ: gl.constexpr, WS: gl.constexpr, num_warps: gl.constexpr):
+    """The two math warpgroups: every product and the softmax-gradient algebra; dK, dV stay in registers."""
+    BN: gl.constexpr = _BN
+    kv_layout: gl.constexpr = _mma_layout(BN, HEAD_DIM, num_warps)
+    dq_layout: gl.constexpr = _mma_layout(BLOCK_M, HEAD_DIM, num_warps)
+    dk_desc, dv_desc, dq_desc = out_descs
+    dtype: gl.constexpr = k4.dtype
+    q_lo, mask_end, n_q_tiles, _ = sched
+    mbarrier.wait(kv_bar, 0)
+    k2 = k4.reshape([BN, HEAD_DIM])
+    v2 = v4.reshape([BN, HEAD_DIM])
+    dk = gl.zeros([BN, HEAD_DIM], gl.float32, kv_layout)
+    dv = gl.zeros([BN, HEAD_DIM], gl.float32, kv_layout)
+    dq_tok = warpgroup_mma_init(gl.zeros([BLOCK_M, HEAD_DIM], gl.float32, dq_layout))
+    q_prev = q_lo
+    for j in range(mask_end - q_lo):
+        dk, dv, dq_tok, q_prev = _step(dk, dv, dq_tok, q_prev, j, sched, b, h, bh, k_start, descs, smem, full,
+                                       empty, dq_desc, k2, v2, ds_smem, dq_smem, qk_scale, N_K, N_PAD,
+                                       HEAD_DIM, BLOCK_M, CAUSAL, True, FUSE_DQ, DEFER_DQ, WS, num_warps)
+    for j in range(mask_end - q_lo, n_q_tiles - q_lo):
+        dk, dv, dq_tok, q_prev = _step(dk, dv, dq_tok, q_prev, j, sched, b, h, bh, k_start, descs, smem, full,
+                                       empty, dq_desc, k2, v2, ds_smem, dq_smem, qk_scale, N_K, N_PAD,
+                                       HEAD_DIM, BLOCK_M, CAUSAL, False, FUSE_DQ, DEFER_DQ, WS, num_warps)
+    if DEFER_DQ:
+        n_steps = n_q_tiles - q_lo
+        dq_last = warpgroup_mma_wait(num_outstanding=0, deps=(dq_tok,))
+        if n_steps > 0:
+            tma.store_wait(dq_smem.shape[0] - 1)
+            gl.thread_barrier()
+            _flush_dq(dq_last, dq_desc, dq_smem, b, h, q_prev, n_steps - 1, BLOCK_M, HEAD_DIM)
+
+    # epilogue: K and V are no longer read (the last step's barrier follows its wgmma waits): their shared
+    # memory stages dK (scaled) and dV for the TMA stores, which clip rows past the end
+    k2.store((dk * sm_scale).to(dtype))
+    v2.store(dv.to(dtype))
+    fence_async_shared()
+    gl.thread_barrier()
+    tma.async_copy_shared_to_global(dk_desc, [b, h, k_start, 0], k4)
+    tma.async_copy_shared_to_global(dv_desc, [b, h, k_start, 0], v4)
+    tma.store_wait(0)
+
+
+@gluon.jit
+def _producer(descs, kv_descs, smem, k4, v4, full, empty, kv_bar, b, h, bh, k_start, sched, N_PAD,
+              BLOCK_M: gl.constexpr):
+    """One warp: K, V once, then each query tile's Q, dO, LSE, delta into a free stage (double-buffered)."""
+    k_desc, v_desc = kv_descs
+    mbarrier.expect(kv_bar, k_desc.block_type.nbytes + v_desc.block_type.nbytes)
+    tma.async_copy_global_to_shared(k_desc, [b, h, k_start, 0], kv_bar, k4)
+    tma.async_copy_global_to_shared(v_desc, [b, h, k_start, 0], kv_bar, v4)
+    STAGES: gl.constexpr = smem[0].shape[0]
+    for j in range(sched[2] - sched[0]):
+        stage = j % STAGES
+        mbarrier.wait(empty.index(stage), ((j // STAGES) & 1) ^ 1)  # a fresh barrier passes parity 1 at once
+        _issue_q_tile(descs, smem, full.index(stage), b, h, bh, N_PAD, _q_tile_of(j, sched), stage, True, BLOCK_M)
+
+
+@gluon.jit(do_not_specialize=["H", "N_Q", "N_K"])  # one compile per (head_dim, causal, variant), any lengths
+def _attn_bwd_hopper(q_desc, k_desc, v_desc, do_desc, lse_desc, delta_desc, dk_desc, dv_desc, dq_desc,
+                     qk_scale, sm_scale, H, N_Q, N_K,
+                     HEAD_DIM: gl.constexpr, BLOCK_M: gl.constexpr, CAUSAL: gl.constexpr,
+                     FUSE_DQ: gl.constexpr, DEFER_DQ: gl.constexpr, WS: gl.constexpr, STAGES: gl.constexpr,
+                     DQ_BUFS: gl.constexpr, num_warps: gl.constexpr):
+    BN: gl.constexpr = _BN
+    dtype: gl.constexpr = q_desc.dtype
+
+    # key tiles fastest: the programs running together are the key tiles of one or a few heads, which share
+    # their Q, dO reads and their dQ accumulator in L2 (heads fastest spread them over 132 heads at seq 1k,
+    # more than L2 holds: measured 2x slower there)
+    kb = gl.program_id(0)
+    bh = gl.program_id(1)
+    b = bh // H
+    h = bh % H
+    k_start = kb * BN
+
+    k4 = gl.allocate_shared_memory(dtype, k_desc.block_type.shape, k_desc.layout)
+    v4 = gl.allocate_shared_memory(dtype, v_desc.block_type.shape, v_desc.layout)
+    q_smem = gl.allocate_shared_memory(dtype, [STAGES] + q_desc.block_type.shape, q_desc.layout)
+    do_smem = gl.allocate_shared_memory(dtype, [STAGES] + do_desc.block_type.shape, do_desc.layout)
+    lse_smem = gl.allocate_shared_memory(gl.float32, [STAGES] + lse_desc.block_type.shape, lse_desc.layout)
+    delta_smem = gl.allocate_shared_memory(gl.float32, [STAGES] + delta_desc.block_type.shape, delta_desc.layout)
+    ds_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BN, BLOCK_M], dtype)
+    ds_smem = gl.allocate_shared_memory(dtype, [BN, BLOCK_M], ds_layout)
+    if FUSE_DQ:
+        dq_smem = gl.allocate_shared_memory(gl.float32, [DQ_BUFS] + dq_desc.block_type.shape, dq_desc.layout)
+    else:
+        dq_smem = ds_smem
+    full = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    empty = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    kv_bar = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+    for i in gl.static_range(STAGES):
+        mbarrier.init(full.index(i), count=1)
+        mbarrier.init(empty.index(i), count=1)
+    mbarrier.init(kv_bar, count=1)
+    fence_async_shared()
+
+    n_q_tiles = gl.cdiv(N_Q, BLOCK_M)
+    n_pad = n_q_tiles * BLOCK_M  # row length of the padded LSE / delta
+    if CAUSAL:
+        q_lo = gl.minimum(k_start // BLOCK_M, n_q_tiles)  # the first query tile holding a query >= the first key
+        mask_end = gl.minimum(gl.cdiv(k_start + BN, BLOCK_M), n_q_tiles)
+    else:
+        q_lo = 0
+        mask_end = q_lo
+    if k_start + BN > N_K:
+        mask_end = n_q_tiles  # the ragged last key tile masks its padded keys in every step
+    n_k_tiles = gl.cdiv(N_K, BN)
+    rot = (kb * gl.maximum(n_q_tiles - mask_end, 1)) // n_k_tiles
+    sched = (q_lo, mask_end, n_q_tiles, rot)
+
+    descs = (q_desc, do_desc, lse_desc, delta_desc)
+    smem = (q_smem, do_smem, lse_smem, delta_smem)
+    out_descs = (dk_desc, dv_desc, dq_desc)
+    if WS:
+        gl.warp_specialize([
+            (_consumer, (descs, out_descs, smem, k4, v4, ds_smem, dq_smem, full, empty, kv_bar, b, h, bh, k_start,
+                         sched, qk_scale, sm_scale, N_K, n_pad, HEAD_DIM, BLOCK_M, CAUSAL, FUSE_DQ, DEFER_DQ, WS,
+                         num_warps)),
+            (_producer, (descs, (k_desc, v_desc), smem, k4, v4, full, empty, kv_bar, b, h, bh, k_start, sched,
+                         n_pad, BLOCK_M)),
+        ], [1], [24])
+    else:
+        mbarrier.expect(kv_bar, k_desc.block_type.nbytes + v_desc.block_type.nbytes)
+        tma.async_copy_global_to_shared(k_desc, [b, h, k_start, 0], kv_bar, k4)
+        tma.async_copy_global_to_shared(v_desc, [b, h, k_start, 0], kv_bar, v4)
+        for i in gl.static_range(STAGES - 1):
+            _issue_q_tile(descs, smem, full.index(i), b, h, bh, n_pad, _q_tile_of(i, sched), i,
+                          q_lo + i < n_q_tiles, BLOCK_M)
+        _consumer(descs, out_descs, smem, k4, v4, ds_smem, dq_smem, full, empty, kv_bar, b, h, bh, k_start, sched,
+                  qk_scale, sm_scale, N_K, n_pad, HEAD_DIM, BLOCK_M, CAUSAL, FUSE_DQ, DEFER_DQ, WS, num_warps)
+
+
+# ------------------------------------------------------------------------------------- pre- and post-pass
+
+
+@triton.jit
+def _bwd_pre(O, DO, LSE, LSE_PAD, DELTA_PAD, DQ_ACC, stride_ob, stride_oh, stride_om, stride_dob, stride_doh,
+             stride_dom, H, N_Q, N_PAD, HEAD_DIM: tl.constexpr, BLOCK: tl.constexpr, ZERO_DQ: tl.constexpr):
+    """delta = rowsum(dO * O) in fp32 and a copy of the LSE, both in rows of N_PAD (a multiple of the kernel's
+    query tile, so every TMA box starts 16-byte aligned and stays in its head) padded with delta = 0 and
+    LSE = +inf (P = 0 for queries past the end); with ZERO_DQ, zeros of the fp32 dQ accumulator's rows."""
+    bh = tl.program_id(1)
+    b = (bh // H).to(tl.int64)
+    h = (bh % H).to(tl.int64)
+    rows = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    d = tl.arange(0, HEAD_DIM)
+    in_rows = rows < N_Q
+    m = in_rows[:, None]
+    o = tl.load(O + b * stride_ob + h * stride_oh + rows[:, None] * stride_om + d[None, :], mask=m, other=0.0)
+    do = tl.load(DO + b * stride_dob + h * stride_doh + rows[:, None] * stride_dom + d[None, :], mask=m, other=0.0)
+    delta = tl.sum(o.to(tl.float32) * do.to(tl.float32), 1)
+    lse = tl.load(LSE + bh.to(tl.int64) * N_Q + rows, mask=in_rows, other=float("inf"))
+    tl.store(DELTA_PAD + bh.to(tl.int64) * N_PAD + rows, tl.where(in_rows, delta, 0.0), mask=rows < N_PAD)
+    tl.store(LSE_PAD + bh.to(tl.int64) * N_PAD + rows, lse, mask=rows < N_PAD)
+    if ZERO_DQ:
+        acc = DQ_ACC + bh.to(tl.int64) * N_Q * HEAD_DIM + rows[:, None] * HEAD_DIM + d[None, :]
+        tl.store(acc, tl.zeros([BLOCK, HEAD_DIM], tl.float32), mask=m)
+
+
+@triton.jit
+def _bwd_post(DQ_ACC, DQ, stride_qb, stride_qh, stride_qm, H, N_Q, sm_scale,
+              HEAD_DIM: tl.constexpr, BLOCK: tl.constexpr):
+    """dQ = scale * the fp32 accumulator, cast to dQ's dtype (any strides, last one 1)."""
+    bh = tl.program_id(1)
+    b = (bh // H).to(tl.int64)
+    h = (bh % H).to(tl.int64)
+    rows = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    d = tl.arange(0, HEAD_DIM)
+    m = (rows < N_Q)[:, None]
+    acc = tl.load(DQ_ACC + bh.to(tl.int64) * N_Q * HEAD_DIM + rows[:, None] * HEAD_DIM + d[None, :], mask=m)
+    tl.store(DQ + b * stride_qb + h * stride_qh + rows[:, None] * stride_qm + d[None, :],
+             (acc * sm_scale).to(DQ.dtype.element_ty), mask=m)
+
+
+# ------------------------------------------------------------------------------------------- launchers
+
+
+def block_m(head_dim: int) -> int:
+    """Query rows per step: 64. FlashAttention-3's sm90 backward takes 128 at d64, but with Triton's register
+    allocation that tile spills under the 240-register budget of warp specialization (measured on the H200:
+    0.60x cuDNN at d64 with 128 rows against 0.91x with 64)."""
+    return 64
+
+
+def default_config(head_dim: int) -> dict:
+    """The measured best on the H200 (docs/perf.md, "Hopper path (issue 13)"): warp-specialized, dQ reduce-added
+    in the same kernel; three query-tile stages where shared memory allows (d64), two at d128."""
+    return {"fuse_dq": True, "warp_specialize": True, "defer_dq": False, "block_rows": 64,
+            "stages": 3 if head_dim <= 64 else 2, "dq_buffers": 2}
+
+
+def _desc(t: torch.Tensor, rows: int) -> TensorDescriptor:
+    """A TMA descriptor over a 4-d (batch, heads, seq, head_dim) tensor with (1, 1, rows, head_dim) boxes, or over
+    a 1-d vector with (rows,) boxes."""
+    gl_dtype = {torch.bfloat16: gl.bfloat16, torch.float16: gl.float16, torch.float32: gl.float32}[t.dtype]
+    block = [rows] if t.dim() == 1 else [1, 1, rows, t.shape[-1]]
+    layout = gl.NVMMASharedLayout.get_default_for(block, gl_dtype)
+    return TensorDescriptor(t, list(t.shape), list(t.stride()), block, layout)
+
+
+def hopper_supported(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool = False) -> bool:
+    """True when ``hopper_backward`` takes these inputs: an sm90 CUDA device, bf16, head_dim 64 or 128,
+    as many k/v heads as q heads, 4-d (batch, heads, seq, head_dim) tensors whose last stride is 1 and whose
+    other strides and base pointers are 16-byte aligned. ``causal`` is accepted either way (top-left aligned)."""
+    tensors = (q, k, v)
+    if not all(t.is_cuda and t.dim() == 4 for t in tensors):
+        return False
+    if torch.cuda.get_device_capability(q.device) != (9, 0):
+        return False
+    if q.dtype != torch.bfloat16 or k.dtype != q.dtype or v.dtype != q.dtype:
+        return False  # fp16 compiles too, but only bf16 was validated on the device
+    if q.shape[-1] not in (64, 128) or k.shape[-1] != q.shape[-1] or v.shape[-1] != q.shape[-1]:
+        return False
+    if k.shape[:2] != q.shape[:2] or v.shape != k.shape:
+        return False
+    return all(_tma_ok(t) for t in tensors)
+
+
+def _tma_ok(t: torch.Tensor) -> bool:
+    size = t.element_size()
+    return t.stride(-1) == 1 and t.data_ptr() % 16 == 0 and all((s * size) % 16 == 0 for s in t.stride()[:-1])
+
+
+def hopper_backward(q, k, v, o, lse, do, causal: bool, sm_scale: float, dq, dk, dv, **config) -> None:
+    """Writes dq, dk, dv (preallocated, same shapes as q, k, v; any TMA-legal strides) for the attention whose
+    forward gave o and lse (base-2 LSE, (batch, heads, n_q) fp32 contiguous). With ``fuse_dq=False`` only dk and
+    dv are written (the dK/dV kernel alone: the prototype's measurement). ``warp_specialize`` gives the TMA
+    loads to a producer warp (FlashAttention-3's structure) instead of the math warps; ``defer_dq`` overlaps each
+    step's dQ product and reduce-add with the next step's products; ``stages`` query tiles in flight; ``dq_buffers``
+    fp32 dQ staging buffers. Any of these left out takes ``default_config(head_dim)``. Extra memory: the fp32 dQ
+    accumulator (batch, heads, n_q, head_dim) and two padded fp32 vectors (LSE copy, delta) of one value per
+    query row."""
+    cfg = {**default_config(q.shape[-1]), **config}
+    fuse_dq, warp_specialize, defer_dq = cfg["fuse_dq"], cfg["warp_specialize"], cfg["defer_dq"]
+    block_rows, stages, dq_buffers = cfg["block_rows"], cfg["stages"], cfg["dq_buffers"]
+    batch, heads, n_q, head_dim = q.shape
+    n_k = k.shape[2]
+    bm = block_rows or block_m(head_dim)
+    do = do if _tma_ok(do) else do.contiguous()  # read by TMA; o and dq go through pointers (any strides)
+    dk_out, dv_out = dk, dv
+    dk = dk if _tma_ok(dk) else torch.empty_like(dk, memory_format=torch.contiguous_format)
+    dv = dv if _tma_ok(dv) else torch.empty_like(dv, memory_format=torch.contiguous_format)
+    n_pad = triton.cdiv(n_q, bm) * bm
+    lse = lse.contiguous()
+    lse_pad = torch.empty((batch * heads * n_pad,), device=q.device, dtype=torch.float32)
+    delta_pad = torch.empty((batch * heads * n_pad,), device=q.device, dtype=torch.float32)
+    dq_acc = torch.empty((batch, heads, n_q, head_dim), device=q.device, dtype=torch.float32) if fuse_dq else None
+    grid_pre = (n_pad // bm, batch * heads)
+    _bwd_pre[grid_pre](o, do, lse, lse_pad, delta_pad, dq_acc if fuse_dq else delta_pad, o.stride(0), o.stride(1),
+                       o.stride(2), do.stride(0), do.stride(1), do.stride(2), heads, n_q, n_pad,
+                       HEAD_DIM=head_dim, BLOCK=bm, ZERO_DQ=fuse_dq, num_warps=4)
+    descs = [_desc(q, bm), _desc(k, BLOCK_N), _desc(v, BLOCK_N), _desc(do, bm), _desc(lse_pad, bm),
+             _desc(delta_pad, bm), _desc(dk, BLOCK_N), _desc(dv, BLOCK_N)]
+    descs.append(_desc(dq_acc, bm) if fuse_dq else descs[0])
+    grid = (triton.cdiv(n_k, BLOCK_N), batch * heads)
+    _attn_bwd_hopper[grid](*descs, sm_scale * LOG2E, sm_scale, heads, n_q, n_k,
+                           HEAD_DIM=head_dim, BLOCK_M=bm, CAUSAL=bool(causal), FUSE_DQ=bool(fuse_dq),
+                           DEFER_DQ=bool(fuse_dq and defer_dq), WS=bool(warp_specialize), STAGES=stages,
+                           DQ_BUFS=dq_buffers, num_warps=NUM_WARPS)
+    if fuse_dq:
+        post_block = 64
+        _bwd_post[(triton.cdiv(n_q, post_block), batch * heads)](
+            dq_acc, dq, dq.stride(0), dq.stride(1), dq.stride(2), heads, n_q, sm_scale,
+            HEAD_DIM=head_dim, BLOCK=post_block, num_warps=4)
+    if dk is not dk_out:
+        dk_out.copy_(dk)
+    if dv is not dv_out:
+        dv_out.copy_(dv)
