@@ -143,14 +143,21 @@ def test_cpu_without_interpreter_is_refused(monkeypatch):
 
 
 def test_tile_candidates_come_from_the_hardware_profile():
-    # what the tuner searches on an H200: configurations the h200 profile's planner accepts, and only tiles
-    # the kernels can step through (dK/dV: query tiles nest in the key tile; dQ and forward: the reverse)
-    planned = fused_attention._planned("dkdv", 128, "h200", "bf16")
-    assert planned and all(bn % bm == 0 for bm, bn, _, _ in planned)
-    assert (32, 64, 4, 2) in planned  # the dK/dV winner measured on the H200 at head_dim 128
-    planned_dq = fused_attention._planned("dq", 128, "h200", "bf16")
-    assert planned_dq and all(bm % bn == 0 for bm, bn, _, _ in planned_dq)
-    assert fused_attention._planned("dkdv", 128, None, "bf16") is None  # unknown GPU: built-in list instead
+    # what the tuner searches on an H200: the measured winners the h200 profile's planner accepts, then the
+    # plan's first choice; only tiles the kernels can step through (dK/dV: query tiles nest in the key tile;
+    # dQ and forward: the reverse). Measured lists, unchanged since the planner became the one resource model.
+    from skills.operator_adaptation import hardware, tile_plan
+
+    h200 = hardware.load_profile("h200")
+
+    def tiles(kernel, head_dim, dtype="bf16"):
+        return tile_plan.launch_candidates(h200, kernel, head_dim, dtype, fused_attention.MEASURED_WINNERS[kernel])
+
+    assert tiles("dkdv", 128) == [(32, 64, 4, 2), (32, 64, 8, 2), (16, 32, 4, 2), (64, 128, 8, 3)]
+    assert tiles("dkdv", 64, "fp16")[:3] == [(32, 64, 4, 2), (64, 64, 4, 3), (64, 128, 8, 3)]
+    assert tiles("dq", 128) == [(128, 64, 8, 3), (64, 64, 4, 3), (64, 32, 4, 2), (32, 32, 4, 2), (128, 32, 8, 2)]
+    assert tiles("dkdv_atomic", 256) == [(32, 64, 8, 3)]
+    assert tiles("fwd", 64) == [(64, 64, 4, 3), (128, 64, 4, 3), (128, 128, 8, 3), (64, 32, 4, 2), (128, 64, 8, 3)]
     assert fused_attention._candidates("dkdv", 128, torch.device("cpu")) == [
         {"BLOCK_M": 16, "BLOCK_N": 32, "num_warps": 4, "num_stages": 1}
     ]  # the interpreter's small tile

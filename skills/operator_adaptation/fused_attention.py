@@ -8,7 +8,7 @@ The argument names and layout are those of ``torch.nn.functional.scaled_dot_prod
 keeps only O and the per-row log-sum-exp for the backward (O(N) extra memory, not O(N^2)). Kernels live in
 ``_triton_attention``; this module checks arguments, picks tile configurations and launches them.
 
-Tile configurations: the candidates are planned from the target's hardware profile (``tile_plan``: shared
+Tile configurations: the candidates are planned from the device's hardware profile (``tile_plan``: shared
 memory, register file), then timed on the device the first time a shape class is seen, together with the
 way dQ is produced (separate kernel or fused with reduce-adds); the winner is kept in memory and in a JSON
 file in the user's cache directory, and ``chosen_configs()`` lists what was picked. Under
@@ -30,6 +30,8 @@ import torch
 import triton
 
 from . import _triton_attention as kernels
+from .hardware import HardwareProfile, device_profile
+from .tile_plan import launch_candidates, padded_head_dim
 
 SUPPORTED_DTYPES = (torch.bfloat16, torch.float16)
 MAX_HEAD_DIM = 256
@@ -89,72 +91,47 @@ def _check_inputs(q, k, v, scale) -> None:
 # ---------------------------------------------------------------------------------------- tile configurations
 
 
-def _d_pad(head_dim: int) -> int:
-    return max(16, triton.next_power_of_2(head_dim))
-
-
 def _candidates(kind: str, d_pad: int, device, dtype=torch.bfloat16) -> list[dict]:
-    """Tile candidates for one kernel ("fwd", "dkdv", "dkdv_fused" or "dq"), from the target's hardware profile.
+    """Tile candidates for one kernel ("fwd", "dkdv", "dkdv_fused" or "dq"), from the device's hardware profile.
 
-    With a shipped profile for the device (``data/hardware/*.toml``, matched by name), ``tile_plan`` decides
-    what fits its shared memory and registers: the candidates are the configurations measured to win on
-    some H200 shape (``_BUILTIN``) that the plan accepts, followed by the plan's own first choice. Without a
-    profile, the built-in list filtered by the device's reported limits. The interpreter gets one small
-    tile per kernel: at test sizes it still runs every loop (mask-free, causal diagonal, ragged tail).
+    ``tile_plan.launch_candidates`` decides, for the device's profile (``hardware.device_profile``: the shipped
+    one its name matches, else one built from its properties): the configurations measured to win on some H200
+    shape (``MEASURED_WINNERS``) that fit without spilling, then the plan's own first choice. The interpreter
+    gets one small tile per kernel: at test sizes it still runs every loop (mask-free, causal diagonal, ragged
+    tail).
     """
     if _interpreting():
         bm, bn = _INTERPRETER_TILE[kind]
         return [{"BLOCK_M": bm, "BLOCK_N": bn, "num_warps": 4, "num_stages": 1}]
-    builtin = _builtin_candidates(kind, d_pad, device_limits(device))
-    planned = _planned(kind, d_pad, _profile_name(device), "fp16" if dtype == torch.float16 else "bf16")
-    if planned is None:
-        return builtin
-    fits = set(planned)
-    chosen = [c for c in builtin if (c["BLOCK_M"], c["BLOCK_N"], c["num_warps"], c["num_stages"]) in fits]
-    for bm, bn, warps, stages in planned[:1]:
-        config = {"BLOCK_M": bm, "BLOCK_N": bn, "num_warps": warps, "num_stages": stages}
-        if config not in chosen:
-            chosen.append(config)
-    return chosen or builtin
+    index = device.index if device.index is not None else torch.cuda.current_device()
+    kernel = _PLANNED_AS[kind]
+    tiles = _planned(index, kernel, d_pad, "fp16" if dtype == torch.float16 else "bf16")
+    if not tiles:
+        profile = _profile(index)
+        raise RuntimeError(
+            f"attention: no {kernel} tile fits {profile.full_name} for head_dim {d_pad}"
+            f" ({profile.smem_per_block_kib:g} KiB shared memory per block)"
+        )
+    return [{"BLOCK_M": bm, "BLOCK_N": bn, "num_warps": warps, "num_stages": stages} for bm, bn, warps, stages in tiles]
 
 
-def _profile_name(device) -> str | None:
-    """The shipped hardware profile whose name appears in the device's name ("NVIDIA H200" -> h200)."""
-    if device.type != "cuda":
-        return None
-    try:
-        from . import tile_plan
-
-        names = tile_plan.shipped_profiles()
-    except Exception:  # an exported skill without its profiles: the built-in list stands
-        return None
-    device_name = torch.cuda.get_device_name(device).lower()
-    return next((name for name in names if name.lower() in device_name), None)
+@functools.cache
+def _profile(index: int) -> HardwareProfile:
+    """The profile of CUDA device ``index`` (shipped, or built from its properties), once per device."""
+    return device_profile(torch.cuda.get_device_properties(index))
 
 
-@functools.lru_cache(maxsize=None)
-def _planned(kind: str, d_pad: int, profile_name: str | None, dtype: str) -> tuple | None:
-    """tile_plan's fitting configurations, best first, restricted to tiles our kernels accept."""
-    if profile_name is None:
-        return None
-    from . import tile_plan
-
-    profile = tile_plan.load_profile(profile_name)
-    model = {"fwd": "dq", "dkdv": "dkdv", "dkdv_fused": "dkdv_atomic", "dq": "dq"}[kind]  # fwd streams K, V like dq
-    out = []
-    for c in tile_plan.candidates(profile, d_pad, model, dtype):
-        # dK/dV kernels step through query tiles inside a key tile, the others the other way round
-        nested = c.block_n % c.block_m == 0 if kind.startswith("dkdv") else c.block_m % c.block_n == 0
-        if nested:
-            out.append((c.block_m, c.block_n, c.num_warps, c.num_stages))
-    return tuple(out)
+@functools.cache
+def _planned(index: int, kernel: str, d_pad: int, dtype: str) -> tuple:
+    return tuple(launch_candidates(_profile(index), kernel, d_pad, dtype, MEASURED_WINNERS[kernel]))
 
 
-# (BLOCK_M, BLOCK_N, num_warps, num_stages); BLOCK_M is the query tile, BLOCK_N the key tile in every kernel.
-# First in each list: what the tuner picked most often on an H200 (small, untuned shapes get it).
-_BUILTIN = {
-    "fwd": [(64, 64, 4, 3), (128, 64, 4, 3), (128, 128, 8, 3), (64, 32, 4, 2)],
-    "dkdv": [
+_PLANNED_AS = {"fwd": "fwd", "dkdv": "dkdv", "dkdv_fused": "dkdv_atomic", "dq": "dq"}  # tile_plan's kernel names
+# (BLOCK_M, BLOCK_N, num_warps, num_stages), keyed by tile_plan's kernel names; BLOCK_M is the query tile,
+# BLOCK_N the key tile in every kernel. First in each list: what the tuner picked most often on an H200.
+MEASURED_WINNERS = {
+    "fwd": ((64, 64, 4, 3), (128, 64, 4, 3), (128, 128, 8, 3), (64, 32, 4, 2)),
+    "dkdv": (
         (32, 64, 4, 2),
         (64, 64, 4, 3),
         (32, 128, 4, 3),
@@ -162,47 +139,15 @@ _BUILTIN = {
         (64, 128, 8, 2),
         (32, 64, 8, 2),
         (16, 32, 4, 2),
-    ],
-    "dkdv_fused": [(32, 128, 8, 2), (64, 128, 8, 2), (64, 64, 8, 2), (64, 64, 4, 3), (32, 64, 4, 2), (16, 32, 4, 2)],
-    "dq": [(128, 64, 8, 3), (64, 64, 4, 3), (128, 32, 4, 3), (64, 32, 4, 2), (32, 32, 4, 2)],
+    ),
+    "dkdv_atomic": ((32, 128, 8, 2), (64, 128, 8, 2), (64, 64, 8, 2), (64, 64, 4, 3), (32, 64, 4, 2), (16, 32, 4, 2)),
+    "dq": ((128, 64, 8, 3), (64, 64, 4, 3), (128, 32, 4, 3), (64, 32, 4, 2), (32, 32, 4, 2)),
 }
 _INTERPRETER_TILE = {"fwd": (32, 16), "dkdv": (16, 32), "dkdv_fused": (16, 32), "dq": (32, 16)}
 
 
-def _builtin_candidates(kind: str, d_pad: int, limits: dict) -> list[dict]:
-    out = []
-    for bm, bn, warps, stages in _BUILTIN[kind]:
-        smem, acc_floats = _footprint(kind, bm, bn, d_pad, stages)
-        regs_per_thread = acc_floats / (warps * 32)
-        if smem <= limits["smem_per_block"] and regs_per_thread <= 160:
-            out.append({"BLOCK_M": bm, "BLOCK_N": bn, "num_warps": warps, "num_stages": stages})
-    return out
-
-
-def _footprint(kind: str, bm: int, bn: int, d: int, stages: int) -> tuple[int, int]:
-    """(shared-memory bytes, fp32 values live in registers) of one program: 2-byte inputs, fp32 accumulators."""
-    if kind == "fwd":  # streams K, V tiles; keeps Q, the O accumulator and the score tile
-        return stages * 2 * bn * d * 2 + bm * d * 2, bm * d + bm * bn
-    if kind == "dkdv":  # streams Q, dO tiles; keeps K, V, dK, dV and two score tiles
-        return stages * 2 * bm * d * 2 + 2 * bn * d * 2 + bm * bn * 2, 2 * bn * d + 2 * bm * bn
-    if kind == "dkdv_fused":  # and a (BM, D) fp32 dQ share, staged in shared memory for the reduce-add
-        return stages * 2 * bm * d * 2 + 2 * bn * d * 2 + bm * bn * 2 + bm * d * 4, 2 * bn * d + 2 * bm * bn + bm * d
-    return stages * 2 * bn * d * 2 + 2 * bm * d * 2 + bm * bn * 2, bm * d + 2 * bm * bn  # dq: streams K, V
-
-
-def device_limits(device) -> dict:
-    """Shared memory per block (bytes), registers per SM and SM count of ``device``; a generous default on CPU."""
-    if device.type != "cuda":
-        return {"smem_per_block": 232448, "regs_per_sm": 65536, "sm_count": 132, "name": "interpreter"}
-    props = torch.cuda.get_device_properties(device)
-    smem = getattr(props, "shared_memory_per_block_optin", 0) or 232448
-    regs = getattr(props, "regs_per_multiprocessor", 0) or 65536
-    return {
-        "smem_per_block": int(smem),
-        "regs_per_sm": int(regs),
-        "sm_count": props.multi_processor_count,
-        "name": props.name,
-    }
+def _device_name(device) -> str:
+    return torch.cuda.get_device_name(device) if device.type == "cuda" else "interpreter"
 
 
 def _cache_file() -> Path:
@@ -297,7 +242,7 @@ def _forward(q, k, v, causal: bool, sm_scale: float, o=None, lse=None):
     """O and the base-2 row LSE; ``o``/``lse`` may be given (kernel_check passes poisoned buffers)."""
     batch, heads, n_q, head_dim = q.shape
     n_k = k.shape[2]
-    d_pad = _d_pad(head_dim)
+    d_pad = padded_head_dim(head_dim)
     if o is None:
         o = torch.empty((batch, heads, n_q, head_dim), device=q.device, dtype=q.dtype)
     if lse is None:
@@ -329,7 +274,7 @@ def _forward(q, k, v, causal: bool, sm_scale: float, o=None, lse=None):
             **_launch_opts(config),
         )
 
-    key = _shape_class(device_limits(q.device)["name"], q.dtype, head_dim, causal, n_q, n_k, batch * heads)
+    key = _shape_class(_device_name(q.device), q.dtype, head_dim, causal, n_q, n_k, batch * heads)
     launch(_pick("fwd", key, _candidates("fwd", d_pad, q.device, q.dtype), launch))
     return o, lse
 
@@ -338,7 +283,7 @@ def _backward(q, k, v, o, lse, do, causal: bool, sm_scale: float, dq=None, dk=No
     """dQ, dK, dV; the three may be given (kernel_check passes poisoned buffers)."""
     batch, heads, n_q, head_dim = q.shape
     n_k = k.shape[2]
-    d_pad = _d_pad(head_dim)
+    d_pad = padded_head_dim(head_dim)
     even_d = head_dim == d_pad
     interpreter = _interpreting()
     delta = torch.empty((batch, heads, n_q), device=q.device, dtype=torch.float32)
@@ -439,8 +384,7 @@ def _backward(q, k, v, o, lse, do, causal: bool, sm_scale: float, dq=None, dk=No
             **_launch_opts(config),
         )
 
-    limits = device_limits(q.device)
-    key = _shape_class(limits["name"], q.dtype, head_dim, causal, n_q, n_k, batch * heads)
+    key = _shape_class(_device_name(q.device), q.dtype, head_dim, causal, n_q, n_k, batch * heads)
     choice = _bwd_strategy(key, launch_dkdv, launch_dq, d_pad, q.device, q.dtype)
     launch_dkdv(choice["dkdv"], choice["strategy"])
     if choice["strategy"] == "split_dq":
