@@ -375,3 +375,7 @@ def _attn_bwd_dq(Q, K, V, DO, DQ, K_DESC, V_DESC, LSE, DELTA, qk_scale, sm_scale
     dq *= sm_scale  # dQ = scale * dS K
     tl.store(DQ + offs_m[:, None] * stride_dqm + offs_d[None, :] * stride_dqd, _cast(dq, DQ.dtype.element_ty, INTERPRETER),
              mask=io_mask)
+
+
+# Triton decided at the decorators above whether this process interprets the kernels (TRITON_INTERPRET=1).
+INTERPRETED = not isinstance(_attn_fwd, triton.runtime.JITFunction)
