@@ -139,15 +139,12 @@ def forward(q, k, v, causal: bool, sm_scale: float, o=None, lse=None, tuner: Tun
         o = torch.empty((batch, heads, n_q, head_dim), device=q.device, dtype=q.dtype)
     if lse is None:
         lse = torch.empty((batch, heads, n_q), device=q.device, dtype=torch.float32)
-    strides = (*q.stride(), *k.stride(), *v.stride(), *o.stride())
+    strides = (q.stride(), k.stride(), v.stride(), o.stride())
 
     def launch(config):
+        cfg = kernels.constants(head_dim, d_pad, config["BLOCK_M"], config["BLOCK_N"], causal)
         grid = (triton.cdiv(n_q, config["BLOCK_M"]), batch * heads)
-        kernels._attn_fwd[grid](
-            q, k, v, o, lse, sm_scale * LOG2_E, *strides, heads, n_q, n_k,
-            HEAD_DIM=head_dim, D_PAD=d_pad, EVEN_D=head_dim == d_pad, BLOCK_M=config["BLOCK_M"],
-            BLOCK_N=config["BLOCK_N"], CAUSAL=causal, INTERPRETER=INTERPRETER, **_launch(config),
-        )  # fmt: skip
+        kernels._attn_fwd[grid](q, k, v, o, lse, sm_scale * LOG2_E, *strides, heads, n_q, n_k, cfg, **_launch(config))
 
     key = tuner.shape_class(device_name(q.device), q.dtype, head_dim, causal, n_q, n_k, batch * heads)
     launch(tuner.pick("fwd", key, tile_candidates("fwd", d_pad, q.device, q.dtype), launch))
@@ -165,7 +162,7 @@ def backward(q, k, v, o, lse, do, causal: bool, sm_scale: float, dq=None, dk=Non
     d_pad = padded_head_dim(head_dim)
     delta = torch.empty((batch, heads, n_q), device=q.device, dtype=torch.float32)
     kernels._attn_bwd_preprocess[(triton.cdiv(n_q, PRE_BLOCK), batch * heads)](
-        o, do, delta, *o.stride(), *do.stride(), heads, n_q, HEAD_DIM=head_dim, D_PAD=d_pad, BLOCK_M=PRE_BLOCK
+        o, do, delta, o.stride(), do.stride(), heads, n_q, kernels.constants(head_dim, d_pad, PRE_BLOCK)
     )
     dk = torch.empty((batch, heads, n_k, head_dim), device=q.device, dtype=q.dtype) if dk is None else dk
     dv = torch.empty((batch, heads, n_k, head_dim), device=q.device, dtype=q.dtype) if dv is None else dv
@@ -174,8 +171,6 @@ def backward(q, k, v, o, lse, do, causal: bool, sm_scale: float, dq=None, dk=Non
     load_tma = tuner.options.tma_loads and tma_loads_ok(q, k, v, do)
     descriptor = lambda t, rows: _tile_descriptor(t, rows, d_pad) if load_tma else None
     scales = (sm_scale * LOG2_E, sm_scale)
-    common = {"HEAD_DIM": head_dim, "D_PAD": d_pad, "EVEN_D": head_dim == d_pad, "CAUSAL": causal}
-    common |= {"LOAD_TMA": load_tma, "INTERPRETER": INTERPRETER}
 
     def launch_dkdv(config, strategy: str):
         bm, bn = config["BLOCK_M"], config["BLOCK_N"]
@@ -191,19 +186,20 @@ def backward(q, k, v, o, lse, do, causal: bool, sm_scale: float, dq=None, dk=Non
                 dq_desc = TensorDescriptor.from_tensor(dq_acc[0], [1, bm, d_pad])
         target = dq_acc[0] if fused else dq
         target_strides = (n_q * d_pad * heads, n_q * d_pad, d_pad, 1) if fused else dq.stride()
-        strides = (*q.stride(), *k.stride(), *v.stride(), *do.stride(), *dk.stride(), *dv.stride(), *target_strides)
+        strides = (q.stride(), k.stride(), v.stride(), do.stride(), dk.stride(), dv.stride(), target_strides)
+        cfg = kernels.constants(head_dim, d_pad, bm, bn, causal, fused, tma, load_tma)
         kernels._attn_bwd_dkdv[(triton.cdiv(n_k, bn), batch * heads)](
             q, k, v, do, dk, dv, target, descriptor(q, bm), descriptor(do, bm), dq_desc, lse, delta, *scales,
-            *strides, heads, n_q, n_k, BLOCK_M=bm, BLOCK_N=bn, FUSED_DQ=fused, DQ_TMA=tma, **common,
-            **_launch(config),
+            *strides, heads, n_q, n_k, cfg, **_launch(config),
         )  # fmt: skip
 
     def launch_dq(config):
         bm, bn = config["BLOCK_M"], config["BLOCK_N"]
-        strides = (*q.stride(), *k.stride(), *v.stride(), *do.stride(), *dq.stride())
+        strides = (q.stride(), k.stride(), v.stride(), do.stride(), dq.stride())
+        cfg = kernels.constants(head_dim, d_pad, bm, bn, causal, load_tma=load_tma)
         kernels._attn_bwd_dq[(triton.cdiv(n_q, bm), batch * heads)](
             q, k, v, do, dq, descriptor(k, bn), descriptor(v, bn), lse, delta, *scales,
-            *strides, heads, n_q, n_k, BLOCK_M=bm, BLOCK_N=bn, **common, **_launch(config),
+            *strides, heads, n_q, n_k, cfg, **_launch(config),
         )  # fmt: skip
 
     def prepare(strategy: str):
