@@ -24,11 +24,13 @@ Kernels (layout (batch, heads, seq, head_dim), any strides):
 
 Index arithmetic lives once, in helpers every kernel calls (as FlashAttention's ``BlockInfo`` and
 ``SeqlenInfo``): ``_program_head`` (which batch and head a program serves), ``_head_matrix`` (one head's
-(N, D) matrix as a tuple: pointer to row 0, row stride, column stride; strides arrive as one tuple per
-tensor), ``_tile``/``_tile_t`` (pointers to a block of it), ``_key_blocks``/``_query_blocks`` (which blocks a
-program visits, split into mask-free and masked ranges) and ``_visible``/``_visible_t`` (which score entries
-count: where sliding windows and causal alignment belong). Compile-time constants travel together as one
-argument ``cfg`` (``Constants``, made by ``constants()``), so a call shows only what differs.
+(N, D) matrix as a tuple: pointer to row 0, row stride, column stride), ``_tile``/``_tile_t`` (pointers to a
+block of it), ``_key_blocks``/``_query_blocks`` (which blocks a program visits, split into mask-free and
+masked ranges) and ``_visible``/``_visible_t`` (which score entries count: where sliding windows and causal
+alignment belong). Arguments travel bundled, so a call shows only what differs: a kernel's strides as one
+tuple (each tensor's four strides, in the order of its pointer arguments: the flattened argument list, and
+so the compiled code, is the one the unbundled kernels had), its compile-time constants as one ``cfg``
+(``Constants``, made by ``constants()``).
 
 With ``LOAD_TMA`` the backward kernels fetch their streamed tiles of full blocks through tensor
 descriptors (Hopper's copy engine; any strides that are 16-byte aligned), so no registers go to addresses
@@ -242,14 +244,13 @@ def _check(cfg, OWNS_KEY_BLOCK: tl.constexpr):
 
 
 @triton.jit
-def _attn_fwd(Q, K, V, O, LSE, qk_scale, q_strides, k_strides, v_strides, o_strides, H, N_Q, N_K, cfg):
+def _attn_fwd(Q, K, V, O, LSE, qk_scale, strides, H, N_Q, N_K, cfg):
     _check(cfg, OWNS_KEY_BLOCK=False)
     pid_m = tl.cdiv(N_Q, cfg.BLOCK_M) - 1 - tl.program_id(0)  # causal: the longest rows start first
     b, h, bh = _program_head(H)
-    Q = _head_matrix(Q, q_strides, b, h)
-    K = _head_matrix(K, k_strides, b, h)
-    V = _head_matrix(V, v_strides, b, h)
-    O = _head_matrix(O, o_strides, b, h)
+    q_strides, k_strides, v_strides, o_strides = strides
+    Q, K = _head_matrix(Q, q_strides, b, h), _head_matrix(K, k_strides, b, h)
+    V, O = _head_matrix(V, v_strides, b, h), _head_matrix(O, o_strides, b, h)
     LSE = _head_rows(LSE, bh, N_Q)
 
     start_m = pid_m * cfg.BLOCK_M
@@ -275,13 +276,13 @@ def _attn_fwd(Q, K, V, O, LSE, qk_scale, q_strides, k_strides, v_strides, o_stri
 
 
 @triton.jit
-def _attn_bwd_preprocess(O, DO, DELTA, o_strides, do_strides, H, N_Q, cfg):
+def _attn_bwd_preprocess(O, DO, DELTA, strides, H, N_Q, cfg):
     b, h, bh = _program_head(H)
     offs_m = tl.program_id(0) * cfg.BLOCK_M + tl.arange(0, cfg.BLOCK_M)
     offs_d = tl.arange(0, cfg.D_PAD)
     mask = (offs_m < N_Q)[:, None] & (offs_d < cfg.HEAD_DIM)[None, :]
-    o = tl.load(_tile(_head_matrix(O, o_strides, b, h), offs_m, offs_d), mask=mask, other=0.0).to(tl.float32)
-    do = tl.load(_tile(_head_matrix(DO, do_strides, b, h), offs_m, offs_d), mask=mask, other=0.0).to(tl.float32)
+    o = tl.load(_tile(_head_matrix(O, strides[0], b, h), offs_m, offs_d), mask=mask, other=0.0).to(tl.float32)
+    do = tl.load(_tile(_head_matrix(DO, strides[1], b, h), offs_m, offs_d), mask=mask, other=0.0).to(tl.float32)
     tl.store(_head_rows(DELTA, bh, N_Q) + offs_m, tl.sum(o * do, 1), mask=offs_m < N_Q)  # delta = rowsum(dO * O)
 
 
@@ -328,43 +329,15 @@ def _attn_bwd_dkdv_blocks(
 
 @triton.jit
 def _attn_bwd_dkdv(
-    Q,
-    K,
-    V,
-    DO,
-    DK,
-    DV,
-    DQ,
-    Q_DESC,
-    DO_DESC,
-    DQ_DESC,
-    LSE,
-    DELTA,
-    qk_scale,
-    sm_scale,
-    q_strides,
-    k_strides,
-    v_strides,
-    do_strides,
-    dk_strides,
-    dv_strides,
-    dq_strides,
-    H,
-    N_Q,
-    N_K,
-    cfg,
+    Q, K, V, DO, DK, DV, DQ, Q_DESC, DO_DESC, DQ_DESC, LSE, DELTA, qk_scale, sm_scale, strides, H, N_Q, N_K, cfg
 ):
     _check(cfg, OWNS_KEY_BLOCK=True)
     b, h, bh = _program_head(H)
-    Q = _head_matrix(Q, q_strides, b, h)
-    K = _head_matrix(K, k_strides, b, h)
-    V = _head_matrix(V, v_strides, b, h)
-    DO = _head_matrix(DO, do_strides, b, h)
-    DK = _head_matrix(DK, dk_strides, b, h)
-    DV = _head_matrix(DV, dv_strides, b, h)
-    DQ = _head_matrix(DQ, dq_strides, b, h)
-    LSE = _head_rows(LSE, bh, N_Q)
-    DELTA = _head_rows(DELTA, bh, N_Q)
+    q_strides, k_strides, v_strides, do_strides, dk_strides, dv_strides, dq_strides = strides
+    Q, K = _head_matrix(Q, q_strides, b, h), _head_matrix(K, k_strides, b, h)
+    V, DO = _head_matrix(V, v_strides, b, h), _head_matrix(DO, do_strides, b, h)
+    DK, DV = _head_matrix(DK, dk_strides, b, h), _head_matrix(DV, dv_strides, b, h)
+    DQ, LSE, DELTA = _head_matrix(DQ, dq_strides, b, h), _head_rows(LSE, bh, N_Q), _head_rows(DELTA, bh, N_Q)
     # what each query block's step reads (Q, dO, LSE, delta) and adds into (dQ), with the descriptors' coordinates
     queries = (Q, DO, DQ, LSE, DELTA, Q_DESC, DO_DESC, DQ_DESC, b, h, bh)
 
@@ -420,38 +393,14 @@ def _attn_bwd_dq_blocks(dq, q, do, lse, delta, keys, offs_m, start, end, N_K, qk
 
 
 @triton.jit
-def _attn_bwd_dq(
-    Q,
-    K,
-    V,
-    DO,
-    DQ,
-    K_DESC,
-    V_DESC,
-    LSE,
-    DELTA,
-    qk_scale,
-    sm_scale,
-    q_strides,
-    k_strides,
-    v_strides,
-    do_strides,
-    dq_strides,
-    H,
-    N_Q,
-    N_K,
-    cfg,
-):
+def _attn_bwd_dq(Q, K, V, DO, DQ, K_DESC, V_DESC, LSE, DELTA, qk_scale, sm_scale, strides, H, N_Q, N_K, cfg):
     _check(cfg, OWNS_KEY_BLOCK=False)
     pid_m = tl.cdiv(N_Q, cfg.BLOCK_M) - 1 - tl.program_id(0)  # causal: the longest rows start first
     b, h, bh = _program_head(H)
-    Q = _head_matrix(Q, q_strides, b, h)
-    K = _head_matrix(K, k_strides, b, h)
-    V = _head_matrix(V, v_strides, b, h)
-    DO = _head_matrix(DO, do_strides, b, h)
-    DQ = _head_matrix(DQ, dq_strides, b, h)
-    LSE = _head_rows(LSE, bh, N_Q)
-    DELTA = _head_rows(DELTA, bh, N_Q)
+    q_strides, k_strides, v_strides, do_strides, dq_strides = strides
+    Q, K = _head_matrix(Q, q_strides, b, h), _head_matrix(K, k_strides, b, h)
+    V, DO = _head_matrix(V, v_strides, b, h), _head_matrix(DO, do_strides, b, h)
+    DQ, LSE, DELTA = _head_matrix(DQ, dq_strides, b, h), _head_rows(LSE, bh, N_Q), _head_rows(DELTA, bh, N_Q)
     keys = (K, V, K_DESC, V_DESC, b, h)  # what each key block's step reads, with the descriptors' coordinates
 
     start_m = pid_m * cfg.BLOCK_M

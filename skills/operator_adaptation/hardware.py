@@ -42,7 +42,7 @@ except ImportError:  # run as a script from an exported skill folder, without sh
         return exported if (exported / "hardware").is_dir() else checkout
 
 
-PROFILE_FIELDS = {
+PROFILE_FIELDS: dict[str, type | tuple[type, ...]] = {
     "name": str,
     "full_name": str,
     "vendor": str,
@@ -261,14 +261,14 @@ def profile_from_properties(properties) -> HardwareProfile:
         max_threads_per_block=int(known(reported("max_threads_per_block"), "max_threads_per_block")),
         max_blocks_per_sm=int(known(MAX_BLOCKS_PER_SM.get((major, minor)), "max_blocks_per_sm")),
         registers_per_sm=int(known(reported("regs_per_multiprocessor"), "registers_per_sm")),
-        max_registers_per_thread=ASSUMED["max_registers_per_thread"],
+        max_registers_per_thread=int(ASSUMED["max_registers_per_thread"]),
         smem_per_sm_kib=smem_per_sm,
         smem_per_block_kib=smem_per_block,
         smem_reserved_per_block_kib=ASSUMED["smem_reserved_per_block_kib"],
         l2_mib=known(reported("L2_cache_size", kib * kib), "l2_mib"),
         hbm_gib=round(reported("total_memory", 2.0**-30) or 0.0, 1),
         hbm_bandwidth_gbs=round(known(bandwidth, "hbm_bandwidth_gbs"), 1),
-        mma_min_dim=ASSUMED["mma_min_dim"],
+        mma_min_dim=int(ASSUMED["mma_min_dim"]),
         matrix_instructions=["mfma (matrix cores)"] if amd else ["mma.sync (tensor cores)"],
         dense_tflops={
             "bf16": round(tensor_tflops, 1),

@@ -144,7 +144,7 @@ def forward(q, k, v, causal: bool, sm_scale: float, o=None, lse=None, tuner: Tun
     def launch(config):
         cfg = kernels.constants(head_dim, d_pad, config["BLOCK_M"], config["BLOCK_N"], causal)
         grid = (triton.cdiv(n_q, config["BLOCK_M"]), batch * heads)
-        kernels._attn_fwd[grid](q, k, v, o, lse, sm_scale * LOG2_E, *strides, heads, n_q, n_k, cfg, **_launch(config))
+        kernels._attn_fwd[grid](q, k, v, o, lse, sm_scale * LOG2_E, strides, heads, n_q, n_k, cfg, **_launch(config))
 
     key = tuner.shape_class(device_name(q.device), q.dtype, head_dim, causal, n_q, n_k, batch * heads)
     launch(tuner.pick("fwd", key, tile_candidates("fwd", d_pad, q.device, q.dtype), launch))
@@ -162,12 +162,13 @@ def backward(q, k, v, o, lse, do, causal: bool, sm_scale: float, dq=None, dk=Non
     d_pad = padded_head_dim(head_dim)
     delta = torch.empty((batch, heads, n_q), device=q.device, dtype=torch.float32)
     kernels._attn_bwd_preprocess[(triton.cdiv(n_q, PRE_BLOCK), batch * heads)](
-        o, do, delta, o.stride(), do.stride(), heads, n_q, kernels.constants(head_dim, d_pad, PRE_BLOCK)
+        o, do, delta, (o.stride(), do.stride()), heads, n_q, kernels.constants(head_dim, d_pad, PRE_BLOCK)
     )
     dk = torch.empty((batch, heads, n_k, head_dim), device=q.device, dtype=q.dtype) if dk is None else dk
     dv = torch.empty((batch, heads, n_k, head_dim), device=q.device, dtype=q.dtype) if dv is None else dv
     dq = torch.empty((batch, heads, n_q, head_dim), device=q.device, dtype=q.dtype) if dq is None else dq
-    dq_acc = []  # the fp32 dQ buffer (B*H, N_Q, D_PAD) the fused strategies add into, made only if one runs
+    # the fp32 dQ buffer (B*H, N_Q, D_PAD) the fused strategies add into, made only if one runs
+    dq_acc: list[torch.Tensor] = []
     load_tma = tuner.options.tma_loads and tma_loads_ok(q, k, v, do)
     descriptor = lambda t, rows: _tile_descriptor(t, rows, d_pad) if load_tma else None
     scales = (sm_scale * LOG2_E, sm_scale)
@@ -190,7 +191,7 @@ def backward(q, k, v, o, lse, do, causal: bool, sm_scale: float, dq=None, dk=Non
         cfg = kernels.constants(head_dim, d_pad, bm, bn, causal, fused, tma, load_tma)
         kernels._attn_bwd_dkdv[(triton.cdiv(n_k, bn), batch * heads)](
             q, k, v, do, dk, dv, target, descriptor(q, bm), descriptor(do, bm), dq_desc, lse, delta, *scales,
-            *strides, heads, n_q, n_k, cfg, **_launch(config),
+            strides, heads, n_q, n_k, cfg, **_launch(config),
         )  # fmt: skip
 
     def launch_dq(config):
@@ -199,7 +200,7 @@ def backward(q, k, v, o, lse, do, causal: bool, sm_scale: float, dq=None, dk=Non
         cfg = kernels.constants(head_dim, d_pad, bm, bn, causal, load_tma=load_tma)
         kernels._attn_bwd_dq[(triton.cdiv(n_q, bm), batch * heads)](
             q, k, v, do, dq, descriptor(k, bn), descriptor(v, bn), lse, delta, *scales,
-            *strides, heads, n_q, n_k, cfg, **_launch(config),
+            strides, heads, n_q, n_k, cfg, **_launch(config),
         )  # fmt: skip
 
     def prepare(strategy: str):
@@ -207,10 +208,8 @@ def backward(q, k, v, o, lse, do, causal: bool, sm_scale: float, dq=None, dk=Non
         if strategy == "split_dq":
             dkdv = tuner.pick("dkdv", key, candidates("dkdv"), lambda c: launch_dkdv(c, strategy))
             dq_config = tuner.pick("dq", key, candidates("dq"), launch_dq)
-            return {"strategy": strategy, "dkdv": dkdv, "dq": dq_config}, lambda: (
-                launch_dkdv(dkdv, strategy),
-                launch_dq(dq_config),
-            )
+            run = lambda: (launch_dkdv(dkdv, strategy), launch_dq(dq_config))
+            return {"strategy": strategy, "dkdv": dkdv, "dq": dq_config}, run
         dkdv = tuner.pick(f"dkdv_{strategy}", key, candidates("dkdv_atomic"), lambda c: launch_dkdv(c, strategy))
         return {"strategy": strategy, "dkdv": dkdv}, lambda: launch_dkdv(dkdv, strategy)
 

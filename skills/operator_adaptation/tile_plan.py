@@ -179,7 +179,7 @@ def evaluate(
         "threads": profile.max_threads_per_sm // threads,
         "block limit": profile.max_blocks_per_sm,
     }
-    limited_by = min(limits, key=limits.get)
+    limited_by = min(limits, key=lambda name: limits[name])
     blocks = limits[limited_by]
     if blocks < 1:
         return None

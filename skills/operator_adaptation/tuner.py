@@ -21,6 +21,7 @@ device's resources drops out of the race instead of failing it.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Callable
@@ -140,7 +141,7 @@ class Tuner:
         best, best_ms = None, float("inf")
         for config in candidates:
             try:
-                ms = self.measure(lambda config=config: launch(config))
+                ms = self.measure(functools.partial(launch, config))
             except Exception as error:  # a config over the device's resources fails to compile or launch
                 if "resources" not in str(error).lower() and "shared memory" not in str(error).lower():
                     raise
