@@ -6,8 +6,8 @@ The real launchers (``launch.forward``/``backward``) run on small CPU tensors wi
 the device is an sm_<arch> GPU (a stand-in driver) and every launch turned into a compile: each kernel
 specialisation the tile plan proposes for ``--profile`` (``tile_plan.launch_candidates``, for each dQ
 strategy of that architecture, causal or not) is compiled to a cubin, and triton's bundled ``cuobjdump``
-reads its registers per thread, spilled bytes (local memory) and stack; shared memory comes from the
-compiler's metadata. Nothing runs, so no timing: this answers "does this tile spill, does that change
+reads its registers per thread and its stack frame (these kernels keep nothing on the stack: a frame means
+spilled registers); shared memory comes from the compiler's metadata. Nothing runs, so no timing: this answers "does this tile spill, does that change
 alter the code" in minutes on a CPU. Compare two checkouts (before/after a change) by running it with
 ``--tree`` on each and diffing the tables: the same rows with the same numbers mean the same kernels.
 """
@@ -65,8 +65,8 @@ def _usage(cubin: bytes) -> dict:
         report = subprocess.run(
             [str(cuobjdump), "--dump-resource-usage", file.name], capture_output=True, text=True, check=True
         )
-    found = {key: int(value) for key, value in re.findall(r"(REG|STACK|LOCAL):(\d+)", report.stdout)}
-    return {"registers": found["REG"], "spill_bytes": found["LOCAL"], "stack": found["STACK"]}
+    found = {key: int(value) for key, value in re.findall(r"(REG|STACK):(\d+)", report.stdout)}
+    return {"registers": found["REG"], "stack": found["STACK"]}
 
 
 def _row(name: str, args, kwargs, kernel) -> str:
@@ -79,7 +79,7 @@ def _row(name: str, args, kwargs, kernel) -> str:
     return (
         f"{name:22} {dtype:9} d{constants.get('HEAD_DIM')!s:<4} {tile:>7} w{kwargs.get('num_warps', '-')!s:<2}"
         f" s{kwargs.get('num_stages', '-')!s:<2} {','.join(flags) or '-':31} regs {usage['registers']:>3}"
-        f"  spill {usage['spill_bytes']:>5}  stack {usage['stack']:>4}  smem {kernel.metadata.shared:>6}"
+        f"  stack {usage['stack']:>4}  smem {kernel.metadata.shared:>6}"
     )
 
 
