@@ -3,7 +3,7 @@
 DIR/<name>/SKILL.md           the manifest (frontmatter kept) and its instructions
 DIR/<name>/references/        the knowledge pack: adaptation path and topics with their sources (Markdown),
                               the pack itself (JSON), the hardware profiles
-DIR/<name>/scripts/           the skill's runnable code: the NumPy reference kernel and the tile planner
+DIR/<name>/scripts/           the skill's runnable code: the NumPy reference kernel, the hardware profiles, the tile planner
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from pathlib import Path
 
 from pipeline.errors import UsageError
 
-# the scripts an agent can run without shijie's database: file name in the skill folder
-SCRIPTS = ("numpy_backward.py", "tile_plan.py")
+# the scripts an agent can run without shijie's database: file name in the skill folder (tile_plan.py imports
+# hardware.py from beside it)
+SCRIPTS = ("numpy_backward.py", "hardware.py", "tile_plan.py")
 
 
 def _passages_md(passages: list[dict]) -> list[str]:

@@ -18,7 +18,8 @@ from dataclasses import asdict, dataclass
 
 import torch
 
-from . import fused_attention
+from . import launch
+from .tuner import Tuner
 
 ALLOWED_RATIO = 2.0
 # A gradient that is exactly zero in float64 (one key: the softmax is constant) keeps rounding noise in
@@ -93,8 +94,9 @@ def _max_err(a: torch.Tensor, ref: torch.Tensor) -> float:
     return (a.double() - ref).abs().max().item()
 
 
-def check_case(case: Case, device, dtype, seed: int | None = None) -> dict:
-    """One case: the four errors of ours and of PyTorch's same-dtype math, and whether ours passes."""
+def check_case(case: Case, device, dtype, seed: int | None = None, tuner: Tuner | None = None) -> dict:
+    """One case: the four errors of ours and of PyTorch's same-dtype math, and whether ours passes (``tuner``:
+    the one that picks the tiles and the dQ strategy; None, the default one)."""
     seed = int.from_bytes(os.urandom(4), "little") if seed is None else seed
     generator = torch.Generator(device=device).manual_seed(seed)
     q = _random(case, case.seq_q, dtype, device, generator)
@@ -111,8 +113,8 @@ def check_case(case: Case, device, dtype, seed: int | None = None) -> dict:
     dq = torch.full(shape_q, math.nan, dtype=dtype, device=device)
     dk = torch.full(shape_k, math.nan, dtype=dtype, device=device)
     dv = torch.full(shape_k, math.nan, dtype=dtype, device=device)
-    fused_attention._forward(q, k, v, case.causal, scale, o=o, lse=lse)
-    fused_attention._backward(q, k, v, o, lse, do, case.causal, scale, dq=dq, dk=dk, dv=dv)
+    launch.forward(q, k, v, case.causal, scale, o=o, lse=lse, tuner=tuner)
+    launch.backward(q, k, v, o, lse, do, case.causal, scale, dq=dq, dk=dk, dv=dv, tuner=tuner)
     ours = {"out": o, "dq": dq, "dk": dk, "dv": dv}
 
     ref_out, ref_leaves = _torch_attention(q.double(), k.double(), v.double(), case.causal, scale)
@@ -143,7 +145,9 @@ def check_case(case: Case, device, dtype, seed: int | None = None) -> dict:
     return row
 
 
-def validate(device="cuda", dtype=torch.bfloat16, cases=None, seed: int | None = None) -> list[dict]:
+def validate(
+    device="cuda", dtype=torch.bfloat16, cases=None, seed: int | None = None, tuner: Tuner | None = None
+) -> list[dict]:
     """Checks every case (default: SMALL_CASES on cpu, DEVICE_CASES elsewhere); one row per case.
 
     Without ``seed`` every case draws fresh inputs from the OS's entropy (the seed is in the row, so a
@@ -152,4 +156,4 @@ def validate(device="cuda", dtype=torch.bfloat16, cases=None, seed: int | None =
     device = torch.device(device)
     if cases is None:
         cases = SMALL_CASES if device.type == "cpu" else DEVICE_CASES
-    return [check_case(case, device, dtype, None if seed is None else seed + i) for i, case in enumerate(cases)]
+    return [check_case(case, device, dtype, None if seed is None else seed + i, tuner) for i, case in enumerate(cases)]

@@ -22,7 +22,7 @@ from pipeline.errors import FIELD, UsageError
 
 from ..knowledge import PathStep, cluster_topics, path_steps, topic_passages
 from ..protocol import Device, Invocation, OpStatus, Phase
-from . import numpy_backward, tile_plan
+from . import hardware, numpy_backward, tile_plan
 
 if TYPE_CHECKING:
     from pipeline.store import Database
@@ -85,8 +85,6 @@ ADAPTATION_PATH = [
 
 PASSAGES_PER_STEP = 3
 PASSAGES_PER_TOPIC = 3
-# the GPUs whose shipped profile a CUDA device name maps to
-DEVICE_PROFILES = {"H200": "h200", "H100": "h100", "A100": "a100"}
 
 
 def op_key(op: str) -> str:
@@ -169,21 +167,11 @@ class OperatorAdaptation:
             )
 
         device_used, device_name, notes = self._device(device)
-        profile_name = target or DEVICE_PROFILES.get(
-            next((key for key in DEVICE_PROFILES if device_name and key in device_name), ""), "h100"
-        )
-        if target is None and device_used == "cpu":
-            notes.append("no --target given: planning for h100")
-        profile = tile_plan.load_profile(profile_name)
+        profile = self._profile(target, device_used, notes)
         plan = tile_plan.plan(profile, problem)
         dq_config = tile_plan.TileConfig(**{k: v for k, v in plan["kernels"]["dq"].items() if k != "candidates"})
         strategies = tile_plan.dq_strategies(profile, problem or tile_plan.Problem(), dq_config)
         if device_used == "cuda":
-            import torch
-
-            # the profile is a spec sheet; on the real device, say where the sheet and the silicon disagree
-            if profile.vendor == "NVIDIA" and profile_name in DEVICE_PROFILES.values() and target is None:
-                notes += tile_plan.device_mismatches(profile, torch.cuda.get_device_properties(0))
             validation, bench, bench_summary = self._cuda(benchmark)
             from .fused_attention import chosen_configs
 
@@ -211,6 +199,28 @@ class OperatorAdaptation:
             notes=notes,
             extras={"dq_strategies": strategies, "benchmark_summary": bench_summary, "tuned_configs": tuned},
         )
+
+    @staticmethod
+    def _profile(target: str | None, device_used: str, notes: list[str]) -> hardware.HardwareProfile:
+        """The profile to plan for: the --target one; else the CUDA device's (shipped, or built from its
+        properties); else h100. A shipped profile is checked against the device it stands for."""
+        if target is not None:
+            return hardware.load_profile(target)
+        if device_used != "cuda":
+            notes.append("no --target given: planning for h100")
+            return hardware.load_profile("h100")
+        import torch
+
+        properties = torch.cuda.get_device_properties(0)
+        profile = hardware.device_profile(properties)
+        if profile.source == hardware.FROM_PROPERTIES:
+            notes.append(
+                f"no shipped profile matches {properties.name}: planned from its properties"
+                f" (assumed or estimated: {', '.join(profile.assumed)})"
+            )
+        else:  # the profile is a spec sheet; on the real device, say where the sheet and the silicon disagree
+            notes += hardware.device_mismatches(profile, properties)
+        return profile
 
     @staticmethod
     def _device(device: Device | str) -> tuple[Device, str, list[str]]:

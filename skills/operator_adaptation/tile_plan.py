@@ -1,26 +1,34 @@
-"""Tile plan for the FlashAttention-2 backward on a GPU known only from its hardware profile.
+"""Tile plan for the FlashAttention-2 kernels on a GPU known only from its hardware profile: the one resource model.
 
-A profile (``data/hardware/*.toml``: SM count, shared memory per SM and per block, registers, warp width,
-bandwidth, dense rates) is all the planner reads, so it plans for a card nobody here has touched (a
-dry run) and the autotuner of the Triton kernel confirms on the real device (``candidates()`` is the
-list it searches).
+A profile (``hardware.py``: a shipped spec sheet, or one built from the device's properties) is all the
+planner reads, so it plans for a card nobody here has touched (a dry run), and the launcher of the Triton
+kernels asks it which tiles to time on the real device (``launch_candidates``).
 
 The kernel structure it plans for (the Triton tutorial 06-fused-attention split, and Dao 2023, Alg. 2):
 
 * ``dkdv``: a program owns a BLOCK_N block of K and V and loops over the BLOCK_M blocks of Q, dO, lse and
   delta; it keeps the dK, dV accumulators (fp32) in registers and streams Q, dO through shared memory
-  ``num_stages`` deep.
+  ``num_stages`` deep. ``dkdv_atomic`` also adds each tile's share of dQ into an fp32 buffer.
 * ``dq``: a separate pass; a program owns a BLOCK_M block of Q, dO and loops over the BLOCK_N blocks
   of K, V, accumulating dQ in registers (no fp32 atomics, so the result is deterministic).
+* ``fwd``: owns a query block and streams K, V like ``dq``, and is modelled as ``dq`` (which counts one
+  more (BLOCK_M, D) tile and one more score tile than the forward keeps: it errs toward fitting less).
 
 Resource model, per program (stated so a reader can check it by hand):
 
+* the head dimension is padded as the kernels pad it (``padded_head_dim``: a power of two, at least 16).
 * shared memory = the streamed tiles x num_stages + the resident tiles + one (BLOCK_M x BLOCK_N) 16-bit
   tile (P or dS re-laid-out as a matrix-instruction operand); rows of lse/delta in fp32.
 * registers per thread = (fp32 accumulators + two live fp32 score tiles) / threads + 32 for addresses
   and loop state, rounded up to 8 (the allocation granule). Above the per-thread limit the kernel would
   spill, so such configs do not fit.
 * occupancy = min over smem, registers, threads and the block limit of the programs one SM holds.
+
+What the launcher times (``launch_candidates``): the configurations measured to win on some shape that the
+profile fits and that keep at most ``SPILL_FREE_VALUES`` live fp32 values per thread (``live_values``: the
+forward's own count, one score tile, not the dq model's; Triton keeps more live than the model counts, and
+bigger tiles were measured to spill on an H200), then the plan's own first choice, all among tiles the kernel
+can step through (the inner block divides the outer one, so the causal diagonal starts on a block boundary).
 
 HBM traffic of the whole backward for a problem (B, H, N, D):
 
@@ -34,28 +42,12 @@ HBM traffic of the whole backward for a problem (B, H, N, D):
 from __future__ import annotations
 
 import math
-import os
-import tomllib
 from dataclasses import asdict, dataclass
-from pathlib import Path
 
 try:
-    from pipeline.errors import DataError, UsageError
-    from pipeline.resources import data_dir
-except ImportError:  # run as a script from an exported skill folder, without shijie installed
-
-    class UsageError(Exception):
-        pass
-
-    class DataError(Exception):
-        pass
-
-    def data_dir() -> Path:
-        # an exported skill keeps the profiles in references/hardware; a source checkout in data/hardware
-        here = Path(__file__).resolve().parent
-        exported, checkout = here.parent / "references", here.parent.parent / "data"
-        return exported if (exported / "hardware").is_dir() else checkout
-
+    from .hardware import HardwareProfile, UsageError, load_profile
+except ImportError:  # run as a script (an exported skill's scripts/ folder): hardware.py lies beside it
+    from hardware import HardwareProfile, UsageError, load_profile  # type: ignore[no-redef]
 
 ELEMENT_BYTES = {"bf16": 2, "fp16": 2, "fp32": 4}
 ROW_STAT_BYTES = 4  # lse and delta are fp32 per row
@@ -66,110 +58,12 @@ WARP_COUNTS = (1, 2, 4, 8)  # what Triton kernels launch with in practice
 STAGE_COUNTS = (1, 2, 3, 4, 5)
 MIN_TILE_PER_WARP = 128  # score-tile elements per warp: one m16n8 matrix instruction (the autotuner picked 16x32 tiles with 4 warps for D=256 on an H200)
 FULL_TILE = 128 * 64  # beyond this many score elements a bigger tile no longer shortens the loop much
-PROFILE_FIELDS = {
-    "name": str,
-    "full_name": str,
-    "vendor": str,
-    "arch": str,
-    "compute_capability": str,
-    "sm_count": int,
-    "warp_size": int,
-    "max_threads_per_sm": int,
-    "max_threads_per_block": int,
-    "max_blocks_per_sm": int,
-    "registers_per_sm": int,
-    "max_registers_per_thread": int,
-    "smem_per_sm_kib": (int, float),
-    "smem_per_block_kib": (int, float),
-    "smem_reserved_per_block_kib": (int, float),
-    "l2_mib": (int, float),
-    "hbm_gib": (int, float),
-    "hbm_bandwidth_gbs": (int, float),
-    "mma_min_dim": int,
-    "matrix_instructions": list,
-    "dense_tflops": dict,
-}
-
-
-@dataclass(frozen=True)
-class HardwareProfile:
-    name: str
-    full_name: str
-    vendor: str
-    arch: str
-    compute_capability: str
-    sm_count: int
-    warp_size: int
-    max_threads_per_sm: int
-    max_threads_per_block: int
-    max_blocks_per_sm: int
-    registers_per_sm: int
-    max_registers_per_thread: int
-    smem_per_sm_kib: float
-    smem_per_block_kib: float
-    smem_reserved_per_block_kib: float
-    l2_mib: float
-    hbm_gib: float
-    hbm_bandwidth_gbs: float
-    mma_min_dim: int
-    matrix_instructions: list
-    dense_tflops: dict
-    source: str = ""
-
-    @property
-    def smem_per_sm(self) -> int:
-        return int(self.smem_per_sm_kib * 1024)
-
-    @property
-    def smem_per_block(self) -> int:
-        return int(self.smem_per_block_kib * 1024)
-
-    def ridge_point(self, dtype: str) -> float:
-        """FLOPs per HBM byte above which a kernel is compute-bound on this device."""
-        return self.dense_tflops[dtype] * 1e12 / (self.hbm_bandwidth_gbs * 1e9)
-
-
-def profiles_dir() -> Path:
-    return data_dir() / "hardware"
-
-
-def shipped_profiles() -> list[str]:
-    return sorted(path.stem for path in profiles_dir().glob("*.toml"))
-
-
-def load_profile(name_or_path: str | os.PathLike) -> HardwareProfile:
-    """A shipped profile by name (``h100``) or any profile file by path."""
-    path = Path(name_or_path)
-    if not (path.suffix == ".toml" or path.exists()):
-        path = profiles_dir() / f"{str(name_or_path).lower()}.toml"
-        if not path.exists():
-            raise UsageError(
-                f"unknown hardware profile {str(name_or_path)!r}; shipped: {', '.join(shipped_profiles())}"
-                " (or give a path to a .toml profile)"
-            )
-    elif not path.exists():
-        raise UsageError(f"hardware profile file {path} does not exist")
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise DataError(f"hardware profile {path} is not valid TOML: {exc}") from None
-    problems = []
-    for key, kind in PROFILE_FIELDS.items():
-        if key not in raw:
-            problems.append(f"missing {key}")
-        elif not isinstance(raw[key], kind) or isinstance(raw[key], bool):
-            problems.append(f"{key} has the wrong type")
-    if not problems:
-        missing_rates = {"bf16", "fp16", "fp32"} - set(raw["dense_tflops"])
-        if missing_rates:
-            problems.append(f"dense_tflops lacks {', '.join(sorted(missing_rates))}")
-        for key in ("sm_count", "warp_size", "registers_per_sm", "smem_per_block_kib", "hbm_bandwidth_gbs"):
-            if raw[key] <= 0:
-                problems.append(f"{key} must be positive")
-    if problems:
-        raise DataError(f"hardware profile {path}: {'; '.join(problems)}")
-    known = {key: raw[key] for key in PROFILE_FIELDS}
-    return HardwareProfile(**known, source=str(path))
+MIN_HEAD_DIM_PAD = 16  # tl.dot takes no inner dimension below 16
+# Live fp32 values per thread (live_values / threads) above which a preferred config is not timed: the dK/dV
+# kernel's bigger tiles spilled on an H200 (docs/perf.md, step 1).
+SPILL_FREE_VALUES = 160
+# kernel -> whether a program owns a key block (and steps through query blocks) rather than a query block
+OWNS_KEY_BLOCK = {"fwd": False, "dkdv": True, "dkdv_atomic": True, "dq": False}
 
 
 @dataclass(frozen=True)
@@ -213,31 +107,42 @@ class TileConfig:
         return asdict(self)
 
 
-def _padded(head_dim: int) -> int:
-    # tl.arange needs a power of two: the kernel pads the head dimension
-    return 1 << (head_dim - 1).bit_length()
+def padded_head_dim(head_dim: int) -> int:
+    """The head dimension the kernels compute with: a power of two (tl.arange), at least MIN_HEAD_DIM_PAD."""
+    return max(MIN_HEAD_DIM_PAD, 1 << (head_dim - 1).bit_length())
+
+
+def nests(kernel: str, block_m: int, block_n: int) -> bool:
+    """Whether the kernel can step through the inner blocks: the inner block size divides the outer one."""
+    return block_n % block_m == 0 if OWNS_KEY_BLOCK[kernel] else block_m % block_n == 0
+
+
+def live_values(kernel: str, block_m: int, block_n: int, head_dim: int) -> int:
+    """fp32 values one program keeps in registers: its accumulators and the score tiles alive at once."""
+    d = padded_head_dim(head_dim)
+    if kernel == "fwd":
+        return block_m * d + block_m * block_n  # O, and S turned into P in place
+    accumulators = block_m * d if kernel == "dq" else 2 * block_n * d  # dQ; or dK, dV
+    if kernel == "dkdv_atomic":  # + each tile's dQ contribution dS K, added to global fp32 dQ atomically
+        accumulators += block_m * d
+    return accumulators + 2 * block_m * block_n  # + two live score tiles (S/P and dP/dS)
 
 
 def _resources(kernel: str, block_m: int, block_n: int, stages: int, head_dim: int, elem: int):
     """Bytes of shared memory, fp32 registers (whole program) and the per-iteration FLOPs and bytes."""
-    d = _padded(head_dim)
+    d = padded_head_dim(head_dim)
     operand_tile = block_m * block_n * elem  # P or dS as a 16-bit matrix operand
     if kernel in ("dkdv", "dkdv_atomic"):
         resident = 2 * block_n * d * elem  # K, V
         streamed = 2 * block_m * d * elem + 2 * block_m * ROW_STAT_BYTES  # Q, dO, lse, delta
-        accumulators = 2 * block_n * d  # dK, dV
-        flops = 4 * 2 * block_m * block_n * d  # S^T, dP^T, dV, dK
-        if kernel == "dkdv_atomic":  # + each tile's dQ contribution dS K, added to global fp32 dQ atomically
-            accumulators += block_m * d
-            flops += 2 * block_m * block_n * d
-    else:
+        flops = (5 if kernel == "dkdv_atomic" else 4) * 2 * block_m * block_n * d  # S^T, dP^T, dV, dK (, dQ)
+    else:  # dq, and fwd modelled as dq
+        kernel = "dq"
         resident = 2 * block_m * d * elem + 2 * block_m * ROW_STAT_BYTES  # Q, dO, lse, delta
         streamed = 2 * block_n * d * elem  # K, V
-        accumulators = block_m * d  # dQ
         flops = 3 * 2 * block_m * block_n * d  # S, dP, dQ
     smem = resident + stages * streamed + operand_tile
-    registers = accumulators + 2 * block_m * block_n  # + two live fp32 score tiles (S/P and dP/dS)
-    return smem, registers, flops, streamed
+    return smem, live_values(kernel, block_m, block_n, head_dim), flops, streamed
 
 
 def evaluate(
@@ -274,7 +179,7 @@ def evaluate(
         "threads": profile.max_threads_per_sm // threads,
         "block limit": profile.max_blocks_per_sm,
     }
-    limited_by = min(limits, key=limits.get)
+    limited_by = min(limits, key=lambda name: limits[name])
     blocks = limits[limited_by]
     if blocks < 1:
         return None
@@ -300,8 +205,8 @@ def evaluate(
 
 def candidates(profile: HardwareProfile, head_dim: int, kernel: str = "dkdv", dtype: str = "bf16") -> list[TileConfig]:
     """Every (BLOCK_M, BLOCK_N, num_warps, num_stages) that fits the profile, best first."""
-    if kernel not in ("dkdv", "dq", "dkdv_atomic"):
-        raise UsageError(f"kernel must be dkdv, dq or dkdv_atomic, not {kernel!r}")
+    if kernel not in OWNS_KEY_BLOCK:
+        raise UsageError(f"kernel must be one of {', '.join(OWNS_KEY_BLOCK)}, not {kernel!r}")
     fitting = [
         config
         for block_m in BLOCK_SIZES
@@ -329,31 +234,28 @@ def candidates(profile: HardwareProfile, head_dim: int, kernel: str = "dkdv", dt
     return sorted(fitting, key=rank)
 
 
-# profile field -> (torch.cuda device property, how to turn the property into the profile's unit)
-DEVICE_PROPERTIES = {
-    "sm_count": ("multi_processor_count", lambda value: value),
-    "warp_size": ("warp_size", lambda value: value),
-    "registers_per_sm": ("regs_per_multiprocessor", lambda value: value),
-    "max_threads_per_sm": ("max_threads_per_multi_processor", lambda value: value),
-    "smem_per_sm_kib": ("shared_memory_per_multiprocessor", lambda value: value / 1024),
-    "smem_per_block_kib": ("shared_memory_per_block_optin", lambda value: value / 1024),
-    "l2_mib": ("L2_cache_size", lambda value: value / (1024 * 1024)),
-}
+Tile = tuple[int, int, int, int]  # (BLOCK_M, BLOCK_N, num_warps, num_stages)
 
 
-def device_mismatches(profile: HardwareProfile, properties) -> list[str]:
-    """Where a profile disagrees with what the device reports (``torch.cuda.get_device_properties``)."""
-    found = []
-    for field_name, (attribute, convert) in DEVICE_PROPERTIES.items():
-        reported = getattr(properties, attribute, None)
-        if reported is None:
-            continue
-        value = convert(reported)
-        if abs(value - getattr(profile, field_name)) > 1e-6 * max(1, abs(value)):
-            found.append(
-                f"{profile.name}.{field_name} is {getattr(profile, field_name):g}, the device reports {value:g}"
-            )
-    return found
+def launch_candidates(
+    profile: HardwareProfile, kernel: str, head_dim: int, dtype: str = "bf16", preferred: tuple[Tile, ...] = ()
+) -> list[Tile]:
+    """The tiles the autotuner times for one of the Triton kernels: ``preferred`` ones (measured winners, best
+    first) that fit the profile within SPILL_FREE_VALUES, then the plan's first choice; all nesting."""
+    fitting = {
+        (c.block_m, c.block_n, c.num_warps, c.num_stages): c
+        for c in candidates(profile, head_dim, kernel, dtype)
+        if nests(kernel, c.block_m, c.block_n)
+    }  # best first: dicts keep the plan's order
+
+    def spill_free(block_m: int, block_n: int, warps: int, _stages: int) -> bool:
+        return live_values(kernel, block_m, block_n, head_dim) <= SPILL_FREE_VALUES * warps * profile.warp_size
+
+    chosen = [tile for tile in preferred if tile in fitting and spill_free(*tile)]
+    best = next(iter(fitting), None)
+    if best is not None and best not in chosen:
+        chosen.append(best)
+    return chosen
 
 
 def hbm_traffic(profile: HardwareProfile, problem: Problem, dkdv: TileConfig, dq: TileConfig) -> dict:
