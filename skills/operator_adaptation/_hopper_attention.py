@@ -494,27 +494,40 @@ def _desc(t: torch.Tensor, rows: int) -> TensorDescriptor:
 
 def hopper_supported(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *, causal: bool, bottom_right: bool,
                      window: tuple[int, int] | None, deterministic: bool, varlen: bool) -> bool:
-    """True when ``hopper_backward`` takes these inputs: an sm90 CUDA device; a validated dtype (bf16; fp16
-    once checked on the device); head_dim 64 or 128; 4-d (batch, heads, seq, head_dim) q and k, v with k/v heads
-    dividing q heads (GQA/MQA); last stride 1, other strides and base pointers 16-byte aligned. Causal masking
-    either way, aligned top-left or bottom-right. Not handled here (False): a sliding window, packed
-    variable-length batches, a deterministic backward (dQ is summed by reduce-adds in whatever order the key
-    tiles finish)."""
+    """True when ``hopper_backward`` takes these inputs (``hopper_unsupported`` says why not)."""
+    return hopper_unsupported(q, k, v, causal=causal, bottom_right=bottom_right, window=window,
+                              deterministic=deterministic, varlen=varlen) is None
+
+
+def hopper_unsupported(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *, causal: bool, bottom_right: bool,
+                       window: tuple[int, int] | None, deterministic: bool, varlen: bool) -> str | None:
+    """None when ``hopper_backward`` takes these inputs, else the first reason it does not. Taken: a validated
+    dtype (bf16, fp16); head_dim 64 or 128; 4-d (batch, heads, seq, head_dim) q and k, v with k/v heads dividing
+    q heads (GQA/MQA); last stride 1, other strides and base pointers 16-byte aligned; causal masking either way,
+    aligned top-left or bottom-right, or none; an sm90 CUDA device (checked last, so that the rest can be asked
+    on any machine). Not handled: a sliding window, packed variable-length batches, a deterministic backward
+    (dQ is summed by reduce-adds in whatever order the key tiles finish)."""
     del causal, bottom_right  # both alignments and no mask are handled
-    if window is not None or deterministic or varlen:
-        return False
+    if window is not None:
+        return "sliding windows are not handled"
+    if deterministic:
+        return "not deterministic: dQ is summed by reduce-adds in completion order"
+    if varlen:
+        return "packed variable-length batches are not handled"
     tensors = (q, k, v)
-    if not all(isinstance(t, torch.Tensor) and t.is_cuda and t.dim() == 4 for t in tensors):
-        return False
-    if torch.cuda.get_device_capability(q.device) != (9, 0):
-        return False
+    if not all(isinstance(t, torch.Tensor) and t.dim() == 4 for t in tensors):
+        return "q, k, v must be 4-d (batch, heads, seq, head_dim) tensors"
     if q.dtype not in VALIDATED_DTYPES or k.dtype != q.dtype or v.dtype != q.dtype:
-        return False
+        return f"dtype {q.dtype}/{k.dtype}/{v.dtype}: one of {', '.join(map(str, VALIDATED_DTYPES))} for all three"
     if q.shape[-1] not in (64, 128) or k.shape[-1] != q.shape[-1] or v.shape != k.shape:
-        return False
+        return f"head_dim {q.shape[-1]} (64 or 128, k and v alike)"
     if k.shape[0] != q.shape[0] or k.shape[1] < 1 or q.shape[1] % k.shape[1]:
-        return False
-    return all(_tma_ok(t) for t in tensors)
+        return f"{q.shape[1]} q heads over {k.shape[1]} k/v heads (k/v heads must divide q heads, same batch)"
+    if not all(_tma_ok(t) for t in tensors):
+        return "strides or base pointers not 16-byte aligned (last stride must be 1)"
+    if not all(t.is_cuda for t in tensors) or torch.cuda.get_device_capability(q.device) != (9, 0):
+        return "needs an sm90 CUDA device"
+    return None
 
 
 def _num_sms(device: torch.device) -> int:
