@@ -238,24 +238,20 @@ def grid(kind):
     return [(d, c, n, 16384 // n, 2048 // d) for d in (64, 128) for c in (False, True) for n in seqs]
 
 
-_FLEX = {}
-
-
 def _flex_tflops(q, k, v, do, causal, flops, warmup, rep):
-    """FlexAttention measured plainly: compiled once per shape and its block mask built outside the timed
-    region (the in-tool benchmark under-reports it, issue 13), then its autograd backward timed like cuDNN's."""
+    """FlexAttention measured plainly: compiled anew for this shape (dynamic=False: one compiled function reused
+    across shapes recompiles, turns dynamic and falls back to eager past Dynamo's recompile limit) and its block
+    mask built outside the timed region, then its autograd backward timed like cuDNN's."""
+    import torch._functorch.config as functorch_config
     from torch.nn.attention.flex_attention import create_block_mask, flex_attention
 
-    if "fn" not in _FLEX:
-        import torch._functorch.config as functorch_config
-
-        functorch_config.donated_buffer = False  # retain_graph for the timing loop
-        _FLEX["fn"] = torch.compile(flex_attention)
+    functorch_config.donated_buffer = False  # retain_graph for the timing loop
+    compiled = torch.compile(flex_attention, dynamic=False)
     n = q.shape[2]
     mask = create_block_mask(lambda b, h, qi, ki: qi >= ki, None, None, n, n, device="cuda") if causal else None
     for t in (q, k, v):
         t.grad = None
-    out = _FLEX["fn"](q, k, v, block_mask=mask)
+    out = compiled(q, k, v, block_mask=mask)
     out.backward(do, retain_graph=True)
     ms = triton.testing.do_bench(
         functools.partial(out.backward, do, retain_graph=True),

@@ -4,6 +4,10 @@
     rows = run_benchmark()          # the standard grid, every implementation, on the current CUDA device
     print(format_table(rows))
 
+    python -m skills.operator_adaptation.benchmark [--impls ours,cudnn] [--seqs 2048,8192] [--json rows.json]
+
+(the command line needs only torch and triton, not shijie's other dependencies: the device machines' case).
+
 The standard grid (FlashAttention's benchmark shape): bf16; head_dim 64 and 128; seq 1k..16k;
 batch = 16k / seq and heads = 2048 / head_dim, so every point holds the same number of tokens.
 
@@ -374,3 +378,26 @@ def format_table(rows: list[dict]) -> str:
         tail.append(f"geomean / cuDNN where both ran: {others}")
     tail += [f"behind: {b}" for b in s["ours_behind"]]
     return "\n".join([*lines, "", *mem_lines, "", *notes, *tail])
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+    import json
+
+    ap = argparse.ArgumentParser(description="Backward TFLOP/s of ours and the other kernels on the standard grid")
+    ap.add_argument("--impls", default=None, help="comma-separated (default: SHIJIE_BENCH_IMPLS, else all)")
+    ap.add_argument("--seqs", default=None, help="comma-separated sequence lengths of the grid (default: all)")
+    ap.add_argument("--json", default=None, help="also write the rows here")
+    args = ap.parse_args(argv)
+    impls = selected_implementations({"SHIJIE_BENCH_IMPLS": args.impls} if args.impls else os.environ)
+    seqs = {int(n) for n in args.seqs.split(",")} if args.seqs else set(SEQ_LENS)
+    rows = run_benchmark([p for p in STANDARD_GRID if p.seq in seqs], impls)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"device": torch.cuda.get_device_name(), "torch": torch.__version__, "rows": rows}, f)
+    print(format_table(rows), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
