@@ -32,11 +32,13 @@ it the math warps prefetch ``STAGES - 1`` tiles ahead themselves. The programs o
 side by side (key tiles fastest in the grid) and visit their unmasked query tiles rotated by the key tile, so
 they share Q, dO and the dQ accumulator in L2 without reduce-adding into the same rows at once.
 
-Measured on one H200 (docs/perf.md, "Hopper path (issue 13)"): 0.925x cuDNN's backward over the standard grid
-(geomean; 0.87x-0.99x), above FlexAttention at every point measured, dK/dV alone at up to 614 TFLOP/s of real
+Measured on one H200 (docs/perf.md, "Hopper path (issue 13)" and "continued"): 0.933x cuDNN's backward over the
+standard grid (geomean; 0.86x-1.01x; it was 0.925x before the causal programs went longest first), above
+FlexAttention at every point measured, GQA 4:1 within 3% of MHA per FLOP, dK/dV alone at up to 614 TFLOP/s of real
 work (the portable dK/dV kernel: 492). The plateau is Triton's register allocation (128-row query tiles, FA3's
-d64 choice, spill under 240 registers) and the barriers the compiler adds around every TMA and mbarrier
-operation (ncu, d128: tensor pipe 59% busy, a third of the stall cycles at CTA barriers).
+d64 choice, spill under 240 registers) and synchronisation: the math warps wait at CTA barriers where FA3 only
+arrives on named barriers (ncu, d128: tensor pipe 59% busy, a third of the stall cycles at CTA barriers; removing
+the one barrier the compiler added around the stage release measured neutral).
 
 Layouts the caller must give (``hopper_supported`` checks q, k, v): tensors of shape (batch, heads, seq,
 head_dim), bf16 or fp16 (both validated on the device), q, k, v with last stride 1, other strides and base pointers
