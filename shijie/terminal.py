@@ -100,13 +100,22 @@ def learned(console: Console, result: Learned, lang: Lang) -> None:
 
 
 def tuned_configs_table(rows: list[dict]) -> Table:
-    """The autotuner's picks (``fused_attention.chosen_configs()``): one row per kernel and shape class."""
+    """The autotuner's picks (``fused_attention.chosen_configs()``): one row per kernel and shape class, with the
+    winner's fastest round, its spread over the rounds and the runner-up (``tuner.Tuner.race``)."""
     table = Table(title="Tile configurations chosen by the autotuner (cached per shape class)")
-    for column in ("kernel", "shape class", "config", "ms"):
+    for column in ("kernel", "shape class", "config", "ms", "rounds, spread", "runner-up ms"):
         table.add_column(column)
     for row in rows:
-        ms = row.get("ms")
-        table.add_row(row["kernel"], row["shape_class"], str(row.get("config")), "-" if ms is None else f"{ms:.3f}")
+        ms, runner_up = row.get("ms"), row.get("runner_up")
+        rounds = f"{row['rounds']}, {row.get('spread', 0.0):.1%}" if row.get("rounds") else "-"
+        table.add_row(
+            row["kernel"],
+            row["shape_class"],
+            str(row.get("config")),
+            "-" if ms is None else f"{ms:.3f}",
+            rounds,
+            f"{runner_up['ms']:.3f}" if runner_up else "-",
+        )
     return table
 
 
