@@ -19,9 +19,10 @@ literal first.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from . import urls
@@ -138,5 +139,25 @@ def typed_forms(typed: str, links: Links, cwd: Path | None = None) -> list[str]:
     return list(dict.fromkeys(forms))
 
 
-def stable_urls(links: Links, values: Iterable[str | None]) -> list[str | None]:
-    return [links.stable(value) for value in values]
+LINK_KEYS = ("url", "duplicate_of", "duplicate_of_url")  # the keys that hold a document's address in results
+LINKS_KEYS = ("sources", "urls")  # and those that hold a list of addresses
+
+
+def map_links(value: Any, stable: Callable[[str], str | None]) -> Any:
+    """``value`` (JSON-like: dicts, lists) with every address under ``LINK_KEYS`` (and in the lists under
+    ``LINKS_KEYS``) passed through ``stable``
+    (``Links.stable``): how a knowledge pack, a report's data or an exported skill gets links that outlive
+    the run."""
+    if isinstance(value, dict):
+        mapped: dict[str, Any] = {}
+        for key, item in value.items():
+            if key in LINK_KEYS and isinstance(item, str):
+                mapped[key] = stable(item)
+            elif key in LINKS_KEYS and isinstance(item, list):
+                mapped[key] = [stable(x) if isinstance(x, str) else map_links(x, stable) for x in item]
+            else:
+                mapped[key] = map_links(item, stable)
+        return mapped
+    if isinstance(value, list):
+        return [map_links(item, stable) for item in value]
+    return value

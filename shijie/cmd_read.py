@@ -197,6 +197,8 @@ def list_(
 ) -> None:
     """Browse the documents: filter by relevance, value, type, domain, state and host; sort by any figure.
 
+    shijie ls is the same command. A document's type is the one scoring recognised (paper, course, blog, …).
+
     Example: shijie list --relevance high --min-value 60 --type paper --sort value --limit 20
     """
     from pipeline.export import public, records
@@ -276,7 +278,9 @@ def export(
         raise UsageError(f"cannot write {output_file}: {exc.strerror or exc}") from None
     out.emit({"format": format_, "path": str(output_file), "documents": len(found)})
     if not as_json:
-        out.err.print(say("export.wrote", lang, n=len(found), path=terminal.safe(output_file), format=format_))
+        out.err.print(
+            say("export.wrote", lang, n=len(found), path=terminal.safe(output_file), format=format_), soft_wrap=True
+        )
 
 
 def report(
@@ -311,4 +315,4 @@ def report(
         raise UsageError(f"cannot write {folder}: {exc.strerror or exc}", field="out") from None
     out.emit({"report": str(path), "documents": len(results.documents)})
     if not as_json:
-        out.human.print(say("report.wrote", lang, path=terminal.safe(path)))
+        out.human.print(say("report.wrote", lang, path=terminal.safe(path)), soft_wrap=True)

@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pipeline.links import Links
+from pipeline.links import Links, map_links
 from shijie.text import Lang
 from skills.learning import Learned
 from skills.protocol import Device, Invocation, Phase
@@ -121,24 +121,10 @@ class RunResult:
         )
 
 
-_LINK_KEYS = ("url", "duplicate_of", "duplicate_of_url")
-
-
-def _stable(value: Any, stable: Callable[[str], str | None]) -> Any:
-    if isinstance(value, dict):
-        return {
-            key: stable(item) if key in _LINK_KEYS and isinstance(item, str) else _stable(item, stable)
-            for key, item in value.items()
-        }
-    if isinstance(value, list):
-        return [_stable(item, stable) for item in value]
-    return value
-
-
 def with_stable_links(results: RunResult, links: Links) -> RunResult:
     """A copy of ``results`` whose document and passage URLs outlive the run (``pipeline.links``): what the
     report is written from."""
-    data = _stable(results.to_json(), links.stable)
+    data = map_links(results.to_json(), links.stable)
     copy = RunResult.from_json(data)
     copy.report = results.report
     return copy

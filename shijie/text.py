@@ -123,6 +123,9 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "report.source": ("source", "来源"),
     "report.depth": ("depth", "深度"),
     # -- the reader's verbs: score, show, search, list, export, report, mark, curate, skills (READER) ------
+    "punct.colon": (": ", "："),
+    "punct.semicolon": ("; ", "；"),
+    "punct.paren": (" ({text})", "（{text}）"),
     "col.id": ("id", "编号"),
     "col.value": ("value", "价值"),
     "col.relevance": ("relevance", "相关性"),
