@@ -25,13 +25,14 @@ from pipeline.errors import UsageError
 SCRIPTS = ("numpy_backward.py", "tile_plan.py")
 
 
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>&])")
+_MD_SPECIAL = re.compile(r"([\\\[\]<>])")  # what opens or closes a link, an image or an HTML tag
 _MD_BLANKS = re.compile(r"[\s\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 
 
 def md_text(text: object) -> str:
-    """Crawled text as Markdown text: one line, and every character that could start markup, a link or an HTML
-    tag backslash-escaped (CommonMark escapes any ASCII punctuation that way)."""
+    """Crawled text as Markdown text: one line (no heading, list or quote of its own), and every character that
+    could open or close a link, an image or an HTML tag backslash-escaped (CommonMark escapes ASCII punctuation
+    that way). Emphasis and code marks stay as they are: they change how text looks, never where it leads."""
     return _MD_SPECIAL.sub(r"\\\1", _MD_BLANKS.sub(" ", "" if text is None else str(text)).strip())
 
 
