@@ -15,6 +15,7 @@ import typer
 from pipeline.errors import ShijieError
 from shijie import __version__, cmd_crawl, cmd_read, cmd_run, cmd_score, cmd_skills
 from shijie.options import Group
+from shijie.terminal import clean
 from shijie.text import lang_in, say, translate
 
 app = typer.Typer(
@@ -61,7 +62,7 @@ def main() -> None:
         app()
     except ShijieError as exc:
         lang = lang_in(sys.argv[1:])
-        print(say("error.prefix", lang) + translate(str(exc), lang), file=sys.stderr)
+        print(say("error.prefix", lang) + translate(clean(str(exc)), lang), file=sys.stderr)
         sys.exit(1)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
