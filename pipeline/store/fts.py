@@ -364,19 +364,18 @@ def match_documents(
         else:
             return []
         total = conn.execute("SELECT count(*) FROM documents_fts").fetchone()[0]
-        ids = json.dumps(list(candidates))
         scores = dict.fromkeys(candidates, 0.0)
         for phrase in query.phrases:
-            hits = conn.execute("SELECT count(*) FROM documents_fts WHERE documents_fts MATCH ?", (phrase,)).fetchone()[
-                0
-            ]
-            weight = _lucene_idf(total, hits) / _fts5_idf(total, hits)
-            for doc_id, rank in conn.execute(
-                f"SELECT rowid, bm25(documents_fts, {weights}) FROM documents_fts WHERE documents_fts MATCH ?"
-                " AND rowid IN (SELECT value FROM json_each(?))",
-                (phrase, ids),
-            ):
-                scores[doc_id] += -rank * weight
+            # every document with the phrase, filtered here: a rowid constraint next to MATCH makes FTS5 run the
+            # phrase once per rowid (20k candidates took 19 s; this, 0.3 s)
+            ranks = conn.execute(
+                f"SELECT rowid, bm25(documents_fts, {weights}) FROM documents_fts WHERE documents_fts MATCH ?",
+                (phrase,),
+            ).fetchall()
+            weight = _lucene_idf(total, len(ranks)) / _fts5_idf(total, len(ranks))
+            for doc_id, rank in ranks:
+                if doc_id in scores:
+                    scores[doc_id] += -rank * weight
         best = sorted(scores, key=lambda i: (candidates[i] != "kept", -scores[i], i))[:limit]
         rows = conn.execute(
             f"SELECT f.rowid, d.url, d.title, d.status, snippet(documents_fts, 1, ?, ?, '…', {SNIPPET_TOKENS}),"
