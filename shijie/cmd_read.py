@@ -136,8 +136,9 @@ def search(
 
     Example: shijie search '"shared memory" bank -tutorial' --all --limit 5
     """
+    from pipeline.links import Links
     from pipeline.query import search as search_corpus
-    from pipeline.store import has_kept_documents, unindexed_documents
+    from pipeline.store import has_kept_documents, served_origins, unindexed_documents
 
     out = output(as_json, lang)
     database = open_db(db)
@@ -148,11 +149,13 @@ def search(
         elif not as_json:
             out.err.print(say("search.uncurated", lang))
     hits = search_corpus(database, query, limit, statuses)
+    links = Links(tuple(served_origins(database)))
     out.emit(
         [
             {
                 "id": p.document_id,
                 "url": p.url,
+                "link": links.stable(p.url),
                 "title": p.title,
                 "status": p.status,
                 "value": p.value,
@@ -167,7 +170,7 @@ def search(
         return
     if hits and not hits[0].all_terms:
         out.err.print(say("search.any", lang))
-    terminal.search_hits(out.human, hits, lang)
+    terminal.search_hits(out.human, hits, lang, links.stable)
     if not hits:
         out.human.print(say("search.none", lang, query=terminal.safe(repr(query))))
     if statuses == [Status.kept] and len(hits) < limit:

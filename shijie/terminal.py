@@ -78,16 +78,21 @@ def plain(value: object, width: int | None = None, *, one_line: bool = True, sty
 
 
 def highlighted(text: str, marks: tuple[tuple[int, int], ...] | list[tuple[int, int]] = ()) -> Text:
-    """A snippet whose ``marks`` (character spans of ``text``, the query's matches) are styled."""
+    """A snippet on one flowing line whose ``marks`` (character spans of ``text``, the query's matches) are
+    styled."""
+
+    def flow(piece: str) -> str:
+        return _BLANKS.sub(" ", clean(piece, one_line=False))
+
     out = Text()
     at = 0
     for start, end in sorted(marks):
         if start < at:
             continue
-        out.append(clean(text[at:start], one_line=False))
-        out.append(clean(text[start:end]), style=MATCH_STYLE)
+        out.append(flow(text[at:start]))
+        out.append(flow(text[start:end]), style=MATCH_STYLE)
         at = end
-    out.append(clean(text[at:], one_line=False))
+    out.append(flow(text[at:]))
     return out
 
 
@@ -466,15 +471,14 @@ def document_text(console: Console, text: str | None, lang: Lang) -> None:
     console.print(plain(text, one_line=False), soft_wrap=True)
 
 
-def search_hits(console: Console, hits: list[Any], lang: Lang) -> None:
-    """``shijie search``: id, title, score and state, the address, and the snippet with its matches styled."""
+def search_hits(console: Console, hits: list[Any], lang: Lang, link: Any = None) -> None:
+    """``shijie search``: id, title, score and state, the address (``link``: the one that outlives the run),
+    and the snippet with its matches styled."""
     for hit in hits:
         state = "" if hit.status == "kept" else f"  [dim]{status_text(hit.status, lang)}[/dim]"
         console.print(f"[bold]{hit.document_id}[/bold] {safe(hit.title, TITLE_CELLS)}  ({hit.score:.2f}){state}")
-        console.print(f"  [dim]{safe(hit.url)}[/dim]")
-        snippet = highlighted(hit.text, hit.marks)
-        snippet.pad_left(2)
-        console.print(snippet, soft_wrap=False)
+        console.print(f"  [dim]{safe(link(hit.url) if link else hit.url)}[/dim]")
+        console.print(Text("  ").append_text(highlighted(hit.text, hit.marks)))
         console.print()
 
 
