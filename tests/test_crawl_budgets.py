@@ -44,7 +44,7 @@ def test_noise_is_left_out_as_before():
 
 def test_pdf_page_and_character_caps_cut_and_say_so():
     bomb = shared_stream_pdf(pages=400, lines=500)  # 30,000 characters per page, 12 M in all
-    assert len(bomb) < 20_000
+    assert len(bomb) < 80_000  # the page objects; the text is in one compressed stream
     (doc,) = extract(bomb, "application/pdf", "http://h/b.pdf", Limits(max_pdf_pages=3)).documents
     assert doc.metadata["pages"] == 400 and doc.metadata["pages_read"] == 3
     assert "3 of 400 pages" in doc.metadata["truncated"]
