@@ -56,7 +56,11 @@ def text_pdf(pages: list[list[str]]) -> bytes:
     """One page per list of lines, each page with its own content stream."""
     n = len(pages)
     kids = " ".join(f"{4 + 2 * i} 0 R" for i in range(n))
-    objects: list[str | bytes] = ["<< /Type /Catalog /Pages 2 0 R >>", f"<< /Type /Pages /Kids [{kids}] /Count {n} >>", FONT]
+    objects: list[str | bytes] = [
+        "<< /Type /Catalog /Pages 2 0 R >>",
+        f"<< /Type /Pages /Kids [{kids}] /Count {n} >>",
+        FONT,
+    ]
     for i, lines in enumerate(pages):
         objects += [_page(5 + 2 * i, 3), stream(_text_ops(lines))]
     return assemble(objects)

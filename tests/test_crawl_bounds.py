@@ -19,13 +19,17 @@ def quick(**overrides) -> CrawlSettings:
     return CrawlSettings(**{"delay": 0.0, "backoff_base": 0.05, "rng_seed": 1, **overrides})
 
 
-def link_page(count: int, prefix: str = "/l/") -> bytes:
-    return ("<html><body>" + "".join(f'<a href="{prefix}{i}">{i}</a>' for i in range(count)) + "</body></html>").encode()
+def link_page(count: int, prefix: str = "/l/", times: int = 1, then: tuple[int, str] | None = None) -> bytes:
+    """A page of ``count`` links ``{prefix}{i}``, written ``times`` times over, then ``then`` = (count, prefix)."""
+    anchors = "".join(f'<a href="{prefix}{i}">{i}</a>' for i in range(count)) * times
+    if then:
+        anchors += "".join(f'<a href="{then[1]}{i}">{i}</a>' for i in range(then[0]))
+    return f"<html><body>{anchors}</body></html>".encode()
 
 
 def test_links_taken_per_page_are_capped(db_path):
     site = Site()
-    site.route("/", Reply(body=link_page(5_000) + link_page(5_000)))  # 5,000 distinct links, each twice
+    site.route("/", Reply(body=link_page(5_000, times=2)))  # 5,000 distinct links, each twice
     site.route("/l/*", Reply(body=html("leaf").encode()))
     db = open_db(db_path)
     with site.serve() as base:
@@ -37,7 +41,7 @@ def test_links_taken_per_page_are_capped(db_path):
 
 def test_the_frontier_is_capped_per_host_and_in_all(db_path):
     site = Site()
-    site.route("/", Reply(body=link_page(300) + link_page(300, "http://other.test/o/")))
+    site.route("/", Reply(body=link_page(300, then=(300, "http://other.test/o/"))))
     db = open_db(db_path)
     with site.serve() as base:
         stats = crawl(
@@ -85,6 +89,9 @@ def test_long_urls_are_kept_only_by_their_hash(db_path):
         tracemalloc.stop()
     assert stats.stored == 3 and stats.skipped["trap"] == 40  # counted once each, though linked twice
     assert db.execute("SELECT max(length(url)) FROM frontier").fetchone()[0] <= 512
-    assert db.execute("SELECT count(*) FROM frontier WHERE url LIKE 'sha256:%' AND skip_reason = 'trap'").fetchone()[0] == 40
+    assert (
+        db.execute("SELECT count(*) FROM frontier WHERE url LIKE 'sha256:%' AND skip_reason = 'trap'").fetchone()[0]
+        == 40
+    )
     assert max(len(url) for url in Frontier(db).seen) <= 512
     assert kept < 2_000_000, kept  # 40 x 100 KB would be 4 MB in any cache that held them

@@ -75,7 +75,7 @@ def test_the_time_budget_keeps_the_pages_read_in_time():
     assert "0.3 s" in doc.metadata["truncated"] and doc.text
 
 
-def test_a_worker_that_cannot_stop_is_killed_and_the_crawl_goes_on(db_path, tmp_path):
+def test_a_worker_that_cannot_stop_is_killed_and_the_crawl_goes_on(db_path):
     site = Site()
     site.page("/", html("home", links=["/operators.pdf", "/after.pdf"]))
     site.route("/operators.pdf", Reply(body=operators_pdf(30), content_type="application/pdf"))
@@ -85,14 +85,18 @@ def test_a_worker_that_cannot_stop_is_killed_and_the_crawl_goes_on(db_path, tmp_
         stats = crawl(db, [base + "/"], quick(extract_timeout=0.5, extract_workers=1))
     (error,) = db.execute("SELECT error FROM fetch_errors").fetchone()
     assert "did not finish" in error and stats.errors_by_reason == {"extraction killed": 1}
-    assert "Read by a fresh worker" in db.execute("SELECT text FROM documents WHERE url LIKE '%after.pdf'").fetchone()[0]
+    assert (
+        "Read by a fresh worker" in db.execute("SELECT text FROM documents WHERE url LIKE '%after.pdf'").fetchone()[0]
+    )
 
 
 def test_local_files_go_through_the_same_budgets(db_path, tmp_path):
-    (tmp_path / "bomb.pdf").write_bytes(shared_stream_pdf(pages=400, lines=2_000))
-    (tmp_path / "ops.pdf").write_bytes(operators_pdf(30))
+    folder = tmp_path / "papers"
+    folder.mkdir()
+    (folder / "bomb.pdf").write_bytes(shared_stream_pdf(pages=400, lines=2_000))
+    (folder / "ops.pdf").write_bytes(operators_pdf(30))
     db = open_db(db_path)
-    stats = crawl(db, [str(tmp_path)], quick(max_text_chars=20_000, extract_timeout=0.5))
+    stats = crawl(db, [str(folder)], quick(max_text_chars=20_000, extract_timeout=2.0))
     (text,) = db.execute("SELECT text FROM documents").fetchone()
     assert len(text) == 20_000 and stats.truncated == 1
     assert stats.errors_by_reason == {"extraction killed": 1}

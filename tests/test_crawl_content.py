@@ -36,13 +36,17 @@ def quick(**overrides) -> CrawlSettings:
 
 @pytest.mark.parametrize("kind", sorted(BINARIES))
 def test_binary_bytes_declared_as_text_are_refused(kind):
-    for ctype, url in (("text/html", "http://h/x.html"), ("text/plain", "http://h/x.txt"), ("text/markdown", "http://h/x.md")):
+    for ctype, url in (
+        ("text/html", "http://h/x.html"),
+        ("text/plain", "http://h/x.txt"),
+        ("text/markdown", "http://h/x.md"),
+    ):
         with pytest.raises(UnsupportedType, match="binary"):
             extract(BINARIES[kind], ctype, url)
 
 
 def test_text_with_a_few_control_characters_is_still_text():
-    page = "<p>Tabs\tand form feeds\f and an ESC \x1b$B of ISO-2022-JP</p>".encode()
+    page = b"<p>Tabs\tand form feeds\f and an ESC \x1b$B of ISO-2022-JP</p>"
     (doc,) = extract(page, "text/html", "http://h/").documents
     assert "Tabs and form feeds" in doc.text
 
@@ -55,13 +59,15 @@ def test_a_pdf_served_as_html_is_read_as_a_pdf():
 
 
 def test_a_binary_renamed_html_is_refused_in_a_crawl(db_path, tmp_path):
-    (tmp_path / "image.html").write_bytes(BINARIES["png"])
-    (tmp_path / "real.html").write_text(html("Real page", "coalesced loads"))
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    (folder / "image.html").write_bytes(BINARIES["png"])
+    (folder / "real.html").write_text(html("Real page", "coalesced loads"))
     site = Site()
     site.page("/", html("home", links=["/disguised.html"]))
     site.route("/disguised.html", Reply(body=BINARIES["zip"]))
     db = open_db(db_path)
-    local = crawl(db, [str(tmp_path)], quick())
+    local = crawl(db, [str(folder)], quick())
     with site.serve() as base:
         remote = crawl(db, [base + "/"], quick())
     assert local.stored == 1 and local.skipped == {"type": 1}
@@ -111,11 +117,11 @@ def test_a_server_that_drops_the_connection_is_not_retried(db_path):
     assert "RemoteProtocolError" in db.execute("SELECT error FROM fetch_errors").fetchone()[0]
 
 
-def test_the_corpus_server_answers_a_nul_path_with_400(tmp_path):
+def test_the_corpus_server_answers_a_nul_or_overlong_path_with_400(tmp_path):
     (tmp_path / "index.html").write_text(html("home"))
     with serve_folder(tmp_path) as base:
         host, port = base.removeprefix("http://").split(":")
-        for path in ("/%00", "/a%00b/index.html", "/%2e%2e/%00"):
+        for path in ("/%00", "/a%00b/index.html", "/%2e%2e/%00", "/" + "a" * 5000, "/trap/" + "b" * 5000):
             conn = http.client.HTTPConnection(host, int(port), timeout=10)
             conn.request("GET", path)
             response = conn.getresponse()

@@ -60,20 +60,23 @@ def test_errors_are_listed_by_reason_in_json_and_the_table(cli):
 
 
 def test_files_skipped_for_their_type_do_not_spend_the_page_budget(db_path, tmp_path):
+    folder = tmp_path / "notes"
+    folder.mkdir()
     for i in range(20):
-        (tmp_path / f"a{i:02}.bin").write_bytes(bytes(range(256)))
-        (tmp_path / f"b{i:02}.png.html").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(300))  # binary, named .html
-    (tmp_path / "c1.md").write_text("# One\n\nfirst note\n")
-    (tmp_path / "c2.md").write_text("# Two\n\nsecond note\n")
-    stats = crawl(open_db(db_path), [str(tmp_path)], quick(max_pages=2))
+        (folder / f"a{i:02}.bin").write_bytes(bytes(range(256)))
+        (folder / f"b{i:02}.png.html").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(300))  # binary, named .html
+    (folder / "c1.md").write_text("# One\n\nfirst note\n")
+    (folder / "c2.md").write_text("# Two\n\nsecond note\n")
+    stats = crawl(open_db(db_path), [str(folder)], quick(max_pages=2))
     assert stats.stored == 2 and stats.skipped == {"type": 40} and stats.stopped is None
 
 
 def test_a_folder_is_walked_as_the_crawl_goes(db_path, tmp_path, monkeypatch):
     """``shijie crawl /usr --max-pages 5`` reads its five files without listing all of /usr first."""
+    tree = tmp_path / "tree"
     for d in range(200):
-        folder = tmp_path / f"d{d:03}"
-        folder.mkdir()
+        folder = tree / f"d{d:03}"
+        folder.mkdir(parents=True)
         (folder / "note.md").write_text(f"# Note {d}\n\ntext {d}\n")
     listed: list[str] = []
     real_scandir = os.scandir
@@ -83,7 +86,7 @@ def test_a_folder_is_walked_as_the_crawl_goes(db_path, tmp_path, monkeypatch):
         return real_scandir(path)
 
     monkeypatch.setattr(os, "scandir", scandir)
-    stats = crawl(open_db(db_path), [str(tmp_path)], quick(max_pages=5))
+    stats = crawl(open_db(db_path), [str(tree)], quick(max_pages=5))
     monkeypatch.undo()
     assert stats.stored == 5 and stats.stopped == "max_pages"
     assert len(listed) <= 10, len(listed)  # the root and the few folders read, not all 200
