@@ -11,9 +11,9 @@ or more than 5% control characters in the first 4 KB — are refused (``Unsuppor
 HTML is parsed with lxml's HTML parser (libxml2: tolerant of malformed markup, and several times faster than
 BeautifulSoup's tree on the crawl's hot path). The main text leaves out navigation, page headers and footers,
 asides, forms, scripts and styles, prefers ``<main>``/``<article>`` when a page has one, and keeps ``<pre>``
-blocks verbatim as fenced code. Leaving out is one pass over the tree that marks the noise and one walk that
-skips it: linear in the page (dropping each noise element from the tree instead re-joined the text around it,
-quadratic in a page of many small scripts). The charset comes from the BOM, then the Content-Type header, then
+blocks verbatim as fenced code. Noise is skipped by one walk that judges each element as it meets it: linear in
+the page, holding nothing per element (dropping each noise element from the tree instead re-joined the text
+around it, quadratic in a page of many small scripts). The charset comes from the BOM, then the Content-Type header, then
 a ``<meta>`` declaration, then UTF-8 if the bytes are valid UTF-8, else windows-1252 (the web's default); a
 declared label is used only if it names a real text encoding (``TEXT_ENCODINGS``, the WHATWG Encoding
 Standard's set): ``hex``, ``rot13``, ``base64``, ``zlib``, ``idna``, ``undefined``, ``utf-7``… are ignored.
@@ -270,6 +270,7 @@ _HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 _SPACES = re.compile(r"[ \t\r\n\f\v\u00a0]+")
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
 _CLOCK_EVERY = 1024  # elements walked between two looks at the clock
+_JOIN_EVERY = 4096  # pieces of text gathered before they are joined into one (a list of a million bits is big)
 
 
 def _is_noise(element: Any, in_content: bool) -> bool:
@@ -282,43 +283,45 @@ def _is_noise(element: Any, in_content: bool) -> bool:
     )
 
 
-def _survey(root: Any) -> tuple[set[Any], Any]:
-    """One pass over the tree in document order: the noise elements (left out with all they hold) and the main
-    element: the first ``<main>``, else the first ``role="main"``, else the only ``<article>``, else ``<body>``."""
-    noise: set[Any] = set()
-    main = role_main = None
-    articles = []
-    stack = [(root, False)]
+def _main_element(root: Any) -> Any:
+    """The element that holds the page's text: the first ``<main>``, else the first ``role="main"``, else the only
+    ``<article>``, else ``<body>`` — outside noise (a ``<main>`` inside a ``<nav>`` is not the page's). One pass
+    in document order that keeps only a stack of child iterators: nothing per element is held."""
+    main = role_main = article = None
+    articles = 0  # more than one: no single article is the page's text
+    stack = [(iter((root,)), False)]
     while stack:
-        element, in_content = stack.pop()
+        children, in_content = stack[-1]
+        element = next(children, None)
+        if element is None:
+            stack.pop()
+            continue
         tag = element.tag
-        if not isinstance(tag, str):  # a comment or processing instruction
+        if not isinstance(tag, str) or (element is not root and _is_noise(element, in_content)):
             continue
-        if element is not root and _is_noise(element, in_content):
-            noise.add(element)
-            continue
-        if tag == "main" and main is None:
-            main = element
-        elif role_main is None and element.get("role") == "main":
+        if tag == "main":
+            return element  # the first <main> in document order wins outright
+        if role_main is None and element.get("role") == "main":
             role_main = element
         if tag == "article":
-            articles.append(element)
-        children = list(element)  # an lxml element indexes its children by walking them: reverse a list instead
-        children.reverse()
-        inside = in_content or tag in _CONTENT_TAGS
-        stack.extend((child, inside) for child in children)
+            articles += 1
+            article = article if article is not None else element
+        stack.append((iter(element), in_content or tag in _CONTENT_TAGS))
     if main is None:
         main = role_main
-    if main is None and len(articles) == 1:
-        main = articles[0]
+    if main is None and articles == 1:
+        main = article
     if main is None:
         body = root.find("body")
         main = body if body is not None else root
-    return noise, main
+    return main
 
 
 class _Text:
-    """The text of an element, walked without recursion (any depth), leaving out noise, within the budgets."""
+    """The text of an element, walked without recursion (any depth), leaving out noise, within the budgets.
+
+    Memory is the text itself: noise is judged as the walk meets it (its ancestors' article/main is a flag on
+    the walk's stack), and the pieces of text are joined every ``_JOIN_EVERY`` pieces."""
 
     def __init__(self, limits: Limits, clock: _Clock):
         self.out: list[str] = []
@@ -328,18 +331,23 @@ class _Text:
         self.limits = limits
         self.clock = clock
         self.cut: str | None = None
+        self.open_headings = 0
 
     def put(self, text: str) -> None:
         self.out.append(text)
         self.size += len(text)
+        if len(self.out) >= _JOIN_EVERY and not self.open_headings:
+            self.out = ["".join(self.out)]
 
-    def walk(self, top: Any, noise: set[Any]) -> None:
+    def walk(self, top: Any) -> None:
         if top.text:
             self.put(_SPACES.sub(" ", top.text))
-        # each frame: the element's children still to walk, and what closes it (block?, its tail, heading start)
-        stack: list[tuple[Any, tuple[bool, str | None, int | None] | None]] = [(iter(top), None)]
+        in_content = any(a.tag in _CONTENT_TAGS for a in top.iterancestors()) or top.tag in _CONTENT_TAGS
+        # each frame: the element's children still to walk, whether they are inside an article or main, and
+        # what closes the element (block?, its tail, where its heading text starts)
+        frames: list[tuple[Any, bool, tuple[bool, str | None, int | None] | None]] = [(iter(top), in_content, None)]
         steps = 0
-        while stack:
+        while frames:
             steps += 1
             if self.size > self.limits.max_chars:
                 self.cut = f"text cut at {self.limits.max_chars} characters"
@@ -347,13 +355,14 @@ class _Text:
             if steps % _CLOCK_EVERY == 0 and self.clock.expired():
                 self.cut = f"stopped after {self.clock.seconds:g} s"
                 return
-            children, closing = stack[-1]
+            children, inside, closing = frames[-1]
             child = next(children, None)
             if child is None:
-                stack.pop()
+                frames.pop()
                 if closing is not None:
                     block, tail, heading_from = closing
                     if heading_from is not None:
+                        self.open_headings -= 1
                         heading = _clean("".join(self.out[heading_from:]))
                         if heading:
                             self.headings.append(heading)
@@ -363,7 +372,7 @@ class _Text:
                         self.put(_SPACES.sub(" ", tail))
                 continue
             tag = child.tag
-            if not isinstance(tag, str) or child in noise:
+            if not isinstance(tag, str) or _is_noise(child, inside):
                 if child.tail:
                     self.put(_SPACES.sub(" ", child.tail))
                 continue
@@ -377,10 +386,13 @@ class _Text:
                 continue
             block = tag in _BLOCK_TAGS
             self.put("\n" if block else (" " if tag in ("td", "th") else ""))
-            heading_from = len(self.out) if tag in _HEADINGS else None
+            heading_from = None
+            if tag in _HEADINGS:
+                heading_from = len(self.out)
+                self.open_headings += 1
             if child.text:
                 self.put(_SPACES.sub(" ", child.text))
-            stack.append((iter(child), (block, child.tail, heading_from)))
+            frames.append((iter(child), inside or tag in _CONTENT_TAGS, (block, child.tail, heading_from)))
 
 
 def tidy(raw: str) -> str:
@@ -426,6 +438,7 @@ def extract_html(
         root = lxml_html.document_fromstring(text)
     except (etree.ParserError, ValueError) as exc:
         raise Unreadable(f"HTML that does not parse ({exc})") from None
+    del text  # the tree holds the page now
 
     follow, index = True, True
     for meta in root.iterfind(".//meta[@name]"):
@@ -451,9 +464,8 @@ def extract_html(
     title = _clean(title_el.text_content()) if title_el is not None else ""
     documents = []
     if index:
-        noise, main = _survey(root)
         reader = _Text(limits, clock)
-        reader.walk(main, noise)
+        reader.walk(_main_element(root))
         if not title and reader.headings:
             title = reader.headings[0]
         clean, cut = _cut(tidy("".join(reader.out)), limits, reader.cut)

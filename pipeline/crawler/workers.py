@@ -14,32 +14,57 @@ new one takes its place when needed; the document is an error (``ExtractionKille
 is capped at ``memory_mb`` (``RLIMIT_AS``): a document that needs more is a ``MemoryError`` there, the worker is
 retired, and the crawl's own memory never sees it.
 
-The protocol, on each worker's stdin and stdout: frames of an 8-byte big-endian length and a pickle. The parent
-sends ``(body, content_type, url, limits)``; the worker answers ``("ok", Extraction)``, ``("skip", message)``
-(``UnsupportedType``) or ``("error", message, retire)``. Its first frame, ``("ready", pid)``, comes after its
-imports, so start-up is not counted against a document. Pickle is safe here: both ends are this module, over
-a private pipe. In a worker, stray writes to stdout go to stderr, and after start-up stderr and logging are
-silenced (pypdf logs a warning for every oddity of a file); it ignores SIGINT (Ctrl-C is the parent's to
-handle) and ends when its stdin closes, so a crawl killed with SIGKILL leaves no worker behind.
+The protocol, on each worker's stdin and stdout: frames of an 8-byte big-endian length and a ``marshal`` of
+plain values (both ends are this module, over a private pipe; marshal is several times faster than pickle
+for these tuples and cannot build arbitrary objects). The parent sends ``(body, content_type, url, limits as a
+tuple)``; the worker answers ``("ok", extraction as a tuple)``, ``("skip", message)`` (``UnsupportedType``) or
+``("error", message, retire)``. Its first frame, ``("ready", pid)``, comes after its imports, so start-up is
+not counted against a document. In a worker, stray writes to stdout go to stderr, and after start-up stderr and
+logging are silenced (pypdf logs a warning for every oddity of a file); it ignores SIGINT (Ctrl-C is the
+parent's to handle) and ends when its stdin closes, so a crawl killed with SIGKILL leaves no worker behind.
 
-Cost per document: one pickle each way and two pipe round trips; measured in docs/perf.md (Crawl).
+Cost per document: a marshal each way and a pipe round trip (two context switches): ~0.15-0.2 ms of CPU
+per page on the 2-core VM, measured by ``benchmarks/extract_workers_bench.py`` (docs/perf.md, Crawl).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import marshal
 import os
-import pickle
 import struct
 import sys
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from ..extract import Extraction, Limits, Unreadable, UnsupportedType
+from ..extract import Document, Extraction, Limits, Unreadable, UnsupportedType
 
 _HEADER = struct.Struct(">Q")
 _ROOT = Path(__file__).resolve().parent.parent.parent  # the folder that holds the ``pipeline`` package
+
+
+def _to_wire(extraction: Extraction) -> tuple[Any, ...]:
+    """Plain values only: marshal refuses a str subclass (lxml hands some back), so text is made ``str``."""
+    documents = [
+        (
+            d.kind,
+            str(d.title),
+            str(d.text),
+            list(map(str, d.headings)),
+            list(map(str, d.code_blocks)),
+            d.metadata,
+            d.url,
+        )
+        for d in extraction.documents
+    ]
+    links = list(map(str, extraction.links))
+    return (documents, links, extraction.follow, extraction.paging, extraction.links_dropped)
+
+
+def _from_wire(wire: tuple[Any, ...]) -> Extraction:
+    documents, links, follow, paging, links_dropped = wire
+    return Extraction([Document(*d) for d in documents], links, follow, paging, links_dropped)
 
 
 class ExtractionKilled(Unreadable):
@@ -72,7 +97,7 @@ class _Worker:
         worker = cls(process)
         try:
             kind, _ = await asyncio.wait_for(worker._receive(), timeout=120)
-        except (asyncio.IncompleteReadError, TimeoutError, pickle.UnpicklingError, ValueError) as exc:
+        except (asyncio.IncompleteReadError, TimeoutError, EOFError, ValueError, TypeError) as exc:
             await worker.kill()
             raise ExtractionKilled(f"the extraction worker did not start ({exc.__class__.__name__})") from None
         if kind != "ready":
@@ -83,11 +108,12 @@ class _Worker:
     async def _receive(self) -> Any:
         assert self.process.stdout is not None
         (size,) = _HEADER.unpack(await self.process.stdout.readexactly(_HEADER.size))
-        return pickle.loads(await self.process.stdout.readexactly(size))
+        return marshal.loads(await self.process.stdout.readexactly(size))
 
-    async def run(self, job: tuple[bytes, str | None, str, Limits]) -> Any:
+    async def run(self, body: bytes, content_type: str | None, url: str, limits: Limits) -> Any:
         assert self.process.stdin is not None
-        payload = pickle.dumps(job, protocol=pickle.HIGHEST_PROTOCOL)
+        wire_limits = (limits.max_chars, limits.max_pdf_pages, limits.max_links, limits.seconds)
+        payload = marshal.dumps((body, content_type, url, wire_limits))
         self.process.stdin.write(_HEADER.pack(len(payload)) + payload)
         await self.process.stdin.drain()
         return await self._receive()
@@ -128,13 +154,13 @@ class Workers:
             keep = False
             try:
                 async with asyncio.timeout(kill_after(limits)):
-                    answer = await worker.run((body, content_type, url, limits))
+                    answer = await worker.run(body, content_type, url, limits)
                 keep = not (answer[0] == "error" and answer[2])
             except TimeoutError:
                 raise ExtractionKilled(
                     f"extraction did not finish within {kill_after(limits):g} s: the worker was stopped"
                 ) from None
-            except (asyncio.IncompleteReadError, ConnectionError, pickle.UnpicklingError, EOFError):
+            except (asyncio.IncompleteReadError, ConnectionError, EOFError, ValueError, TypeError):
                 code = worker.process.returncode
                 raise ExtractionKilled(f"the extraction worker died ({_exit_reason(code)})") from None
             finally:
@@ -144,7 +170,7 @@ class Workers:
                 else:
                     await worker.kill()
         if answer[0] == "ok":
-            return answer[1]
+            return _from_wire(answer[1])
         if answer[0] == "skip":
             raise UnsupportedType(answer[1])
         raise Unreadable(answer[1])
@@ -182,16 +208,20 @@ def _read_frame(stream: BinaryIO) -> bytes | None:
 
 
 def _write_frame(stream: BinaryIO, message: Any) -> None:
-    payload = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    try:
+        payload = marshal.dumps(message)
+    except ValueError as exc:  # a value marshal does not take (a str subclass a library handed back)
+        payload = marshal.dumps(("error", f"extraction result could not be sent ({exc})", False))
     stream.write(_HEADER.pack(len(payload)) + payload)
     stream.flush()
 
 
-def _answer(job: tuple[bytes, str | None, str, Limits]) -> tuple[Any, ...]:
+def _answer(job: tuple[bytes, str | None, str, tuple[Any, ...]]) -> tuple[Any, ...]:
     from ..extract import extract
 
+    body, content_type, url, limits = job
     try:
-        return ("ok", extract(*job))
+        return ("ok", _to_wire(extract(body, content_type, url, Limits(*limits))))
     except UnsupportedType as exc:
         return ("skip", str(exc))
     except Unreadable as exc:
@@ -213,9 +243,7 @@ def main(memory_mb: int) -> None:
     inbox = sys.stdin.buffer
     outbox = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # a library that prints writes to stderr, never into the protocol
-    import pypdf  # noqa: F401 (imported before the first document, so that one is not charged for it)
-
-    from .. import extract  # noqa: F401
+    from .. import extract  # noqa: F401 (lxml loaded before the first document; pypdf with the first PDF)
 
     if memory_mb > 0:
         limit = memory_mb * 1024 * 1024
@@ -227,7 +255,7 @@ def main(memory_mb: int) -> None:
     os.dup2(devnull, 1)
     _write_frame(outbox, ("ready", os.getpid()))
     while (frame := _read_frame(inbox)) is not None:
-        answer = _answer(pickle.loads(frame))
+        answer = _answer(marshal.loads(frame))
         _write_frame(outbox, answer)
         if answer[0] == "error" and answer[2]:
             return  # retired (the parent kills it too)
