@@ -100,3 +100,34 @@ def test_local_files_go_through_the_same_budgets(db_path, tmp_path):
     (text,) = db.execute("SELECT text FROM documents").fetchone()
     assert len(text) == 20_000 and stats.truncated == 1
     assert stats.errors_by_reason == {"extraction killed": 1}
+
+
+def test_a_worker_that_dies_is_the_documents_error_and_is_replaced():
+    """A crash inside the extractor (here: SIGSEGV sent to the worker mid-document) ends that document only."""
+    import asyncio
+    import os
+    import signal
+
+    from pipeline.crawler.workers import ExtractionKilled, Workers
+
+    async def scenario() -> tuple[str, str, int]:
+        workers = Workers(1, memory_mb=384)
+        task = asyncio.ensure_future(workers.extract(operators_pdf(30), "application/pdf", "http://h/x.pdf", Limits()))
+        while not workers.busy:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.3)
+        (worker,) = workers.busy
+        os.kill(worker.process.pid, signal.SIGSEGV)
+        try:
+            await task
+            died = ""
+        except ExtractionKilled as exc:
+            died = str(exc)
+        after = await workers.extract(
+            text_pdf([["read after the crash"]]), "application/pdf", "http://h/y.pdf", Limits()
+        )
+        await workers.aclose()
+        return died, after.documents[0].text, workers.started
+
+    died, text, started = asyncio.run(scenario())
+    assert "died (signal 11)" in died and text == "read after the crash" and started == 2

@@ -161,6 +161,8 @@ class Workers:
                     f"extraction did not finish within {kill_after(limits):g} s: the worker was stopped"
                 ) from None
             except (asyncio.IncompleteReadError, ConnectionError, EOFError, ValueError, TypeError):
+                with contextlib.suppress(TimeoutError):  # its pipe closed: let it be reaped, to say how it ended
+                    await asyncio.wait_for(worker.process.wait(), timeout=1)
                 code = worker.process.returncode
                 raise ExtractionKilled(f"the extraction worker died ({_exit_reason(code)})") from None
             finally:
