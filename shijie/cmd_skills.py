@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -11,11 +11,6 @@ from shijie import terminal
 from shijie.options import DbOpt, DeviceOpt, Group, JsonOpt, LangOpt, output
 from shijie.text import Lang, acquired_panel, learning_panel
 from skills.protocol import Device
-
-if TYPE_CHECKING:
-    from sqlite_utils import Database
-
-    from skills.registry import Registry
 
 if TYPE_CHECKING:
     from pipeline.store import Database
@@ -26,11 +21,11 @@ skills_app = typer.Typer(
 )
 
 
-def _context(db: str | None) -> tuple[Database, Registry]:
+def _context(db: str | None, read_only: bool = True) -> tuple[Database, Registry]:
     from pipeline.store import open_db
     from skills.registry import discover
 
-    return open_db(db), discover()
+    return open_db(db, read_only=read_only), discover()
 
 
 @skills_app.command("list")
@@ -64,16 +59,15 @@ def learn(
     from skills.learning import learn as learn_skill
 
     out = output(as_json, lang)
-    database, registry = _context(db)
+    database, registry = _context(db, read_only=False)
     result = learn_skill(database, registry, name, on_phase=lambda phase: out.err.print(learning_panel(phase, lang)))
-    entry = registry.get(name)
+    manifest = registry.get(name).manifest
+    assert manifest is not None  # get() returns only a working skill, whose manifest parsed
     if as_json:
         out.emit(result.to_json())
     else:
         terminal.learned(out.human, result, lang)
-    out.err.print(
-        f"[bold green]{acquired_panel(entry.manifest.title, entry.manifest.title_zh, result.level, lang)}[/bold green]"
-    )
+    out.err.print(f"[bold green]{acquired_panel(manifest.title, manifest.title_zh, result.level, lang)}[/bold green]")
 
 
 @skills_app.command("invoke")
@@ -82,7 +76,7 @@ def invoke(
     op: Annotated[str, typer.Option("--op", help="Operator to adapt, e.g. FusedAttentionBackward.")],
     device: DeviceOpt = Device.auto,
     target: Annotated[
-        Optional[str], typer.Option("--target", help="Hardware profile (h100, h200, a100, l100) or a .toml path.")
+        str | None, typer.Option("--target", help="Hardware profile (h100, h200, a100, l100) or a .toml path.")
     ] = None,
     benchmark: Annotated[
         bool, typer.Option("--benchmark", help="Measure the Triton kernel against the vendor kernels (CUDA).")
@@ -125,10 +119,12 @@ def export(
 
     Example: shijie skills export operator-adaptation ./agent-skills
     """
+    from shijie.folders import writable_folder
     from skills.export import export_skill
     from skills.learning import stored_pack
 
     out = output(as_json, lang)
+    writable_folder(directory, "directory", lang)  # before anything is read or written
     database, registry = _context(db)
     entry, stored = stored_pack(database, registry, name)
     folder = export_skill(entry, stored, directory)
