@@ -201,8 +201,9 @@ def invocation(console: Console, result: Invocation, lang: Lang) -> None:
         mark = "[green]✓ adapted[/green]" if item.adapted else "[red]✗ not adapted: plan only[/red]"
         colour = "green" if item.adapted else "red"
         console.print(f"  [{colour}]{item.op}[/{colour}]  {mark}")
-    if result.note:
-        console.print(f"[red]{result.note}[/red]")
+    if not result.adapted:  # the first note says why
+        for note in result.notes or []:
+            console.print(f"[red]{note}[/red]")
     if result.plan:
         _plan(console, result.plan)
     if result.extras.get("dq_strategies"):
@@ -220,7 +221,8 @@ def invocation(console: Console, result: Invocation, lang: Lang) -> None:
             console.print(f"     [dim]{passage['url']}[/dim]  {passage['title']}")
         if not step["passages"]:
             console.print("     [dim](no passage found in the curated corpus)[/dim]")
-    for note in result.notes or []:
+    remarks = (result.notes or []) if result.adapted else []  # otherwise printed in red above
+    for note in remarks:
         console.print(f"[yellow]note:[/yellow] {note}")
 
 
