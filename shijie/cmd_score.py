@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from pipeline.choices import Label
-from pipeline.curate import DEFAULT_MIN_VALUE, curate as curate_corpus
+from pipeline.curate import DEFAULT_MIN_VALUE
+from pipeline.curate import curate as curate_corpus
 from pipeline.errors import EmptyCorpusError, UsageError
 from pipeline.profile import default_profile, load_profile, profile_from_topic
-from pipeline.query import domains as list_domains, mastery as corpus_mastery, search as search_corpus
+from pipeline.query import domains as list_domains
+from pipeline.query import mastery as corpus_mastery
+from pipeline.query import search as search_corpus
 from pipeline.score import score_corpus
 from pipeline.store import (
     DocumentRef,
@@ -28,9 +31,9 @@ from shijie.text import Lang, document_panel, level_text, mastery_panel, say
 if TYPE_CHECKING:
     from pipeline.store import Database
 
-TopicOpt = Annotated[Optional[str], typer.Option("--topic", help="Score against this topic instead of the default.")]
+TopicOpt = Annotated[str | None, typer.Option("--topic", help="Score against this topic instead of the default.")]
 ProfileOpt = Annotated[
-    Optional[str], typer.Option("--profile", help="Score against a profile file (TOML: text + [terms]).")
+    str | None, typer.Option("--profile", help="Score against a profile file (TOML: text + [terms]).")
 ]
 LimitOpt = Annotated[int, typer.Option("--limit", help="How many rows to print (JSON always has all).")]
 
@@ -88,7 +91,7 @@ def show(
     Example: shijie show 3 --lang zh
     """
     out = output(as_json, lang)
-    database = open_db(db)
+    database = open_db(db, read_only=True)
     found = _document(database, doc)
     doc_id, url, title, status = found.id, found.url, found.title, found.status
     stored = document_scores(database, doc_id)
@@ -193,28 +196,52 @@ def _mastery_lines(out: Output, m: dict, lang: Lang) -> None:
     out.human.print(mastery_panel(m["overall"], lang))
     width = max((len(t) for t in titles.values()), default=10)
     for domain_id, share in m["domains"].items():
-        bar = "█" * int(round(share * 30))
+        bar = "█" * round(share * 30)
         out.human.print(f"  {titles.get(domain_id, domain_id):<{width}} {bar:<30} {100 * share:5.1f}%")
+
+
+CHANGES_SHOWN = 20  # lines of changes a person sees; --json lists every one
 
 
 def curate(
     min_value: Annotated[
         int, typer.Option("--min-value", help="Keep documents valued at least this (0-100).")
     ] = DEFAULT_MIN_VALUE,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Show what would be kept and discarded, and change nothing.")
+    ] = False,
     db: DbOpt = None,
     as_json: JsonOpt = False,
     lang: LangOpt = Lang.en,
 ) -> None:
     """Keep the best scored documents (one per duplicate group), discard the rest, index for search.
 
-    Example: shijie curate --min-value 50
+    Discarding is a state, not a deletion: a discarded document keeps its text, and curating again at a lower
+    --min-value keeps it again. A later crawl skips discarded URLs.
+
+    Example: shijie curate --min-value 50 --dry-run
     """
     out = output(as_json, lang)
-    result = curate_corpus(open_db(db), min_value)
+    database = open_db(db, read_only=True) if dry_run else open_db(db)
+    result = curate_corpus(database, min_value, dry_run=dry_run)
     out.emit(result.as_json())
-    if not as_json:
-        out.human.print(f"kept {result.kept}, discarded {result.discarded} (min value {min_value})")
-        _mastery_lines(out, result.mastery, lang)
+    if as_json:
+        return
+    counts = {"kept": result.kept, "discarded": result.discarded, "min_value": min_value}
+    if dry_run:
+        out.human.print(say("safe.dry_run", lang, changes=len(result.changes), **counts), markup=False)
+    else:
+        out.human.print(say("safe.curated", lang, restored=result.restored, **counts), markup=False)
+    for change in result.changes[:CHANGES_SHOWN]:
+        before, after = (say(f"safe.state_{state}", lang) for state in (change.before, change.after))
+        out.human.print(
+            f"  {change.id:>5} {before} → {after}  {change.value:>3}  {(change.title or change.url)[:60]}"
+            f"  ({change.reason})",
+            markup=False,
+        )
+    if len(result.changes) > CHANGES_SHOWN:
+        out.human.print("  " + say("safe.changes_more", lang, n=len(result.changes) - CHANGES_SHOWN), markup=False)
+    _mastery_lines(out, result.mastery, lang)
 
 
 def search(
@@ -229,7 +256,7 @@ def search(
     Example: shijie search "shared memory bank conflicts"
     """
     out = output(as_json, lang)
-    database = open_db(db)
+    database = open_db(db, read_only=True)
     if not has_kept_documents(database):
         raise EmptyCorpusError("nothing curated yet: run shijie score and shijie curate first")
     hits = search_corpus(database, query, limit)
@@ -249,7 +276,7 @@ def mastery(db: DbOpt = None, as_json: JsonOpt = False, lang: LangOpt = Lang.en)
     Example: shijie mastery --lang zh
     """
     out = output(as_json, lang)
-    m = corpus_mastery(open_db(db))
+    m = corpus_mastery(open_db(db, read_only=True))
     payload = {"overall": m.overall, "domains": m.domains}
     out.emit(payload)
     if not as_json:
