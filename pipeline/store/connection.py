@@ -121,6 +121,11 @@ def _claim(conn: sqlite3.Connection, path: Path, read_only: bool) -> None:
         raise storage_error(exc, path) from None
 
 
+def _read_only_location(path: Path) -> bool:
+    """The file exists, and it or its folder cannot be written (access() answers EROFS even to root)."""
+    return path.exists() and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK))
+
+
 def _errorname(exc: sqlite3.Error) -> str:
     return getattr(exc, "sqlite_errorname", "") or ""
 
@@ -133,6 +138,8 @@ def storage_error(exc: sqlite3.Error, path: str | os.PathLike[str] | None = None
     name = _errorname(exc)
     where = str(path) if path is not None else "the database"
     text = str(exc)
+    if name == "SQLITE_CANTOPEN" and path is not None and _read_only_location(Path(path)):
+        name = "SQLITE_READONLY"  # a WAL database whose -shm file cannot be made: the folder is read-only
     if name == "SQLITE_FULL" or "disk is full" in text:
         message = (
             f"{where}: the disk is full; what was stored before is kept: free some space and run the command again"
