@@ -42,7 +42,9 @@ def notes(folder: Path, n: int, seed: int = 1) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     for i in range(n):
         paragraphs = [" ".join(rng.choice(WORDS) for _ in range(80)) + f" {i}-{j}." for j in range(6)]
-        (folder / f"note{i:03}.md").write_text(f"# Note {i}: warp tiling\n\n" + "\n\n".join(paragraphs))
+        code = f"```cuda\n__global__ void tile{i}(float* x) {{ x[threadIdx.x] *= {i}; }}\n```"
+        text = f"# Note {i}: warp tiling\n\n## Why\n\n" + "\n\n".join(paragraphs) + f"\n\n## Code\n\n{code}\n"
+        (folder / f"note{i:03}.md").write_text(text)
     return folder
 
 
