@@ -106,7 +106,7 @@ class Invocation:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Invocation:
         """Reads ``to_json()``'s dict back; missing keys take their defaults, unknown keys become ``extras``."""
-        known = {f.name for f in fields(cls)} - {"extras"}
+        known = ({f.name for f in fields(cls)} - {"extras"}) | {"note"}  # "note": read into notes
         device = data.get("device")
         return cls(
             op=str(data.get("op") or ""),
