@@ -81,10 +81,16 @@ def _cut(text: str) -> list[str]:
 
 
 def rebuild_index(db: Database) -> None:
-    """Rebuilds both FTS indexes from the kept documents (inside the caller's transaction)."""
+    """Rebuilds both FTS indexes from the kept documents (inside the caller's transaction).
+
+    FTS5 deletes by writing delete markers that later merges drop; after emptying the tables, 'optimize'
+    merges them away at once, or every curation would leave the previous index behind as dead weight
+    (measured: 4.2 MB of it on 865 documents after one restore and one discard)."""
     conn = db.conn
     conn.execute("DELETE FROM documents_fts")
     conn.execute("DELETE FROM passages_fts")
+    conn.execute("INSERT INTO documents_fts (documents_fts) VALUES ('optimize')")
+    conn.execute("INSERT INTO passages_fts (passages_fts) VALUES ('optimize')")
     cursor = conn.execute("SELECT id, title, text FROM documents WHERE status = 'kept' AND text IS NOT NULL")
     for doc_id, title, text in cursor.fetchall():
         conn.execute(
