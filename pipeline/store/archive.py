@@ -7,7 +7,7 @@ kept document and NULL for a discarded one, as before; the few that need every d
 read the archive through this module.
 
 Measured on 865 documents read from /usr/share/doc (text + headings + code 14.3 MB, 91% of the database):
-zlib level 6 keeps 31% of the bytes (4.4 MB), and packing all of them takes about half a second.
+zlib level 6 keeps 31% of the bytes (4.4 MB); packing all of them adds 0.8 s to that curation (docs/perf.md).
 """
 
 from __future__ import annotations
