@@ -9,8 +9,8 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-
 from conftest import run_shijie
+
 from shijie.report.browser import Chromium, find_chromium
 
 pytestmark = pytest.mark.slow

@@ -206,7 +206,7 @@ def test_curate_keeps_the_best_discards_the_rest_and_indexes(corpus):
 
 
 def test_mastery_needs_depth_not_copies(corpus):
-    db, ids = corpus
+    db, _ids = corpus
     score_corpus(db)
     curate(db, min_value=0)
     one = query.mastery(db).domains["gpu"]
@@ -258,7 +258,7 @@ def test_cli_mastery_before_curation_is_zero(cli, db_path):
 
 
 def test_cli_score_show_mark_curate_search_mastery(cli, corpus):
-    db, ids = corpus
+    _db, ids = corpus
     assert cli.json("score", "--topic", "python tutorial dictionaries classes")[0]["id"] == ids["python"]
     profile = db_path_of(cli).parent / "profile.toml"
     profile.write_text('text = "warp reductions with shuffles"\n[terms]\n"warp shuffle" = 3\nreduction = 2\n')

@@ -211,7 +211,7 @@ def test_an_op_the_skill_does_not_adapt_gets_a_plan_only(learned):
 
 
 def test_invoke_device_choices(learned):
-    with pytest.raises(UsageError, match="--device cuda: .*use --device cpu"):
+    with pytest.raises(UsageError, match=r"--device cuda: .*use --device cpu"):
         shijie(learned, "skills", "invoke", SKILL, "--op", "FusedAttentionBackward", "--device", "cuda")
     with pytest.raises(UsageError, match="unknown hardware profile 'b300'"):
         shijie(

@@ -147,7 +147,7 @@ def test_pipeline_modules_import_no_cycle():
         deps = set()
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.level:
-                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + [node.module or ""])
+                base = ".".join([*package.split(".")[: len(package.split(".")) - node.level + 1], node.module or ""])
                 targets = [f"{base.rstrip('.')}.{a.name}" for a in node.names] + [base.rstrip(".")]
             elif isinstance(node, ast.ImportFrom):
                 targets = [node.module or ""] + [f"{node.module}.{a.name}" for a in node.names]
@@ -166,10 +166,10 @@ def test_pipeline_modules_import_no_cycle():
             node, path = stack.pop()
             for dep in graph[node]:
                 if dep == start:
-                    return path + [dep]
+                    return [*path, dep]
                 if dep not in seen:
                     seen.add(dep)
-                    stack.append((dep, path + [dep]))
+                    stack.append((dep, [*path, dep]))
         return None
 
     assert [c for c in map(cycle_from, sorted(graph)) if c] == []
