@@ -238,6 +238,7 @@ def curate(
             f"  {change.id:>5} {before} → {after}  {change.value:>3}  {(change.title or change.url)[:60]}"
             f"  ({change.reason})",
             markup=False,
+            soft_wrap=True,
         )
     if len(result.changes) > CHANGES_SHOWN:
         out.human.print("  " + say("safe.changes_more", lang, n=len(result.changes) - CHANGES_SHOWN), markup=False)
