@@ -229,9 +229,9 @@ def curate(
         return
     counts = {"kept": result.kept, "discarded": result.discarded, "min_value": min_value}
     if dry_run:
-        out.human.print(say("safe.dry_run", lang, changes=len(result.changes), **counts), markup=False)
+        out.human.print(say("safe.dry_run", lang, changes=len(result.changes), **counts), markup=False, soft_wrap=True)
     else:
-        out.human.print(say("safe.curated", lang, restored=result.restored, **counts), markup=False)
+        out.human.print(say("safe.curated", lang, restored=result.restored, **counts), markup=False, soft_wrap=True)
     for change in result.changes[:CHANGES_SHOWN]:
         before, after = (say(f"safe.state_{state}", lang) for state in (change.before, change.after))
         out.human.print(
