@@ -22,11 +22,14 @@ def shijie(*args: str, db: Path):
 
 def contents(db: Path) -> dict[int, tuple]:
     """Every document's stored content, wherever it lives now (plain, or in the archive)."""
-    from pipeline.store import archive
+    from pipeline.store import document_text, open_db
 
-    with sqlite3.connect(db) as conn:
-        rows = conn.execute("SELECT id, text, headings, code_blocks, archive FROM documents").fetchall()
-    return {i: (t, h, c) if b is None else archive.unpack(b) for i, t, h, c, b in rows}
+    database = open_db(db, read_only=True)
+    try:
+        ids = [i for (i,) in database.conn.execute("SELECT id FROM documents")]
+        return {i: document_text(database, i) for i in ids}
+    finally:
+        database.conn.close()
 
 
 def statuses(db: Path) -> dict[int, tuple[str, bool]]:

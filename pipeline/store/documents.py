@@ -137,6 +137,20 @@ def find_document(db: Database, ref: str) -> DocumentRef | None:
     return None if row is None else DocumentRef(*row)
 
 
+def document_text(db: Database, doc_id: int) -> tuple[str, str | None, str | None] | None:
+    """(text, headings JSON, code blocks JSON) of one document wherever its content lives now: plain, or
+    in the archive of a discarded document. None for an unknown id, or one whose text an older shijie's
+    curation purged (before layout 1)."""
+    row = db.conn.execute("SELECT text, headings, code_blocks, archive FROM documents WHERE id = ?", (doc_id,))
+    found = row.fetchone()
+    if found is None:
+        return None
+    text, headings, code_blocks, blob = found
+    if text is not None:
+        return text, headings, code_blocks
+    return None if blob is None else archive.unpack(blob)
+
+
 def documents_total(db: Database) -> int:
     """Every stored document, discarded ones included."""
     return db.conn.execute("SELECT count(*) FROM documents").fetchone()[0]
