@@ -19,7 +19,7 @@ documents' concept counts and depth (what scoring stored in ``scores.components`
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -68,9 +68,10 @@ def _total_weight(domain: Domain) -> float:
     return total
 
 
-def mastery(db: Database) -> Mastery:
-    """Overall and per-domain mastery of the kept corpus (0..1); zero before any curation."""
-    per_domain = domain_mastery(kept_concepts(db), load_taxonomy())
+def mastery(db: Database, kept: Collection[int] | None = None) -> Mastery:
+    """Overall and per-domain mastery of the kept corpus (0..1); zero before any curation. ``kept``: of
+    the corpus these documents would make instead (what ``curate --dry-run`` reports)."""
+    per_domain = domain_mastery(kept_concepts(db, kept), load_taxonomy())
     return Mastery(overall(per_domain), per_domain)
 
 

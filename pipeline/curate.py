@@ -1,19 +1,23 @@
 """Curation: keep the best documents, discard the rest, index what is kept for full-text search.
 
-``curate(db, min_value)`` walks the scored documents best first and keeps a document when its value is at
-least ``min_value`` and it does not repeat a document already kept (one representative per group of
-near-duplicates: scoring's redundancy label is "high" and the document it repeats, or the one that stands
-for that document's group, is kept). A discarded document loses its text, headings and code; its URLs (and
-their aliases) go into ``discarded`` so a later crawl skips them. The kept documents are indexed in FTS5
-twice: whole (``documents_fts``, for ``shijie search``) and cut into paragraph-sized passages
-(``passages_fts``, for the skills' ``passages()``); both rank by BM25 (``pipeline.store.fts``).
+``curate(db, min_value)`` walks every scored document best first (those an earlier curation discarded
+too) and keeps a document when its value is at least ``min_value`` and it does not repeat a document
+already kept (one representative per group of near-duplicates: scoring's redundancy label is "high" and
+the document it repeats, or the one that stands for that document's group, is kept).
+
+Curation is a state, not a deletion: a discarded document keeps its text, headings and code (compressed,
+``pipeline.store.archive``) and its URLs (and their aliases) go into ``discarded`` so a later crawl skips
+them; curating again at a lower threshold keeps it again, text and all. ``dry_run`` decides the same way
+and writes nothing: the result lists what would change. The kept documents are indexed in FTS5 twice:
+whole (``documents_fts``, for ``shijie search``) and cut into paragraph-sized passages (``passages_fts``,
+for the skills' ``passages()``); both rank by BM25 (``pipeline.store.fts``).
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
 
 from . import coverage
 from .errors import EmptyCorpusError, UsageError
@@ -26,17 +30,44 @@ DEFAULT_MIN_VALUE = 40
 
 
 @dataclass(frozen=True)
+class Change:
+    """A document whose state a curation changes (``before`` → ``after``: active | kept | discarded)."""
+
+    id: int
+    url: str
+    title: str | None
+    value: int
+    before: str
+    after: str
+    reason: str  # why it is discarded, or "value V ≥ M" for one kept
+
+
+@dataclass(frozen=True)
 class CurationResult:
     kept: int
     discarded: int
     mastery: dict  # {"overall": 0..1, "domains": {...}}
     discarded_ids: tuple[int, ...] = ()
+    changes: tuple[Change, ...] = ()  # every document whose state changed (or, dry run, would change)
+    dry_run: bool = False
 
-    def as_json(self) -> dict:
-        return {"kept": self.kept, "discarded": self.discarded, "mastery": self.mastery}
+    @property
+    def restored(self) -> int:
+        """Documents an earlier curation discarded that this one keeps again."""
+        return sum(1 for c in self.changes if c.before == "discarded" and c.after == "kept")
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "kept": self.kept,
+            "discarded": self.discarded,
+            "mastery": self.mastery,
+            "dry_run": self.dry_run,
+            "restored": self.restored,
+            "changes": [asdict(c) for c in self.changes],
+        }
 
 
-def curate(db: Database, min_value: int = DEFAULT_MIN_VALUE) -> CurationResult:
+def curate(db: Database, min_value: int = DEFAULT_MIN_VALUE, *, dry_run: bool = False) -> CurationResult:
     if not 0 <= min_value <= 100:
         raise UsageError(f"must be between 0 and 100, not {min_value}", field="min_value")
     if active_documents(db) == 0:
@@ -48,23 +79,36 @@ def curate(db: Database, min_value: int = DEFAULT_MIN_VALUE) -> CurationResult:
     kept: list[int] = []
     kept_set: set[int] = set()
     dropped: list[Discard] = []
+    changes: list[Change] = []
     represented_by: dict[int | None, int] = {}  # a dropped repeat → the kept document that stands for its group
     for doc in curation_candidates(db):
         original = represented_by.get(doc.duplicate_of, doc.duplicate_of)  # B repeats C which repeats kept A: A
+        reason = ""
         if doc.value < min_value:
-            dropped.append(Discard(doc.id, doc.url, doc.final_url, doc.value, f"value {doc.value} below {min_value}"))
+            reason = f"value {doc.value} below {min_value}"
         elif doc.redundancy == "high" and original in kept_set:
             represented_by[doc.id] = original
-            dropped.append(Discard(doc.id, doc.url, doc.final_url, doc.value, f"repeats document {original}"))
+            reason = f"repeats document {original}"
+        if reason:
+            dropped.append(Discard(doc.id, doc.url, doc.final_url, doc.value, reason))
         else:
             kept.append(doc.id)
             kept_set.add(doc.id)
+        after = "discarded" if reason else "kept"
+        if doc.status != after:
+            why = reason or f"value {doc.value} ≥ {min_value}"
+            changes.append(Change(doc.id, doc.url, doc.title, doc.value, doc.status, after, why))
 
-    apply_curation(db, kept, dropped, time.time())
-    result = coverage.mastery(db)
+    if dry_run:
+        result = coverage.mastery(db, kept_set)
+    else:
+        apply_curation(db, kept, dropped, time.time())
+        result = coverage.mastery(db)
     return CurationResult(
         kept=len(kept),
         discarded=len(dropped),
         mastery={"overall": result.overall, "domains": result.domains},
         discarded_ids=tuple(d.id for d in dropped),
+        changes=tuple(changes),
+        dry_run=dry_run,
     )

@@ -4,6 +4,8 @@ ShijieError
  ├── UsageError         bad arguments, unknown document, bad seed
  ├── DataError          a data file (seeds, taxonomy, profile) that does not parse
  ├── EmptyCorpusError   a stage that needs documents found none
+ ├── StorageError       the database cannot be read or written: a full disk, a damaged file, a read-only
+ │                      location, another program's database (``pipeline.store.storage_error``)
  └── MissingExtraError  an optional part is not installed (carries the install hint)
 
 An error about one input names it by its name in the library, ``field`` (``min_value``), and its message
@@ -20,6 +22,8 @@ FIELD = "{field}"
 
 class ShijieError(Exception):
     """Base of every error a user can cause; its message is the one line they see."""
+
+    exit_code = 1  # what the CLI exits with
 
     def __init__(self, message: str, *, field: str | None = None):
         super().__init__(message)
@@ -43,6 +47,10 @@ class DataError(ShijieError):
 
 
 class EmptyCorpusError(ShijieError):
+    pass
+
+
+class StorageError(ShijieError):
     pass
 
 

@@ -138,7 +138,8 @@ def score_corpus(
     domains: list[Domain] | None = None,
     timings: dict[str, float] | None = None,
 ) -> list[ScoredDocument]:
-    """Scores every document that still has text; writes ``scores``; returns them best first.
+    """Scores every document that has its content (discarded ones too); writes ``scores``; returns them
+    best first.
 
     ``timings``, when given, receives the seconds each stage took (for benchmarks/score_bench.py).
     """
@@ -198,7 +199,13 @@ def score_corpus(
     try:
         matrix = vectorizer.fit_transform(texts())
         vocabulary = vectorizer.get_feature_names_out()
-    except ValueError:  # nothing but stop words and numbers: no vocabulary; relevance rests on terms alone
+    except ValueError as exc:
+        if "empty vocabulary" in str(exc):  # not one word in any document: nothing to rank them by
+            raise EmptyCorpusError(
+                f"nothing to score: the {n_docs} document(s) hold no words, only numbers, symbols or stop words;"
+                " crawl documents with text"
+            ) from None
+        # every term pruned by min_df / max_df: relevance rests on the profile's terms alone
         if len(docs) < n_docs:
             for _ in texts():
                 pass
@@ -212,6 +219,8 @@ def score_corpus(
         doc.label = labels.get(doc.id)
 
     cosine, profile_vector = _profile_cosine(vectorizer, matrix, vocabulary, profile)
+    if matrix is None:
+        cosine = np.zeros(len(docs))  # one figure per document even when TF-IDF has none
     model_p, model_terms = _label_model(matrix, vocabulary, docs)
     positive_weight = sum(w for w in profile.terms.values() if w > 0) or 1.0
 
@@ -302,7 +311,7 @@ def _value(relevance: float, depth_score: float, uniqueness: float, prior: float
     base = sum(VALUE_WEIGHTS[k] * v for k, v in figures.items())
     # off-topic pages and link lists are scaled down whatever their other figures
     gate = (0.5 + 0.5 * min(1.0, relevance / RELEVANCE_GATE)) * own
-    value = int(round(100 * base * gate))
+    value = round(100 * base * gate)
     parts = {
         k: {"figure": round(v, 4), "weight": VALUE_WEIGHTS[k], "points": round(100 * VALUE_WEIGHTS[k] * v * gate, 1)}
         for k, v in figures.items()

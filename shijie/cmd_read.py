@@ -16,8 +16,8 @@ from typing import Annotated
 import typer
 
 from pipeline.choices import Level, choose
-from pipeline.errors import UsageError
-from pipeline.store import SORTS, DocumentFilter, open_db
+from pipeline.errors import EmptyCorpusError, UsageError
+from pipeline.store import SORTS, DocumentFilter, open_db, open_existing
 from shijie import terminal
 from shijie.options import DbOpt, JsonOpt, LangOpt, choice, output
 from shijie.text import Lang, say
@@ -138,14 +138,21 @@ def search(
     """
     from pipeline.links import Links
     from pipeline.query import search as search_corpus
-    from pipeline.store import has_kept_documents, served_origins, unindexed_documents
+    from pipeline.store import served_origins, status_counts, unindexed_documents
 
     out = output(as_json, lang)
-    database = open_db(db)
+    database = open_existing(db)  # search keeps its index in step where the database can be written
     statuses = list(_choices(Status, status, "status")) or None
     if statuses is None and not every:
-        if has_kept_documents(database):
+        counts = status_counts(database)
+        if counts.get(Status.kept):
             statuses = [Status.kept]
+        elif counts.get(Status.discarded):  # curated, and nothing kept: say so rather than search the rest
+            n = counts[Status.discarded]
+            raise EmptyCorpusError(
+                f"curation kept no document ({n} discarded): search them with --all, or curate again with a lower"
+                " --min-value"
+            )
         elif not as_json:
             out.err.print(say("search.uncurated", lang))
     hits = search_corpus(database, query, limit, statuses)
@@ -210,7 +217,7 @@ def list_(
         raise UsageError(f"must be at least 0, not {limit}", field="limit")
     out = output(as_json, lang)
     where = _filter(status, relevance, min_value, max_value, type_, domain, min_coverage, sort, reverse)
-    found, total = records(open_db(db), where, host or (), None if as_json or limit == 0 else limit)
+    found, total = records(open_db(db, read_only=True), where, host or (), None if as_json or limit == 0 else limit)
     out.emit([public(item) for item in found])
     if as_json:
         return
@@ -267,7 +274,7 @@ def export(
         _writable(output_file)
     out = output(as_json, lang)
     where = _filter(status, relevance, min_value, max_value, type_, domain, min_coverage, sort, reverse)
-    found, _ = records(open_db(db), where, host or ())
+    found, _ = records(open_db(db, read_only=True), where, host or ())
     text = WRITERS[format_](found)
     if output_file is None:
         typer.echo(text, nl=False)
@@ -311,7 +318,7 @@ def report(
         raise UsageError(f"{out_dir} is a file; give a folder for the report", field="out")
     out = output(as_json, lang)
     results = database_result(db, lang)
-    links = Links(tuple(served_origins(open_db(db))))
+    links = Links(tuple(served_origins(open_db(db, read_only=True))))
     try:
         path = write_report(with_stable_links(results, links), folder)
     except OSError as exc:

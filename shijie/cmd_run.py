@@ -1,14 +1,16 @@
-"""``shijie run``: the whole job on the embedded corpus, ending with the panels and the report's path."""
+"""``shijie run``: the whole job, on the user's seeds or the embedded demo, ending with the panels and the
+report's path. Everything that can be checked before the crawl is: the report folder can be written, the
+device is usable, the demo would not mix into a database holding other documents (``shijie.job``)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
 
 from shijie import terminal
+from shijie.cmd_crawl import MaxPagesOpt, SeedsArg
 from shijie.options import DbOpt, DeviceOpt, JsonOpt, LangOpt, output
 from shijie.text import Lang, learning_panel
 from skills.protocol import Device
@@ -21,7 +23,7 @@ if TYPE_CHECKING:
 
 OutOpt = Annotated[str, typer.Option("--out", help="Folder for report.html (created if needed).")]
 BenchmarkOpt = Annotated[
-    Optional[bool],
+    bool | None,
     typer.Option(
         "--benchmark/--no-benchmark",
         help="Benchmark against the vendor kernels (default: on when a CUDA GPU is used).",
@@ -31,6 +33,8 @@ BenchmarkOpt = Annotated[
 
 
 def run(
+    seeds: SeedsArg = None,
+    max_pages: MaxPagesOpt = None,
     out: OutOpt = "shijie-report",
     device: DeviceOpt = Device.auto,
     benchmark: BenchmarkOpt = None,
@@ -38,18 +42,21 @@ def run(
     as_json: JsonOpt = False,
     lang: LangOpt = Lang.en,
 ) -> None:
-    """Crawl the embedded corpus, score, curate, learn Operator Adaptation, adapt FusedAttentionBackward, report.
+    """Crawl, score, curate, learn Operator Adaptation, adapt FusedAttentionBackward, write the report.
 
-    Offline: the command serves the corpus on 127.0.0.1 itself. Again on the same db it resumes and updates.
+    With seeds (as shijie crawl takes them) the job runs on your sources, in --db. Without, on the embedded
+    demo corpus, offline (served on 127.0.0.1), and only into a database that is new or holds the demo alone:
+    a database with other documents is refused before any work. Curation discards, it never deletes. Again on
+    the same db it resumes and updates.
 
-    Example: shijie run --out shijie-report --device cpu --lang zh
+    Example: shijie run ~/papers/ --db mine.db --out mine-report
     """
     from pipeline.errors import UsageError
+    from shijie.folders import writable_folder
     from shijie.job import run_job
 
     show = output(as_json, lang)
-    if Path(out).exists() and not Path(out).is_dir():
-        raise UsageError(f"--out {out} is a file; give a folder for the report")
+    writable_folder(out, "--out", lang)
     if device == Device.cuda:
         from skills.operator_adaptation.skill import cuda_status
 
@@ -57,9 +64,16 @@ def run(
         if not usable:  # say so now, not after the crawl
             raise UsageError(f"--device cuda: {detail}; use --device cpu or auto")
     progress = _StageProgress(show.err)
+    crawl_settings = None
+    if seeds:
+        from shijie.cmd_crawl import _settings
+
+        crawl_settings = _settings(list(seeds), {"max_pages": max_pages}, embedded=False)
     results = run_job(
         db,
         out,
+        seeds=list(seeds or []),
+        crawl_settings=crawl_settings,
         device=device,
         lang=lang,
         benchmark=benchmark,

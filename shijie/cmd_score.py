@@ -91,7 +91,7 @@ def show(
     from pipeline.store import served_origins
 
     out = output(as_json, lang)
-    database = open_db(db)
+    database = open_db(db, read_only=True)
     found = _document(database, doc)
     stored = document_scores(database, found.id)
     if stored is None:
@@ -159,24 +159,49 @@ def mark(
         )
 
 
+CHANGES_SHOWN = 20  # lines of changes a person sees; --json lists every one
+
+
 def curate(
     min_value: Annotated[
         int, typer.Option("--min-value", help="Keep documents valued at least this (0-100).")
     ] = DEFAULT_MIN_VALUE,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Show what would be kept and discarded, and change nothing.")
+    ] = False,
     db: DbOpt = None,
     as_json: JsonOpt = False,
     lang: LangOpt = Lang.en,
 ) -> None:
     """Keep the best scored documents (one per duplicate group), discard the rest, index for search.
 
-    Example: shijie curate --min-value 50
+    Discarding is a state, not a deletion: a discarded document keeps its text, and curating again at a lower
+    --min-value keeps it again. A later crawl skips discarded URLs.
+
+    Example: shijie curate --min-value 50 --dry-run
     """
     out = output(as_json, lang)
-    result = curate_corpus(open_db(db), min_value)
+    database = open_db(db, read_only=True) if dry_run else open_db(db)
+    result = curate_corpus(database, min_value, dry_run=dry_run)
     out.emit(result.as_json())
-    if not as_json:
-        out.human.print(say("curate.done", lang, kept=result.kept, discarded=result.discarded, min=min_value))
-        terminal.mastery_lines(out.human, result.mastery, lang)
+    if as_json:
+        return
+    counts = {"kept": result.kept, "discarded": result.discarded, "min_value": min_value}
+    if dry_run:
+        out.human.print(say("safe.dry_run", lang, changes=len(result.changes), **counts), markup=False, soft_wrap=True)
+    else:
+        out.human.print(say("safe.curated", lang, restored=result.restored, **counts), markup=False, soft_wrap=True)
+    for change in result.changes[:CHANGES_SHOWN]:
+        before, after = (say(f"safe.state_{state}", lang) for state in (change.before, change.after))
+        out.human.print(
+            f"  {change.id:>5} {before} → {after}  {change.value:>3}  {terminal.fit(terminal.clean(change.title or change.url), 60)}"
+            f"  ({change.reason})",
+            markup=False,
+            soft_wrap=True,
+        )
+    if len(result.changes) > CHANGES_SHOWN:
+        out.human.print("  " + say("safe.changes_more", lang, n=len(result.changes) - CHANGES_SHOWN), markup=False)
+    terminal.mastery_lines(out.human, result.mastery, lang)
 
 
 def mastery(db: DbOpt = None, as_json: JsonOpt = False, lang: LangOpt = Lang.en) -> None:
@@ -185,7 +210,7 @@ def mastery(db: DbOpt = None, as_json: JsonOpt = False, lang: LangOpt = Lang.en)
     Example: shijie mastery --lang zh
     """
     out = output(as_json, lang)
-    m = corpus_mastery(open_db(db))
+    m = corpus_mastery(open_db(db, read_only=True))
     payload = {"overall": m.overall, "domains": m.domains}
     out.emit(payload)
     if not as_json:

@@ -13,11 +13,6 @@ from shijie.text import Lang, acquired_panel, learning_panel, say
 from skills.protocol import Device
 
 if TYPE_CHECKING:
-    from sqlite_utils import Database
-
-    from skills.registry import Registry
-
-if TYPE_CHECKING:
     from pipeline.store import Database
     from skills.registry import Registry
 
@@ -26,11 +21,11 @@ skills_app = typer.Typer(
 )
 
 
-def _context(db: str | None) -> tuple[Database, Registry]:
+def _context(db: str | None, read_only: bool = True) -> tuple[Database, Registry]:
     from pipeline.store import open_db
     from skills.registry import discover
 
-    return open_db(db), discover()
+    return open_db(db, read_only=read_only), discover()
 
 
 @skills_app.command("list")
@@ -64,17 +59,17 @@ def learn(
     from skills.learning import learn as learn_skill
 
     out = output(as_json, lang)
-    database, registry = _context(db)
+    database, registry = _context(db, read_only=False)
     result = learn_skill(
         database, registry, name, on_phase=lambda phase: out.err.print(learning_panel(phase, lang), markup=False)
     )
-    entry = registry.get(name)
+    manifest = registry.get(name).manifest
+    assert manifest is not None  # get() returns only a working skill, whose manifest parsed
     if as_json:
         out.emit(result.to_json())
     else:
         terminal.learned(out.human, result, lang)
-    title_zh = entry.manifest.title_zh if entry.manifest else None  # learn succeeded: the manifest is there
-    panel = acquired_panel(result.title, title_zh, result.level, lang)
+    panel = acquired_panel(manifest.title, manifest.title_zh, result.level, lang)
     out.err.print(terminal.plain(panel, style="bold green"))
 
 
@@ -129,10 +124,12 @@ def export(
     """
     from pipeline.links import Links
     from pipeline.store import served_origins
+    from shijie.folders import writable_folder
     from skills.export import export_skill
     from skills.learning import stored_pack
 
     out = output(as_json, lang)
+    writable_folder(directory, "directory", lang)  # before anything is read or written
     database, registry = _context(db)
     entry, stored = stored_pack(database, registry, name)
     folder = export_skill(entry, stored, directory, link=Links(tuple(served_origins(database))).stable)

@@ -1,10 +1,17 @@
-"""The whole job, as ``shijie run`` does it: crawl the embedded corpus → score → curate → mastery → learn
-Operator Adaptation → invoke it on FusedAttentionBackward → write the report.
+"""The whole job, as ``shijie run`` does it: crawl → score → curate → mastery → learn Operator Adaptation →
+invoke it on FusedAttentionBackward → write the report.
+
+What it crawls: the user's seeds (URLs, files and folders, ``arxiv:QUERY``, seeds files) when given, else
+the embedded demo corpus. The demo only ever goes into a database that is empty or holds the demo alone
+(``pipeline.store.non_demo_documents``): a database holding anything else is refused before any work,
+with a line saying how to run on one's own sources instead. When the corpus' mastery leaves the skill
+locked, the job says so and the report goes without the learn and invoke sections.
 
 Each step calls the same library function its own command calls, and keeps that function's result, so the
 ``RunResult`` handed to ``shijie.report`` holds exactly what the individual commands print with ``--json``.
 State lives in the database: run it again on the same db and the crawl resumes (conditional requests,
-no document stored twice), scoring and curation update in place, the skill is re-learned.
+no document stored twice), scoring and curation update in place (curation discards, it never deletes),
+the skill is re-learned.
 
     from shijie.job import run_job
     results = run_job("shijie.db", "shijie-report", on_stage=print)
@@ -17,12 +24,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from pipeline.errors import UsageError
 from pipeline.links import Links, map_links
-from shijie.text import Lang
+from shijie.text import Lang, say
 from skills.learning import Learned
 from skills.protocol import Device, Invocation, Phase
+
+if TYPE_CHECKING:
+    from pipeline.crawl import CrawlSettings
 
 T = TypeVar("T")
 
@@ -139,7 +150,7 @@ def database_result(db: str | Path | None, lang: Lang = Lang.en) -> RunResult:
     from skills.learning import list_skills
     from skills.registry import discover
 
-    database = open_db(db)
+    database = open_db(db, read_only=True)
     counts = status_counts(database)
     current = mastery(database)
     results = RunResult(
@@ -173,6 +184,8 @@ def run_job(
     db: str | Path | None,
     out_dir: str | Path,
     *,
+    seeds: list[str] | None = None,
+    crawl_settings: CrawlSettings | None = None,
     device: Device = Device.auto,
     lang: Lang = Lang.en,
     benchmark: bool | None = None,
@@ -182,13 +195,17 @@ def run_job(
 ) -> RunResult:
     """Runs every stage and writes the report; returns what each did (with ``report``: its path).
 
-    ``on_stage(stage, message)`` hears each stage start and finish; ``benchmark`` None means: benchmark
-    when the skill runs on a CUDA device.
+    ``seeds`` (crawled with ``crawl_settings``): the user's sources; none: the embedded demo, refused on a
+    database holding other documents. ``on_stage(stage, message)`` hears each stage start and finish;
+    ``benchmark`` None means: benchmark when the skill runs on a CUDA device.
     """
-    from pipeline.store import open_db, resolve_path
-    from shijie.report import write_report
+    from pipeline.store import non_demo_documents, open_db, resolve_path
 
     database = open_db(db)
+    if not seeds:
+        others = non_demo_documents(database)
+        if others:
+            raise UsageError(say("safe.demo_refused", lang, db=resolve_path(db), n=others))
     timings: dict[str, float] = {}
     results = RunResult(
         lang=lang,
@@ -207,11 +224,16 @@ def run_job(
 
     def crawl() -> tuple[dict, str]:
         from pipeline.crawl import CrawlSettings, crawl_embedded
+        from pipeline.crawl import crawl as crawl_seeds
 
-        # we serve the corpus ourselves: no politeness delay; a finished earlier crawl is re-checked with
-        # conditional requests (unchanged pages answer 304), an interrupted one resumes
-        settings = CrawlSettings(delay=0.0, recrawl=True)
-        stats = crawl_embedded(database, settings, on_progress=on_crawl_progress).to_json()
+        if seeds:
+            settings = crawl_settings or CrawlSettings()
+            stats = crawl_seeds(database, seeds, settings, on_progress=on_crawl_progress).to_json()
+        else:
+            # we serve the corpus ourselves: no politeness delay; a finished earlier crawl is re-checked with
+            # conditional requests (unchanged pages answer 304), an interrupted one resumes
+            settings = CrawlSettings(delay=0.0, recrawl=True)
+            stats = crawl_embedded(database, settings, on_progress=on_crawl_progress).to_json()
         return stats, (
             f"{stats['fetched']} fetched ({stats.get('not_modified', 0)} unchanged since the last run),"
             f" {stats['stored']} new documents, {stats.get('updated', 0)} updated,"
@@ -219,7 +241,8 @@ def run_job(
             f" {stats['errors']} errors"
         )
 
-    results.crawl = timed("crawl", "crawling the embedded corpus on 127.0.0.1", crawl)
+    where = f"crawling {len(seeds)} seed(s)" if seeds else "crawling the embedded corpus on 127.0.0.1"
+    results.crawl = timed("crawl", where, crawl)
 
     def score() -> tuple[list, str]:
         from pipeline.profile import default_profile
@@ -255,6 +278,10 @@ def run_job(
     from skills.registry import discover
 
     registry = discover()
+    results.skills = list_skills(database, registry)
+    if next((row["status"] for row in results.skills if row["name"] == SKILL), None) == "locked":
+        on_stage("learn", say("safe.skill_locked", lang, skill=SKILL))
+        return _report(database, results, out_dir, timed)
 
     def learn_skill() -> tuple[Learned, str]:
         result = learn(database, registry, SKILL, on_phase=on_phase or (lambda phase: None))
@@ -273,6 +300,11 @@ def run_job(
 
     results.invoke = timed("invoke", f"invoking {SKILL} on {OP} (device {device})", invoke_skill)
     results.device = results.invoke.device
+    return _report(database, results, out_dir, timed)
+
+
+def _report(database: Database, results: RunResult, out_dir: str | Path, timed: Callable) -> RunResult:
+    from shijie.report import write_report
 
     def report() -> tuple[Path, str]:
         from pipeline.store import served_origins

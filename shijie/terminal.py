@@ -313,8 +313,9 @@ def invocation(console: Console, result: Invocation, lang: Lang) -> None:
         )
         colour = "green" if item.adapted else "red"
         console.print(f"  [{colour}]{safe(item.op)}[/{colour}]  {mark}")
-    if result.note:
-        console.print(f"[red]{safe(result.note)}[/red]")
+    if not result.adapted:  # the first note says why
+        for note in result.notes or []:
+            console.print(f"[red]{safe(note)}[/red]")
     if result.plan:
         _plan(console, result.plan)
     if result.extras.get("dq_strategies"):
@@ -332,7 +333,8 @@ def invocation(console: Console, result: Invocation, lang: Lang) -> None:
             console.print(f"     [dim]{safe(passage['url'])}[/dim]  {safe(passage['title'])}")
         if not step["passages"]:
             console.print(f"     [dim]{say('invoke.no_passage', lang)}[/dim]")
-    for note in result.notes or []:
+    remarks = (result.notes or []) if result.adapted else []  # otherwise printed in red above
+    for note in remarks:
         console.print(f"[yellow]{say('invoke.note', lang)}[/yellow] {safe(note)}")
 
 

@@ -311,6 +311,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "--json 需要同时给出 --output 文件（否则标准输出就是导出内容本身）",
     ),
     "error.cannot_write": ("cannot write {path}: {reason}", "无法写入 {path}：{reason}"),
+    "error.none_kept": (
+        "curation kept no document ({n} discarded): search them with --all, or curate again with a lower --min-value",
+        "筛选没有保留任何资料（已舍弃 {n} 篇）：加 --all 搜索它们，或以更低的 --min-value 重新筛选",
+    ),
     # the reasons behind the figures of shijie show, by the English line scoring writes
     "reason.words": ("{n} words", "{n} 词"),
     "reason.code": ("{blocks} code blocks, {lines} code lines", "{blocks} 个代码块，{lines} 行代码"),
@@ -325,6 +329,41 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "reason.label_lines": ("{share} of the words in short label lines", "{share} 的词位于简短的标签行"),
     "reason.link_lines": ("{share} of the words in link or label lines", "{share} 的词位于链接或标签行"),
     "reason.value": ("value {n}", "价值 {n}"),
+    # -- users' data kept safe (issue 12): curation as a state, run's database, errors, Ctrl-C -------------
+    "safe.interrupted": (
+        "interrupted: what was already stored is kept; to resume, run: {command}",
+        "已中断：已存入的内容都在；继续请运行：{command}",
+    ),
+    "safe.curated": (
+        "kept {kept}, discarded {discarded} (min value {min_value}); {restored} restored from an earlier curation",
+        "保留 {kept} 篇，舍弃 {discarded} 篇（最低价值 {min_value}）；{restored} 篇从之前的筛选中恢复",
+    ),
+    "safe.dry_run": (
+        "dry run, nothing changed: would keep {kept}, discard {discarded} (min value {min_value});"
+        " {changes} document(s) would change",
+        "试运行，未做任何改动：将保留 {kept} 篇，舍弃 {discarded} 篇（最低价值 {min_value}）；{changes} 篇的状态将改变",
+    ),
+    "safe.changes_more": ("… and {n} more (--json lists them all)", "……另有 {n} 篇（--json 列出全部）"),
+    "safe.state_active": ("active", "未筛选"),
+    "safe.state_kept": ("kept", "保留"),
+    "safe.state_discarded": ("discarded", "舍弃"),
+    "safe.demo_refused": (
+        "{db} holds {n} document(s) that are not the embedded demo: shijie run without a seed would mix the demo"
+        " into them and curate them. Run the whole job on your own sources: shijie run SEED… --db {db};"
+        " or give the demo a database of its own: shijie run --db demo.db",
+        "{db} 中有 {n} 篇不属于内置示例的文档：不带种子的 shijie run 会把示例混入并一起筛选。"
+        "对自己的资料运行完整流程：shijie run SEED… --db {db}；或为示例另用一个数据库：shijie run --db demo.db",
+    ),
+    "safe.out_is_file": ("{flag} {folder} is a file; give a folder", "{flag} {folder} 是文件；请给出文件夹"),
+    "safe.out_not_writable": (
+        "{flag} {folder} cannot be written ({reason}): give a folder you can write to; nothing was done",
+        "{flag} {folder} 无法写入（{reason}）：请给出可写的文件夹；未做任何操作",
+    ),
+    "safe.skill_locked": (
+        "{skill} is still locked by the mastery of this corpus: not learned, not invoked (shijie skills list"
+        " says what it needs)",
+        "{skill} 仍因本语料的掌握度不足而锁定：未学习、未调用（shijie skills list 会说明还缺什么）",
+    ),
 }
 
 

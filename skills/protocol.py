@@ -71,8 +71,7 @@ class Invocation:
     plan: dict[str, Any] | None = None
     validation: list[dict[str, Any]] | None = None
     benchmark: list[dict[str, Any]] | None = None
-    note: str | None = None  # why no kernel ran (an operator the skill does not adapt)
-    notes: list[str] | None = None  # remarks on a run that happened
+    notes: list[str] | None = None  # remarks on the run; when nothing was adapted, the first says why
     extras: dict[str, Any] = field(default_factory=dict)
     skill: str = ""
     level: int = 0
@@ -100,8 +99,6 @@ class Invocation:
             "benchmark": self.benchmark,
             "knowledge": self.knowledge,
         }
-        if self.note is not None:
-            data["note"] = self.note
         if self.notes is not None:
             data["notes"] = self.notes
         return data | self.extras
@@ -109,7 +106,7 @@ class Invocation:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Invocation:
         """Reads ``to_json()``'s dict back; missing keys take their defaults, unknown keys become ``extras``."""
-        known = {f.name for f in fields(cls)} - {"extras"}
+        known = ({f.name for f in fields(cls)} - {"extras"}) | {"note"}  # "note": read into notes
         device = data.get("device")
         return cls(
             op=str(data.get("op") or ""),
@@ -126,8 +123,8 @@ class Invocation:
             plan=data.get("plan"),
             validation=data.get("validation"),
             benchmark=data.get("benchmark"),
-            note=data.get("note"),
-            notes=data.get("notes"),
+            # one key, "notes"; a result written before it had "note" as well (why nothing was adapted)
+            notes=[data["note"], *(data.get("notes") or [])] if data.get("note") else data.get("notes"),
             extras={key: value for key, value in data.items() if key not in known},
             skill=str(data.get("skill") or ""),
             level=int(data.get("level") or 0),

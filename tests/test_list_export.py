@@ -139,7 +139,8 @@ def test_export_errors_before_any_work(curated, tmp_path):
         1,
         f"error: --output {missing}: folder {missing.parent} does not exist",
     )
-    result = run_shijie("export", "--json", "--db", str(db))
-    assert result.returncode == 1 and "--json needs --output" in result.stderr and result.stdout == ""
+    result = run_shijie("export", "--json", "--db", str(db))  # under --json, the error is the JSON on stdout
+    assert result.returncode == 1 and result.stderr == ""
+    assert json.loads(result.stdout)["error"].startswith("--json needs --output")
     result = run_shijie("export", "--format", "xml", "--db", str(db))
     assert result.stderr.strip() == "error: --format must be csv, jsonl or bibtex, not 'xml'"

@@ -208,7 +208,7 @@ def test_an_op_the_skill_does_not_adapt_gets_a_plan_only(learned):
     assert result["plan"] is None and result["validation"] is None and result["benchmark"] is None
     assert len(result["knowledge"]) == len(ADAPTATION_PATH)
     assert result["knowledge"][0]["query"].startswith("layer norm backward")
-    assert "not adapted" in result["note"]
+    assert "not adapted" in result["notes"][0] and "note" not in result  # one key for remarks: notes
 
 
 def test_invoke_device_choices(learned):

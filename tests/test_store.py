@@ -8,7 +8,7 @@ import types
 import pytest
 
 from pipeline import store
-from pipeline.errors import UsageError
+from pipeline.errors import StorageError, UsageError
 from pipeline.extract import Document
 from pipeline.store import Frontier, open_db, resolve_path
 from tests.conftest import REPO
@@ -30,10 +30,12 @@ def test_path_precedence(monkeypatch, tmp_path):
 
 def test_rejects_a_file_that_is_not_a_database(tmp_path):
     bad = tmp_path / "notes.db"
-    bad.write_bytes(os.urandom(4096))
-    with pytest.raises(UsageError, match="not a shijie database"):
-        open_db(bad)
-    assert len(bad.read_bytes()) == 4096  # nothing lost
+    content = b"not SQLite at all" + os.urandom(4096)
+    bad.write_bytes(content)
+    for read_only in (False, True):
+        with pytest.raises(StorageError, match="is not a SQLite database"):
+            open_db(bad, read_only=read_only)
+    assert bad.read_bytes() == content  # nothing lost
 
 
 def test_rejects_a_missing_folder(tmp_path):

@@ -7,14 +7,18 @@ crawl through ``Frontier``, scoring through ``scoring_rows`` / ``write_scores``,
 through the knowledge packs. The handle every function takes is a ``sqlite_utils.Database`` (``open_db``).
 
     schema       the tables, grouped by the stage that owns them; column comments are the contract
-    connection   open_db / resolve_path: where the database lives, WAL, the schema made sure of
+    connection   open_db / open_existing / resolve_path: where the database lives, ours or not, WAL, the schema made sure
+                 of; read-only opens; storage_error: what a SQLite failure means for the user's data
     frontier     the crawl's durable state and the transaction that groups its writes (Entry, Frontier)
     runs         crawl runs: seeds, settings, stats; an unfinished one is resumed
     documents    storing a document and its aliases; finding one by id or URL; the rows stages read
     scores       scores written and read back; the user's good/bad labels
-    curation     kept and discarded documents, the discarded URLs a crawl skips
+    curation     kept and discarded documents (a state: discarded text is archived, never dropped), the
+                 discarded URLs a crawl skips
+    archive      the compressed form of a discarded document's text
     fts          full-text search: CJK-aware indexing, the index rebuild, BM25 matches
     packs        knowledge packs, one per skill
+    contents     what a database holds besides the embedded demo (shijie run never mixes the two)
 
 Where sqlite-utils fits, it is used: batch upserts (scores, the discarded URLs, labels, packs) and row
 reads by table. The crawl's hot path (one long transaction with explicit BEGIN and grouped commits) and
@@ -25,7 +29,8 @@ transaction, every other writer commits its work as one transaction (``db.atomic
 
 from typing import TYPE_CHECKING, Any
 
-from .connection import DEFAULT_DB, open_db, resolve_path
+from .connection import DEFAULT_DB, open_db, open_existing, resolve_path, storage_error
+from .contents import demo_origin, non_demo_documents
 from .curation import Candidate, Discard, apply_curation, curation_candidates, discarded_urls
 from .documents import (
     SORTS,
@@ -37,6 +42,7 @@ from .documents import (
     Fetched,
     active_documents,
     curated_documents,
+    document_content,
     document_text,
     document_type,
     documents_total,
@@ -119,8 +125,10 @@ __all__ = [
     "apply_curation",
     "curated_documents",
     "curation_candidates",
+    "demo_origin",
     "discarded_urls",
     "display_text",
+    "document_content",
     "document_labels",
     "document_scores",
     "document_text",
@@ -140,7 +148,9 @@ __all__ = [
     "mark_document",
     "match_documents",
     "match_passages",
+    "non_demo_documents",
     "open_db",
+    "open_existing",
     "parse_search",
     "rebuild_index",
     "resolve_path",
@@ -150,6 +160,7 @@ __all__ = [
     "served_origins",
     "split_passages",
     "status_counts",
+    "storage_error",
     "store_document",
     "sync_documents",
     "try_sync_documents",

@@ -5,11 +5,16 @@ UNIQUE in ``documents``): the same URL with new content updates its row (an arXi
 version), the same content under a new URL becomes an alias in ``url_aliases``, never a second row. It runs
 inside the caller's transaction and never commits (the frontier groups it with the fetch's other writes).
 
+A document curation discarded keeps its content, compressed in ``archive`` (``store.archive``): new
+content for it (a re-crawl, a newer arXiv version) is archived too, so it stays discarded until a curation
+keeps it again.
+
 Lookups: ``find_document`` resolves what a user types (an id, the URL, the final URL after redirects, or an
 alias; ``find_by_urls`` the first of several spellings, ``pipeline.links.typed_forms``); ``scoring_rows``
-streams what the scorer reads; ``curated_documents`` is the kept corpus; ``document_text`` is one document's
-extracted text; ``list_documents`` browses them all, filtered and sorted (``DocumentFilter``: what
-``shijie list`` and ``shijie export`` take).
+streams what the scorer reads (every document with content, discarded ones unpacked); ``curated_documents``
+is the kept corpus; ``document_content`` is one document's text, headings and code wherever they live now
+(plain, or archived by curation) and ``document_text`` its text alone; ``list_documents`` browses them all,
+filtered and sorted (``DocumentFilter``: what ``shijie list`` and ``shijie export`` take).
 
 A document's type is the Vision's (``components.type.type``) where its scores have one, else the source kind
 scoring recognised (``components.source.kind``): ``TYPE_SQL`` is the one place that reads it.
@@ -24,13 +29,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
+from . import archive
+
 if TYPE_CHECKING:
     from sqlite_utils import Database
 
     from ..extract import Document
 
-# documents that still have their text: neither purged by curation nor empty
-_ACTIVE = "text IS NOT NULL AND status != 'discarded'"
+# documents whose content is stored, in plain form or (discarded) archived; only an older shijie's curation
+# purged text (before layout 1)
+_HAS_CONTENT = "(text IS NOT NULL OR archive IS NOT NULL)"
 
 
 @dataclass(frozen=True)
@@ -68,7 +76,7 @@ def store_document(db: Database, url: str, doc: Document, **fetched: Unpack[Fetc
     identity = doc.url or url
     content_hash = hashlib.sha256(doc.text.encode("utf-8")).hexdigest()
     etag, last_modified = fetched["etag"], fetched["last_modified"]
-    fields = {
+    fields: dict[str, Any] = {
         "final_url": fetched["final_url"],
         "title": doc.title,
         "kind": doc.kind,
@@ -84,10 +92,10 @@ def store_document(db: Database, url: str, doc: Document, **fetched: Unpack[Fetc
         "depth": fetched["depth"],
         "fetched_at": time.time(),
     }
-    row = conn.execute("SELECT id, content_hash, metadata FROM documents WHERE url = ?", (identity,)).fetchone()
+    row = conn.execute("SELECT id, content_hash, metadata, status FROM documents WHERE url = ?", (identity,)).fetchone()
     holder = conn.execute("SELECT id FROM documents WHERE content_hash = ?", (content_hash,)).fetchone()
     if row is not None:
-        doc_id, old_hash, old_meta = row
+        doc_id, old_hash, old_meta, status = row
         if doc.kind == "arxiv":
             old_version = json.loads(old_meta or "{}").get("version", 0)
             if doc.metadata.get("version", 0) <= old_version:
@@ -100,6 +108,9 @@ def store_document(db: Database, url: str, doc: Document, **fetched: Unpack[Fetc
             return "unchanged"
         if holder is not None and holder[0] != doc_id:
             return "unchanged"  # its new content is another document's: keep the old text, no second row
+        if status == "discarded":  # stays discarded, its new content archived, until a curation keeps it
+            packed = archive.pack(doc.text, fields["headings"], fields["code_blocks"])
+            fields |= {"archive": packed, "text": None, "headings": None, "code_blocks": None}
         assignments = ", ".join(f"{name} = :{name}" for name in fields)
         conn.execute(f"UPDATE documents SET {assignments} WHERE id = :id", {**fields, "id": doc_id})
         return "replaced" if doc.kind == "arxiv" else "updated"
@@ -141,10 +152,25 @@ def find_by_urls(db: Database, urls: list[str]) -> DocumentRef | None:
     return None
 
 
+def document_content(db: Database, doc_id: int) -> tuple[str, str | None, str | None] | None:
+    """(text, headings JSON, code blocks JSON) of one document wherever its content lives now: plain, or
+    in the archive of a discarded document. None for an unknown id, or one whose text an older shijie's
+    curation purged (before layout 1)."""
+    row = db.conn.execute("SELECT text, headings, code_blocks, archive FROM documents WHERE id = ?", (doc_id,))
+    found = row.fetchone()
+    if found is None:
+        return None
+    text, headings, code_blocks, blob = found
+    if text is not None:
+        return text, headings, code_blocks
+    return None if blob is None else archive.unpack(blob)
+
+
 def document_text(db: Database, document_id: int) -> str | None:
-    """The extracted text of one document; None when it has none (curation purged it, or it never had)."""
-    row = db.conn.execute("SELECT text FROM documents WHERE id = ?", (document_id,)).fetchone()
-    return None if row is None else row[0]
+    """The extracted text of one document, discarded ones included; None when it has none (an older
+    shijie's curation purged it, or it never had)."""
+    content = document_content(db, document_id)
+    return None if content is None else content[0]
 
 
 def documents_total(db: Database) -> int:
@@ -153,8 +179,8 @@ def documents_total(db: Database) -> int:
 
 
 def active_documents(db: Database) -> int:
-    """How many documents still have their text (what scoring and curation work on)."""
-    return db.conn.execute(f"SELECT count(*) FROM documents WHERE {_ACTIVE}").fetchone()[0]
+    """How many documents have their content, discarded ones included (what scoring and curation work on)."""
+    return db.conn.execute(f"SELECT count(*) FROM documents WHERE {_HAS_CONTENT}").fetchone()[0]
 
 
 def has_kept_documents(db: Database) -> bool:
@@ -162,13 +188,18 @@ def has_kept_documents(db: Database) -> bool:
 
 
 def scoring_rows(db: Database, batch: int) -> Iterator[tuple]:
-    """(id, url, title, kind, text, headings, code_blocks, metadata) of every document with text, by id,
-    read ``batch`` rows per round trip so no more than a batch of texts is in memory at once."""
+    """(id, url, title, kind, text, headings, code_blocks, metadata) of every document with content (a
+    discarded one unpacked from its archive), by id, read ``batch`` rows per round trip so no more than a
+    batch of texts is in memory at once."""
     cursor = db.conn.execute(
-        f"SELECT id, url, title, kind, text, headings, code_blocks, metadata FROM documents WHERE {_ACTIVE} ORDER BY id"
+        "SELECT id, url, title, kind, text, headings, code_blocks, metadata, archive FROM documents"
+        f" WHERE {_HAS_CONTENT} ORDER BY id"
     )
     while rows := cursor.fetchmany(batch):
-        yield from rows
+        for *row, blob in rows:
+            if row[4] is None:
+                row[4:7] = archive.unpack(blob)
+            yield tuple(row)
 
 
 def curated_documents(db: Database) -> list[CuratedDocument]:

@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import UsageError
 from ..terms import CJK
+from . import archive
 from .schema import DOCUMENTS_FTS
 
 if TYPE_CHECKING:
@@ -259,14 +260,18 @@ def sync_documents(db: Database) -> int:
         current = {
             doc_id: _version(content_hash, title)
             for doc_id, content_hash, title in db.conn.execute(
-                "SELECT id, content_hash, title FROM documents WHERE text IS NOT NULL"
+                "SELECT id, content_hash, title FROM documents WHERE text IS NOT NULL OR archive IS NOT NULL"
             )
         }
         stale = [doc_id for doc_id, version in indexed.items() if current.get(doc_id) != version]
         missing = [doc_id for doc_id, version in current.items() if indexed.get(doc_id) != version]
         db.conn.executemany("DELETE FROM documents_fts WHERE rowid = ?", [(i,) for i in stale])
         for doc_id in missing:
-            title, text = db.conn.execute("SELECT title, text FROM documents WHERE id = ?", (doc_id,)).fetchone()
+            title, text, blob = db.conn.execute(
+                "SELECT title, text, archive FROM documents WHERE id = ?", (doc_id,)
+            ).fetchone()
+            if text is None:  # discarded by curation: its content lives in the archive
+                text = archive.unpack(blob)[0]
             db.conn.execute(
                 "INSERT INTO documents_fts (rowid, title, body, version) VALUES (?, ?, ?, ?)",
                 (doc_id, fts_text(title or ""), fts_text(text), current[doc_id]),
@@ -290,7 +295,7 @@ def unindexed_documents(db: Database) -> int:
     """Documents with text the search index does not hold (crawled since the last sync)."""
     try:
         return db.conn.execute(
-            "SELECT count(*) FROM documents d WHERE d.text IS NOT NULL"
+            "SELECT count(*) FROM documents d WHERE (d.text IS NOT NULL OR d.archive IS NOT NULL)"
             " AND NOT EXISTS (SELECT 1 FROM documents_fts f WHERE f.rowid = d.id)"
         ).fetchone()[0]
     except sqlite3.OperationalError:
@@ -298,10 +303,17 @@ def unindexed_documents(db: Database) -> int:
 
 
 def rebuild_index(db: Database) -> None:
-    """Brings the documents index in step and rebuilds the kept passages (inside the caller's transaction)."""
+    """Brings the documents index in step with every document's content (discarded ones too) and rebuilds the
+    kept passages (inside the caller's transaction).
+
+    FTS5 deletes by writing delete markers that later merges drop; after emptying the passages, 'optimize'
+    merges them away at once, or every curation would leave the previous index behind as dead weight
+    (measured: 4.2 MB of it on 865 documents after one restore and one discard)."""
     sync_documents(db)
     conn = db.conn
     conn.execute("DELETE FROM passages_fts")
+    conn.execute("INSERT INTO documents_fts (documents_fts) VALUES ('optimize')")
+    conn.execute("INSERT INTO passages_fts (passages_fts) VALUES ('optimize')")
     cursor = conn.execute("SELECT id, text FROM documents WHERE status = 'kept' AND text IS NOT NULL")
     for doc_id, text in cursor.fetchall():
         conn.executemany(

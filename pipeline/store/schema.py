@@ -5,11 +5,21 @@ The column comments are the contract between stages: the crawl writes ``frontier
 ``shijie mark`` writes); curation writes ``discarded``, the documents' status and the two FTS5 indexes;
 learning writes ``knowledge_packs``. ``create`` is idempotent (CREATE ... IF NOT EXISTS): an older
 database gains the tables it lacks and keeps its rows.
+
+Which databases are ours: ``create`` stamps the file with ``PRAGMA application_id`` (``APPLICATION_ID``,
+"shij") and ``PRAGMA user_version`` (``LAYOUT``, the layout of this schema), the way SQLite means files to
+say what they are. ``identify`` reads the stamp back before anything is written; a shijie database made
+before the stamp existed has none and is recognised by its tables (``documents`` with our columns, and
+``frontier``). Anything else with tables in it is another program's file, and shijie leaves it alone.
 """
 
 from __future__ import annotations
 
 import sqlite3
+from enum import StrEnum
+
+APPLICATION_ID = 0x7368696A  # "shij": what ``PRAGMA application_id`` holds in every shijie database
+LAYOUT = 1  # ``PRAGMA user_version``: this schema's layout; 0 in databases made before the stamp
 
 # the search index of every document with text; ``version`` (unindexed) says which text a row holds
 DOCUMENTS_FTS = """CREATE VIRTUAL TABLE IF NOT EXISTS documents_fts USING fts5(
@@ -46,7 +56,8 @@ CREATE TABLE IF NOT EXISTS documents (
     title         TEXT,
     kind          TEXT NOT NULL,         -- html | pdf | text | markdown | arxiv
     content_type  TEXT,
-    text          TEXT,                  -- clean main text; NULL once curation purges it
+    text          TEXT,                  -- clean main text (kept when curation discards the document;
+                                         -- NULL only in databases whose curation purged it, before layout 1)
     headings      TEXT,                  -- JSON list of strings
     code_blocks   TEXT,                  -- JSON list of strings
     metadata      TEXT,                  -- JSON: authors, arxiv id and version, published, ...
@@ -56,7 +67,8 @@ CREATE TABLE IF NOT EXISTS documents (
     last_modified TEXT,
     depth         INTEGER,
     fetched_at    REAL NOT NULL,
-    status        TEXT NOT NULL DEFAULT 'active'  -- active | kept | discarded
+    status        TEXT NOT NULL DEFAULT 'active',  -- active | kept | discarded
+    archive       BLOB                   -- a discarded document's text, headings and code, zlib (store.archive)
 );
 
 -- other URLs whose content equals a stored document
@@ -104,7 +116,8 @@ CREATE TABLE IF NOT EXISTS labels (
 );
 
 -- curate -----------------------------------------------------------------------------------------
--- URLs whose documents curation dropped: the text is gone, the URL stays so a later crawl skips it
+-- URLs of the documents the last curation discarded (the documents keep their text): a crawl skips them,
+-- a curation that keeps them again takes them out
 CREATE TABLE IF NOT EXISTS discarded (
     url          TEXT PRIMARY KEY,
     reason       TEXT NOT NULL,
@@ -132,6 +145,49 @@ CREATE TABLE IF NOT EXISTS knowledge_packs (
 """.replace("{documents_fts}", DOCUMENTS_FTS)
 
 
+class Identity(StrEnum):
+    """What a database file is to shijie (``identify``)."""
+
+    new = "new"  # no tables yet: ours to create
+    ours = "ours"  # stamped by shijie, this layout or an older one
+    unstamped = "unstamped"  # a shijie database from before the stamp, recognised by its tables
+    newer = "newer"  # stamped by a newer shijie, with a layout this one does not know
+    foreign = "foreign"  # another program's database
+
+
+# the tables and columns every shijie database has had since the first release
+_OURS_SINCE_ALWAYS = {"documents": {"url", "content_hash", "fetched_at"}, "frontier": {"url", "host", "status"}}
+
+
+def identify(conn: sqlite3.Connection) -> Identity:
+    """Reads ``conn``'s stamp (and, without one, its tables); writes nothing."""
+    application_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    layout = conn.execute("PRAGMA user_version").fetchone()[0]
+    if application_id == APPLICATION_ID:
+        return Identity.newer if layout > LAYOUT else Identity.ours
+    if application_id != 0:
+        return Identity.foreign
+    tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
+    if not tables:
+        return Identity.new if layout == 0 else Identity.foreign
+    for table, columns in _OURS_SINCE_ALWAYS.items():
+        if table not in tables or not columns <= {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}:
+            return Identity.foreign
+    return Identity.unstamped
+
+
+# columns added to tables an older database already has (CREATE TABLE IF NOT EXISTS leaves those as they are)
+ADDED_COLUMNS = {"documents": {"archive": "BLOB"}}
+
+
 def create(conn: sqlite3.Connection) -> None:
-    """Creates whatever tables and indexes ``conn``'s database lacks."""
+    """Creates whatever tables, columns and indexes ``conn``'s database lacks, and stamps it as shijie's."""
     conn.executescript(SCHEMA)
+    for table, columns in ADDED_COLUMNS.items():
+        present = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+        for name, declaration in columns.items():
+            if name not in present:
+                conn.execute(f"ALTER TABLE {table} ADD COLUMN {name} {declaration}")
+    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    conn.execute(f"PRAGMA user_version = {LAYOUT}")
+    conn.commit()

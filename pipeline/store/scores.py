@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
+
+from .curation import HAS_CONTENT
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -63,18 +65,28 @@ def document_scores(db: Database, document_id: int) -> StoredScore | None:
 
 
 def unscored_documents(db: Database) -> int:
-    """Documents with text that have no score, or one older than their text (crawled again since)."""
+    """Documents with content (discarded ones too) that have no score, or one older than their content
+    (crawled again since)."""
     return db.conn.execute(
         "SELECT count(*) FROM documents d LEFT JOIN scores s ON s.document_id = d.id"
-        " WHERE d.text IS NOT NULL AND d.status != 'discarded' AND (s.document_id IS NULL OR s.scored_at < d.fetched_at)"
+        f" WHERE {HAS_CONTENT} AND (s.document_id IS NULL OR s.scored_at < d.fetched_at)"
     ).fetchone()[0]
 
 
-def kept_concepts(db: Database) -> Iterator[tuple[dict[str, dict[str, int]], float]]:
-    """(concept counts by domain, depth 0..1) of every kept document: what mastery is computed from."""
-    for (components,) in db.conn.execute(
-        "SELECT s.components FROM scores s JOIN documents d ON d.id = s.document_id WHERE d.status = 'kept'"
-    ):
+def kept_concepts(
+    db: Database, ids: Collection[int] | None = None
+) -> Iterator[tuple[dict[str, dict[str, int]], float]]:
+    """(concept counts by domain, depth 0..1) of every kept document: what mastery is computed from. With
+    ``ids``, of those documents instead (the corpus a curation would keep)."""
+    rows: Iterable[tuple[str]]
+    if ids is None:
+        rows = db.conn.execute(
+            "SELECT s.components FROM scores s JOIN documents d ON d.id = s.document_id WHERE d.status = 'kept'"
+        )
+    else:
+        wanted = set(ids)
+        rows = ((c,) for i, c in db.conn.execute("SELECT document_id, components FROM scores") if i in wanted)
+    for (components,) in rows:
         parsed = json.loads(components)
         yield parsed.get("concepts", {}), parsed.get("depth", {}).get("score", 0.0)
 

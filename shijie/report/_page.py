@@ -323,10 +323,8 @@ def _invocation(invoke: Invocation | None, w: dict) -> str:
             for item in invoke.adaptation_list
         ]
         body += f'<h3>{esc(w["adaptation"])}</h3><div class="panels">{"".join(items)}</div>'
-    if invoke.note:
-        body += f'<p class="red">{esc(invoke.note)}</p>'
-    for note in invoke.notes or []:
-        body += f'<p class="muted small">{esc(note)}</p>'
+    for note in invoke.notes or []:  # when nothing was adapted, they say why
+        body += f'<p class="{"muted small" if invoke.adapted else "red"}">{esc(note)}</p>'
     plan = invoke.plan
     if isinstance(plan, dict) and plan:
         levels, groups = _views.memory_view(plan)

@@ -163,7 +163,7 @@ class OperatorAdaptation:
                 adaptation_list=adaptation_list,
                 target=target,
                 knowledge=knowledge,
-                note=f"{op_name} is not adapted by this skill: adaptation path and sources only, no kernel",
+                notes=[f"{op_name} is not adapted by this skill: adaptation path and sources only, no kernel"],
             )
 
         device_used, device_name, notes = self._device(device)
@@ -257,7 +257,8 @@ class OperatorAdaptation:
                 )
         rows = summary = None
         if benchmark:
-            from .benchmark import run_benchmark, summary as benchmark_summary
+            from .benchmark import run_benchmark
+            from .benchmark import summary as benchmark_summary
 
             rows = run_benchmark()
             summary = benchmark_summary(rows)  # ours vs cuDNN, geometric mean, and where ours is behind
