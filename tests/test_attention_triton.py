@@ -15,8 +15,7 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("triton")
 
-from skills.operator_adaptation import attention  # noqa: E402
-from skills.operator_adaptation import fused_attention, kernel_check, launch  # noqa: E402
+from skills.operator_adaptation import attention, fused_attention, kernel_check, launch  # noqa: E402
 from skills.operator_adaptation.tuner import Tuner  # noqa: E402
 
 
@@ -58,7 +57,7 @@ def test_autograd_entry_with_strided_inputs_and_custom_scale():
     ref_out, leaves = _reference(q, k, v, True, 0.3)
     ref_out.sum().backward()
     assert _rel(out, ref_out) < 2e-3
-    for ours, ref in zip((q.grad, k.grad, v.grad), leaves):
+    for ours, ref in zip((q.grad, k.grad, v.grad), leaves, strict=True):
         assert ours.shape == ref.shape
         assert _rel(ours, ref.grad) < 5e-3
 
@@ -118,13 +117,13 @@ def _tensors(*shapes, dtype=torch.float16):
         (lambda: _tensors((1, 2, 8, 16), (1, 2, 8, 16), (1, 2, 9, 16)), ValueError, "same shape"),
         (lambda: _tensors((1, 2, 8, 300), (1, 2, 8, 300), (1, 2, 8, 300)), ValueError, "head_dim"),
         (
-            lambda: _tensors((1, 2, 8, 16), (1, 2, 8, 16)) + [torch.randn(1, 2, 8, 16).to(torch.bfloat16)],
+            lambda: [*_tensors((1, 2, 8, 16), (1, 2, 8, 16)), torch.randn(1, 2, 8, 16).to(torch.bfloat16)],
             TypeError,
             "share one dtype",
         ),
         (
             lambda: (
-                _tensors((1, 2, 8, 16), (1, 2, 8, 16)) + [torch.empty(1, 2, 8, 16, dtype=torch.float16, device="meta")]
+                [*_tensors((1, 2, 8, 16), (1, 2, 8, 16)), torch.empty(1, 2, 8, 16, dtype=torch.float16, device="meta")]
             ),
             ValueError,
             "one device",

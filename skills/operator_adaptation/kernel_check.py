@@ -328,3 +328,44 @@ def validate(
         check_case(case, device, dtype, None if seed is None else seed + i, tuner, portable)
         for i, case in enumerate(cases)
     ]
+
+
+def compile_check(device="cuda", dtype=torch.bfloat16, backend: str = "aot_eager") -> dict:
+    """torch.compile(fullgraph=True) over a small GQA attention block: graph breaks (torch._dynamo's explain)
+    and the compiled forward and gradients against eager; ``ok`` when there is no break and they agree."""
+    import torch._dynamo
+
+    from .fused_attention import attention
+
+    class Block(torch.nn.Module):
+        def __init__(self, dim: int = 128, heads: int = 4, kv_heads: int = 2):
+            super().__init__()
+            self.heads, self.kv_heads, self.head_dim = heads, kv_heads, dim // heads
+            self.q = torch.nn.Linear(dim, dim, bias=False)
+            self.kv = torch.nn.Linear(dim, 2 * kv_heads * self.head_dim, bias=False)
+
+        def forward(self, x):
+            b, n, _ = x.shape
+            q = self.q(x).view(b, n, self.heads, self.head_dim).transpose(1, 2)
+            k, v = self.kv(x).view(b, n, 2, self.kv_heads, self.head_dim).permute(2, 0, 3, 1, 4)
+            out = attention(q, k, v, is_causal=True, enable_gqa=True)
+            return out.transpose(1, 2).reshape(b, n, -1)
+
+    torch._dynamo.reset()
+    generator = torch.Generator(device=device).manual_seed(0)
+    block = Block().to(device=device, dtype=dtype)
+    x = torch.randn(2, 100, 128, generator=generator, device=device).to(dtype)
+    breaks = torch._dynamo.explain(block)(x).graph_break_count
+    eager = block(x)
+    eager.float().square().sum().backward()
+    eager_grads = [p.grad.clone() for p in block.parameters()]
+    block.zero_grad()
+    compiled = torch.compile(block, fullgraph=True, backend=backend)(x)
+    compiled.float().square().sum().backward()
+    out_diff = (compiled.float() - eager.float()).abs().max().item()
+    grad_diff = max(
+        (p.grad.float() - g.float()).abs().max().item() for p, g in zip(block.parameters(), eager_grads, strict=True)
+    )
+    scale = max(g.float().abs().max().item() for g in eager_grads)
+    ok = breaks == 0 and out_diff <= 2e-2 and grad_diff <= 2e-2 * max(scale, 1.0)
+    return {"backend": backend, "graph_breaks": breaks, "out_max_diff": out_diff, "grad_max_diff": grad_diff, "ok": ok}
