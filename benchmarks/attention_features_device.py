@@ -8,11 +8,14 @@
    outputs, the deterministic cases run twice for bitwise equality.
 2. ``compile``: kernel_check.compile_check with inductor and aot_eager: torch.compile(fullgraph=True) over a GQA
    block, graph breaks counted, compiled against eager.
-3. ``gqa``: forward and backward time of GQA (kv heads = heads / 4, / 8) and MQA against MHA with the same query
-   heads, so the same FLOPs: the issue's goal is GQA within 5% of MHA per FLOP. The backward is timed through the
-   dispatch and through the portable kernels.
-4. ``features``: a sliding window against full causal (TFLOP/s on the pairs each computes), a packed varlen
-   batch against the same sequences padded to the longest, the deterministic backward against the default.
+3. ``gqa``: forward and backward time of GQA (kv heads = heads / 4 by default; --groups 4,8 adds more) against
+   MHA with the same query heads, so the same FLOPs: the issue's goal is GQA within 5% of MHA per FLOP. The
+   backward is timed through the dispatch and through the portable kernels. Default: seq 4096, causal, head_dim
+   64 and 128, batch 16k / seq and heads 2048 / head_dim as the standard grid (each new shape class is tuned
+   once, outside the timing: the defaults keep the tuning to a few minutes).
+4. ``features``: a sliding window of 1024 keys against full causal (TFLOP/s on the pairs each computes), a packed
+   varlen batch against the same sequences padded to the longest, the deterministic backward against the
+   default; at the GQA part's d128 point, whose tile picks they reuse.
 Everything goes to <out>/attention_features.json as it is measured; a summary is printed last.
 FLOPs as FlashAttention counts them: forward 4·B·H·pairs·d over the visible (query, key) pairs, backward 2.5x.
 """
@@ -38,10 +41,10 @@ DEVICE = torch.device("cuda")  # --smoke: the CPU under Triton's interpreter, to
 
 # the sizes of the features part: on the device, and for --smoke
 SIZES = {
-    "device": {"seq": 8192, "window": 1023, "heads": 16, "kv_heads": 4, "head_dim": 128, "det_batch": 4, "det_seq": 4096,
-               "lengths": [4096, 3000, 2500, 2048, 1800, 1500, 1200, 1024, 900, 700, 512, 400, 300, 200, 100, 50]},
-    "smoke": {"seq": 64, "window": 15, "heads": 4, "kv_heads": 1, "head_dim": 16, "det_batch": 1, "det_seq": 32,
-              "lengths": [40, 17, 5]},
+    # the GQA part's d128 point (batch 4, 16 heads, 4 kv heads, seq 4096): its tile picks are reused here
+    "device": {"batch": 4, "seq": 4096, "window": 1023, "heads": 16, "kv_heads": 4, "head_dim": 128,
+               "lengths": [4096, 3000, 2500, 2048, 1500, 1200, 1024, 500, 300, 200, 50]},
+    "smoke": {"batch": 1, "seq": 64, "window": 15, "heads": 4, "kv_heads": 1, "head_dim": 16, "lengths": [40, 17, 5]},
 }  # fmt: skip
 
 
@@ -86,14 +89,14 @@ def time_problem(batch, heads, kv_heads, seq, head_dim, causal, window=None, det
     return row
 
 
-def gqa_vs_mha(head_dims, seqs, groups, tokens: int = 16384, hidden: int = 2048) -> list[dict]:
+def gqa_vs_mha(head_dims, seqs, groups, causals, tokens: int = 16384, hidden: int = 2048) -> list[dict]:
     """GQA/MQA against MHA with the same query heads (tokens and hidden size per point as the standard grid)."""
     rows = []
     for head_dim in head_dims:
         heads = hidden // head_dim
         for seq in seqs:
             batch = max(1, tokens // seq)
-            for causal in (True, False):
+            for causal in causals:
                 mha = time_problem(batch, heads, heads, seq, head_dim, causal)
                 rows.append({**mha, "group": 1})
                 print("gqa", json.dumps(rows[-1]), flush=True)
@@ -112,14 +115,14 @@ def features(size: dict) -> dict:
     """Windows, varlen and the deterministic backward, each next to what it replaces."""
     out: dict = {}
     heads, kv_heads, head_dim, seq = size["heads"], size["kv_heads"], size["head_dim"], size["seq"]
-    full = time_problem(2, heads, kv_heads, seq, head_dim, True)
-    window = time_problem(2, heads, kv_heads, seq, head_dim, True, window=(size["window"], -1))
+    full = time_problem(size["batch"], heads, kv_heads, seq, head_dim, True)
+    window = time_problem(size["batch"], heads, kv_heads, seq, head_dim, True, window=(size["window"], -1))
     out["window"] = {"left": size["window"], "causal": full, "window": window,
                      "fwd_speedup": round(full["fwd_ms"] / window["fwd_ms"], 2),
                      "bwd_speedup": round(full["bwd_ms"] / window["bwd_ms"], 2)}  # fmt: skip
     print("window", json.dumps(out["window"]), flush=True)
 
-    # varlen: 16 documents of ragged lengths against the same documents padded to the longest (what SDPA needs)
+    # varlen: documents of ragged lengths against the same documents padded to the longest (what SDPA needs)
     generator = torch.Generator(device=DEVICE).manual_seed(1)
     lengths = size["lengths"]
     total = sum(lengths)
@@ -144,9 +147,8 @@ def features(size: dict) -> dict:
                      "bwd_speedup": round(padded["bwd_ms"] / varlen_row["bwd_ms"], 2)}  # fmt: skip
     print("varlen", json.dumps(out["varlen"]), flush=True)
 
-    det = (size["det_batch"], heads, kv_heads, size["det_seq"], head_dim, True)
-    default = time_problem(*det)
-    deterministic = time_problem(*det, deterministic=True)
+    default = full  # the deterministic backward against the default one, same problem
+    deterministic = time_problem(size["batch"], heads, kv_heads, seq, head_dim, True, deterministic=True)
     out["deterministic"] = {"default": default, "deterministic": deterministic,
                             "bwd_cost": round(deterministic["bwd_ms"] / default["bwd_ms"], 3)}  # fmt: skip
     print("deterministic", json.dumps(out["deterministic"]), flush=True)
@@ -158,8 +160,9 @@ def main() -> None:
     parser.add_argument("--out", default=os.environ.get("OUT", "."))
     parser.add_argument("--parts", default="validate,compile,gqa,features")
     parser.add_argument("--head-dims", default="64,128")
-    parser.add_argument("--seqs", default="2048,8192")
-    parser.add_argument("--groups", default="4,8")
+    parser.add_argument("--seqs", default="4096")
+    parser.add_argument("--groups", default="4", help="query heads per kv head to time against MHA")
+    parser.add_argument("--causal", default="1", help="1, 0 or 1,0: causal, full or both in the GQA part")
     parser.add_argument("--validate-dtypes", default="bfloat16,float16")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes on the CPU (TRITON_INTERPRET=1): the CI check")
     args = parser.parse_args()
@@ -212,6 +215,7 @@ def main() -> None:
             [int(d) for d in args.head_dims.split(",")],
             [int(n) for n in args.seqs.split(",")],
             [int(g) for g in args.groups.split(",")],
+            [c == "1" for c in args.causal.split(",")],
             *((128, 64) if args.smoke else ()),
         )
         log["gqa_s"] = round(time.time() - t0, 1)
