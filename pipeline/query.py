@@ -7,7 +7,10 @@ curation these answer with empty lists and zero mastery, never an error. The SQL
     domains()                       the seven domains of data/taxonomy.toml
     mastery(db)                     overall and per-domain mastery of the kept corpus (0..1)
     curated_documents(db)           every kept document, best first
-    search(db, query, limit)        kept documents by BM25, text = a snippet with [matches] marked
+    search(db, query, limit, statuses)
+                                    documents by BM25 (kept ones first; ``statuses`` None: every
+                                    document with text), text = a snippet with [matches] marked
+    resolve_document(db, typed)     the document an id, URL, path or shijie-corpus: reference names
     passages(db, query, limit, domain)
                                     the best paragraph-sized passages of kept documents for a query,
                                     optionally only from documents that cover ``domain``
@@ -21,7 +24,21 @@ from typing import TYPE_CHECKING
 
 from .coverage import Mastery, mastery
 from .errors import UsageError
-from .store import CuratedDocument, curated_documents, display_text, fts_query, match_documents, match_passages
+from .store import (
+    CLOSE,
+    OPEN,
+    CuratedDocument,
+    DocumentRef,
+    curated_documents,
+    display_text,
+    find_by_urls,
+    fts_query,
+    match_documents,
+    match_passages,
+    parse_search,
+    served_origins,
+    try_sync_documents,
+)
 from .taxonomy import Domain, load_taxonomy
 
 if TYPE_CHECKING:
@@ -36,35 +53,90 @@ __all__ = [
     "domains",
     "mastery",
     "passages",
+    "resolve_document",
     "search",
 ]
 
+MAX_RESULTS = 1000  # search(limit=...) at most
 DOMAIN_MIN_COVERAGE = 0.2  # passages(domain=...) reads documents covering at least this much of the domain
 PER_DOCUMENT = 2  # passages() returns at most this many passages of one document
 
 
 @dataclass(frozen=True)
 class Passage:
+    """A search hit or a passage. ``text`` is a snippet whose matches are bracketed (``[warp] shuffles``);
+    ``marks`` are those brackets' spans in ``text`` (a bracket a page wrote itself is not one)."""
+
     document_id: int
     url: str
     title: str
     text: str
     score: float
     domains: dict[str, float]
+    status: str = "kept"
+    value: int | None = None
+    marks: tuple[tuple[int, int], ...] = ()
+    all_terms: bool = True  # False: no document had every term of the query; this one has some
 
 
 def domains() -> list[Domain]:
     return list(load_taxonomy())
 
 
-def search(db: Database, query: str, limit: int = 10) -> list[Passage]:
-    """Kept documents matching all words of ``query`` (any word when none match all), best BM25 first."""
-    if not fts_query(query):
-        raise UsageError("the search query needs at least one word")
-    rows = match_documents(db, query, limit)
-    return [
-        Passage(i, u, t or u, display_text(snip), round(-rank, 4), json.loads(dm)) for i, u, t, snip, rank, dm in rows
-    ]
+def marked(snippet: str) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """A snippet with OPEN/CLOSE markers → its text with the matches in brackets, and their spans."""
+    out: list[str] = []
+    marks: list[tuple[int, int]] = []
+    length, start = 0, -1
+    for char in snippet:
+        if char == OPEN and start < 0:
+            start = length
+            char = "["
+        elif char == CLOSE and start >= 0:
+            marks.append((start, length + 1))
+            start = -1
+            char = "]"
+        elif char in (OPEN, CLOSE):
+            continue
+        out.append(char)
+        length += 1
+    return "".join(out), tuple(marks)
+
+
+def search(db: Database, query: str, limit: int = 10, statuses: list[str] | None = None) -> list[Passage]:
+    """Documents matching every term of ``query`` (any term when none matches them all), kept documents
+    first, best BM25 first; ``statuses`` (kept, discarded, active) limits them, None: every document with
+    text. The query language is ``pipeline.store.fts``'s: ``"a phrase"``, ``prefix*``, ``-excluded``, ``OR``.
+    The index is brought in step with the documents first (where the database can be written)."""
+    if not 1 <= limit <= MAX_RESULTS:
+        raise UsageError(f"must be between 1 and {MAX_RESULTS}, not {limit}", field="limit")
+    parsed = parse_search(query)
+    try_sync_documents(db)
+    hits = []
+    for match in match_documents(db, parsed, limit, statuses):
+        text, marks = marked(display_text(match.snippet))
+        hits.append(
+            Passage(
+                match.id,
+                match.url,
+                match.title or match.url,
+                text,
+                match.score,
+                match.domains,
+                match.status,
+                match.value,
+                marks,
+                match.all_terms,
+            )
+        )
+    return hits
+
+
+def resolve_document(db: Database, typed: str) -> DocumentRef | None:
+    """The document ``typed`` names, as a user types it (``pipeline.links.typed_forms``)."""
+    from .links import Links, typed_forms
+
+    return find_by_urls(db, typed_forms(typed, Links(tuple(served_origins(db)))))
 
 
 def passages(db: Database, query: str, limit: int = 5, domain: str | None = None) -> list[Passage]:

@@ -13,8 +13,10 @@ import sys
 import typer
 
 from pipeline.errors import ShijieError
-from shijie import cmd_crawl, cmd_run, cmd_score, cmd_skills
+from shijie import __version__, cmd_crawl, cmd_read, cmd_run, cmd_score, cmd_skills
 from shijie.options import Group
+from shijie.terminal import clean
+from shijie.text import lang_in, say, translate
 
 app = typer.Typer(
     cls=Group,
@@ -30,17 +32,37 @@ app.command("score")(cmd_score.score)
 app.command("show")(cmd_score.show)
 app.command("mark")(cmd_score.mark)
 app.command("curate")(cmd_score.curate)
-app.command("search")(cmd_score.search)
 app.command("mastery")(cmd_score.mastery)
+app.command("search")(cmd_read.search)
+app.command("list")(cmd_read.list_)
+app.command("ls", hidden=True, help="Alias of shijie list.")(cmd_read.list_)
+app.command("export")(cmd_read.export)
+app.command("report")(cmd_read.report)
 app.add_typer(cmd_skills.skills_app, name="skills")
 app.command("run")(cmd_run.run)
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"shijie {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", help="Print the version and exit.", callback=_version, is_eager=True
+    ),
+) -> None:
+    """shijie (视界): crawl, score and curate GPU kernel optimization literature, and turn it into skills."""
 
 
 def main() -> None:
     try:
         app()
     except ShijieError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        lang = lang_in(sys.argv[1:])
+        print(say("error.prefix", lang) + translate(clean(str(exc)), lang), file=sys.stderr)
         sys.exit(1)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -9,7 +9,7 @@ import typer
 
 from shijie import terminal
 from shijie.options import DbOpt, DeviceOpt, Group, JsonOpt, LangOpt, output
-from shijie.text import Lang, acquired_panel, learning_panel
+from shijie.text import Lang, acquired_panel, learning_panel, say
 from skills.protocol import Device
 
 if TYPE_CHECKING:
@@ -65,15 +65,17 @@ def learn(
 
     out = output(as_json, lang)
     database, registry = _context(db)
-    result = learn_skill(database, registry, name, on_phase=lambda phase: out.err.print(learning_panel(phase, lang)))
+    result = learn_skill(
+        database, registry, name, on_phase=lambda phase: out.err.print(learning_panel(phase, lang), markup=False)
+    )
     entry = registry.get(name)
     if as_json:
         out.emit(result.to_json())
     else:
         terminal.learned(out.human, result, lang)
-    out.err.print(
-        f"[bold green]{acquired_panel(entry.manifest.title, entry.manifest.title_zh, result.level, lang)}[/bold green]"
-    )
+    title_zh = entry.manifest.title_zh if entry.manifest else None  # learn succeeded: the manifest is there
+    panel = acquired_panel(result.title, title_zh, result.level, lang)
+    out.err.print(terminal.plain(panel, style="bold green"))
 
 
 @skills_app.command("invoke")
@@ -143,15 +145,17 @@ def export(
 
     Example: shijie skills export operator-adaptation ./agent-skills
     """
+    from pipeline.links import Links
+    from pipeline.store import served_origins
     from skills.export import export_skill
     from skills.learning import stored_pack
 
     out = output(as_json, lang)
     database, registry = _context(db)
     entry, stored = stored_pack(database, registry, name)
-    folder = export_skill(entry, stored, directory)
+    folder = export_skill(entry, stored, directory, link=Links(tuple(served_origins(database))).stable)
     files = sorted(str(path.relative_to(folder)) for path in folder.rglob("*") if path.is_file())
     if as_json:
         out.emit({"skill": entry.name, "folder": str(folder), "files": files})
     else:
-        out.human.print(f"wrote {folder} ({len(files)} files)")
+        out.human.print(say("skills.wrote", lang, folder=terminal.safe(folder), n=len(files)), soft_wrap=True)

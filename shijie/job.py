@@ -15,10 +15,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
+from pipeline.links import Links, map_links
 from shijie.text import Lang
 from skills.learning import Learned
 from skills.protocol import Device, Invocation, Phase
@@ -120,6 +121,50 @@ class RunResult:
         )
 
 
+def with_stable_links(results: RunResult, links: Links) -> RunResult:
+    """A copy of ``results`` whose document and passage URLs outlive the run (``pipeline.links``): what the
+    report is written from."""
+    data = map_links(results.to_json(), links.stable)
+    copy = RunResult.from_json(data)
+    copy.report = results.report
+    return copy
+
+
+def database_result(db: str | Path | None, lang: Lang = Lang.en) -> RunResult:
+    """What a database holds, as the parts of a ``RunResult`` (for ``shijie report`` on any database): the
+    last crawl's stats, every scored document with its reasons and state, the curation counts, mastery, the
+    skills and the packs learned. Nothing is run; a part the database does not have stays empty."""
+    from pipeline.query import domains, mastery
+    from pipeline.store import last_crawl_stats, load_pack, open_db, resolve_path, scored_documents, status_counts
+    from skills.learning import list_skills
+    from skills.registry import discover
+
+    database = open_db(db)
+    counts = status_counts(database)
+    current = mastery(database)
+    results = RunResult(
+        lang=lang,
+        generated_at=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        db=str(resolve_path(db)),
+        crawl=last_crawl_stats(database),
+        documents=scored_documents(database),
+        mastery={"overall": current.overall, "domains": dict(current.domains)},
+        domain_titles={d.id: {"en": d.title, "zh": d.title_zh} for d in domains()},
+    )
+    if counts.get("kept") or counts.get("discarded"):
+        results.curate = {"kept": counts.get("kept", 0), "discarded": counts.get("discarded", 0)}
+    registry = discover()
+    results.skills = list_skills(database, registry)
+    for row in results.skills:
+        stored = load_pack(database, row["name"]) if row["status"] == "learned" else None
+        if stored is not None:
+            results.learn = Learned(
+                skill=row["name"], title=row["title"], level=stored.level, mastery=stored.mastery, pack=stored.pack
+            )
+            break
+    return results
+
+
 def _noop(stage: str, message: str) -> None:
     pass
 
@@ -147,7 +192,7 @@ def run_job(
     timings: dict[str, float] = {}
     results = RunResult(
         lang=lang,
-        generated_at=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        generated_at=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         db=str(resolve_path(db)),
         timings=timings,
     )
@@ -224,13 +269,15 @@ def run_job(
 
         run_benchmark = benchmark if benchmark is not None else device != Device.cpu and cuda_status()[0]
         result = invoke(database, registry, SKILL, op=OP, device=device, benchmark=run_benchmark)
-        return result, validation_line(result)
+        return result, validation_line(result, lang)
 
     results.invoke = timed("invoke", f"invoking {SKILL} on {OP} (device {device})", invoke_skill)
     results.device = results.invoke.device
 
     def report() -> tuple[Path, str]:
-        path = write_report(results, out_dir)
+        from pipeline.store import served_origins
+
+        path = write_report(with_stable_links(results, Links(tuple(served_origins(database)))), out_dir)
         return path, str(path)
 
     results.report = str(timed("report", "writing the report", report))

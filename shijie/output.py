@@ -20,8 +20,9 @@ from shijie.text import Lang
 class Output:
     as_json: bool = False
     lang: Lang = Lang.en
-    out: Console = field(default_factory=lambda: Console(highlight=False))
-    err: Console = field(default_factory=lambda: Console(stderr=True, highlight=False))
+    # emoji off: a page's ":warning:" is text, not a picture (see shijie.terminal for the rest of that rule)
+    out: Console = field(default_factory=lambda: Console(highlight=False, emoji=False))
+    err: Console = field(default_factory=lambda: Console(stderr=True, highlight=False, emoji=False))
 
     def __post_init__(self) -> None:
         self.lang = choose(Lang, self.lang, "lang")

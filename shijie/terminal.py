@@ -3,15 +3,27 @@
 objects (``shijie.report``); the words come from ``shijie.text``.
 
 Each function prints to a rich ``Console`` (``Output.human``: stdout for people, stderr under ``--json``).
+
+Crawled text is data, never markup or control codes. Everything a page wrote (titles, snippets, URLs, reasons
+that quote it) reaches the terminal through ``safe`` (inside rich markup and table cells) or ``plain`` (a
+``rich.text.Text``, never parsed): both drop escape sequences (clear screen, window titles, hyperlinks),
+C0/C1 control characters and bidirectional overrides, and ``safe`` escapes rich markup, so a title reading
+``[/b]`` or ``[link=http://…]`` prints as those characters. ``highlighted`` shows a search snippet with its
+matches styled (and still bracketed, so they stay visible without colour). Widths are display cells
+(``rich.cells``): a CJK character takes two.
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
+from rich.cells import cell_len, set_cell_size
+from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
-from shijie.text import Lang, acquired_panel, document_panel, mastery_panel, say
+from shijie.text import CATALOGUE, Lang, acquired_panel, document_panel, mastery_panel, say
 from skills.protocol import Invocation
 
 if TYPE_CHECKING:
@@ -22,12 +34,85 @@ if TYPE_CHECKING:
 
 STATUS_STYLE = {"learned": "green", "learnable": "yellow", "locked": "red", "broken": "bold red"}
 TOP_PANELS = 5  # documents whose panel ends shijie run
+MATCH_STYLE = "bold yellow"  # a search term inside a snippet
+
+# -- crawled text, made safe to print -------------------------------------------------------------------
+
+_ESCAPES = re.compile(
+    r"""
+      \x1b\[[0-?]*[ -/]*[@-~]?                        # CSI: colours, cursor moves, clear screen
+    | \x1b[\]PX^_][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?  # OSC/DCS/SOS/PM/APC: window title, hyperlinks
+    | \x1b[ -/]*[0-~]?                               # any other escape, and a lone ESC
+    | \x9b[0-?]*[ -/]*[@-~]?                          # 8-bit CSI
+    | [\x90\x98\x9d\x9e\x9f][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?  # 8-bit string commands
+    """,
+    re.VERBOSE,
+)
+# C0 and C1 controls but tab and newline, DEL, and the bidirectional marks and overrides that reorder a line
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_BLANKS = re.compile(r"\s+")
 
 
-def validation_line(invocation: Invocation) -> str:
+def clean(value: object, *, one_line: bool = True) -> str:
+    """``value`` as text a terminal shows as it is: escape sequences and control characters removed; with
+    ``one_line``, every run of white space (newlines included) one space."""
+    text = _CONTROLS.sub("", _ESCAPES.sub("", "" if value is None else str(value)))
+    return _BLANKS.sub(" ", text).strip() if one_line else text.replace("\t", "    ")
+
+
+def fit(text: str, width: int | None) -> str:
+    """``text`` cut to ``width`` display cells (a CJK character is two), ending in "…" when cut."""
+    if width is None or cell_len(text) <= width:
+        return text
+    return set_cell_size(text, max(width - 1, 0)).rstrip() + "…"
+
+
+def safe(value: object, width: int | None = None, *, one_line: bool = True) -> str:
+    """Crawled text for rich markup and table cells: cleaned (``clean``), cut to ``width`` cells, escaped."""
+    return escape(fit(clean(value, one_line=one_line), width))
+
+
+def plain(value: object, width: int | None = None, *, one_line: bool = True, style: str = "") -> Text:
+    """Crawled text as a ``rich.text.Text``: cleaned and cut like ``safe``, never read as markup."""
+    return Text(fit(clean(value, one_line=one_line), width), style=style)
+
+
+def highlighted(text: str, marks: tuple[tuple[int, int], ...] | list[tuple[int, int]] = ()) -> Text:
+    """A snippet on one flowing line whose ``marks`` (character spans of ``text``, the query's matches) are
+    styled."""
+
+    def flow(piece: str) -> str:
+        return _BLANKS.sub(" ", clean(piece, one_line=False))
+
+    out = Text()
+    at = 0
+    for start, end in sorted(marks):
+        if start < at:
+            continue
+        out.append(flow(text[at:start]))
+        out.append(flow(text[start:end]), style=MATCH_STYLE)
+        at = end
+    out.append(flow(text[at:]))
+    return out
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` padded with spaces to ``width`` display cells (``str.ljust`` counts a CJK character as one)."""
+    return text + " " * max(width - cell_len(text), 0)
+
+
+def validation_line(invocation: Invocation, lang: Lang = Lang.en) -> str:
     """``FusedAttentionBackward on CPU (NumPy): 4/4 validation cases passed``."""
     passed, run = invocation.checks()
-    return f"{invocation.op} on {invocation.device_name or invocation.device}: {passed}/{run} validation cases passed"
+    device = invocation.device_name or invocation.device
+    return say("invoke.validated", lang, op=invocation.op, device=device, passed=passed, run=run)
+
+
+def domain_titles(lang: Lang) -> dict[str, str]:
+    """Domain id → its title in ``lang``."""
+    from pipeline.query import domains
+
+    return {d.id: (d.title_zh if lang == Lang.zh else d.title) for d in domains()}
 
 
 def step_title(step: dict[str, Any], lang: Lang) -> str:
@@ -37,38 +122,49 @@ def step_title(step: dict[str, Any], lang: Lang) -> str:
 # -- shijie skills list --------------------------------------------------------------------------------
 
 
+def _needs(row: dict[str, Any], lang: Lang) -> str:
+    if row["status"] == "broken":
+        return safe("; ".join(map(str, row.get("problems") or [])))
+    if row["status"] == "locked":
+        return say("skills.short", lang, n=len(row["shortfalls"]))
+    if row["status"] == "learnable":
+        return say("skills.ready", lang, name=safe(row["name"]))
+    if row["attainable_level"] > row["level"]:
+        return say("skills.relearn", lang, level=row["attainable_level"])
+    above = {int(level): threshold for level, threshold in row["levels"].items() if int(level) > row["level"]}
+    if not above:
+        return say("skills.top", lang)
+    level = min(above)
+    return say(
+        "skills.next_level", lang, level=level, threshold=f"{above[level]:.0%}", now=f"{row['required_mastery']:.1%}"
+    )
+
+
 def skills_table(console: Console, rows: list[dict[str, Any]], lang: Lang) -> None:
     table = Table(title=say("skills.title", lang))
-    table.add_column("name", no_wrap=True)
-    for column in ("title", "level", "status", "needs"):
-        table.add_column(column)
+    table.add_column(say("skills.name", lang), no_wrap=True)
+    for key in ("col.title", "skills.level", "col.status", "skills.needs"):
+        table.add_column(say(key, lang))
     for row in rows:
-        if row["status"] == "broken":
-            needs = "; ".join(row["problems"])
-        elif row["status"] == "locked":
-            needs = f"{len(row['shortfalls'])} domain(s) short, see below"
-        else:
-            above = {int(level): threshold for level, threshold in row["levels"].items() if int(level) > row["level"]}
-            needs = (
-                f"Lv.{min(above)} at {above[min(above)]:.0%} mean required mastery (now {row['required_mastery']:.1%})"
-                if above
-                else "top level"
-            )
-            if row["status"] == "learnable":
-                needs = f"ready: shijie skills learn {row['name']}"
-            elif row["attainable_level"] > row["level"]:
-                needs = f"mastery now supports Lv.{row['attainable_level']}: learn it again"
-        title = row.get("title_zh", row["title"]) if lang == Lang.zh else row["title"]
+        title = row.get("title_zh") or row["title"] if lang == Lang.zh else row["title"]
         level = f"Lv.{row['level']}" if row["level"] else "-"
-        style = STATUS_STYLE[row["status"]]
-        table.add_row(row["name"], title, level, f"[{style}]{row['status']}[/{style}]", needs)
+        style = STATUS_STYLE.get(row["status"], "")
+        status = say(f"status.{row['status']}", lang) if f"status.{row['status']}" in CATALOGUE else row["status"]
+        table.add_row(safe(row["name"]), safe(title), level, f"[{style}]{safe(status)}[/]", _needs(row, lang))
     console.print(table)
+    titles = domain_titles(lang)
     for row in rows:
         if row["status"] == "locked":
-            console.print(f"[red]{row['name']}[/red] is locked; mastery it still needs:")
+            console.print(f"[red]{say('skills.locked_intro', lang, name=safe(row['name']))}[/red]")
             for domain, gap in row["shortfalls"].items():
-                have = row["requires"][domain] - gap
-                console.print(f"  {domain} {have:.1%} of {row['requires'][domain]:.1%} (+{gap:.1%})")
+                have, need = row["requires"][domain] - gap, row["requires"][domain]
+                name = safe(titles.get(domain, domain) if lang == Lang.zh else domain)
+                console.print(
+                    "  "
+                    + say(
+                        "skills.shortfall", lang, domain=name, have=f"{have:.1%}", need=f"{need:.1%}", gap=f"{gap:.1%}"
+                    )
+                )
 
 
 # -- shijie skills learn -------------------------------------------------------------------------------
@@ -76,23 +172,26 @@ def skills_table(console: Console, rows: list[dict[str, Any]], lang: Lang) -> No
 
 def learned(console: Console, result: Learned, lang: Lang) -> None:
     pack = result.pack
-    topics = Table(title=f"Topics ({pack['documents']} curated documents)")
-    for column in ("#", "label", "domain", "documents", "passages"):
+    titles = domain_titles(lang)
+    topics = Table(title=say("skills.topics", lang, n=pack["documents"]))
+    for column in ("#", say("skills.label", lang), say("skills.domain", lang), say("skills.documents", lang)):
         topics.add_column(column)
+    topics.add_column(say("skills.passages", lang))
     for topic in pack["topics"]:
         topics.add_row(
             str(topic["id"]),
-            ", ".join(topic["label"]),
-            topic["domain"] or "-",
+            safe(", ".join(topic["label"])),
+            safe(titles.get(topic["domain"], topic["domain"])) if topic["domain"] else "-",
             str(len(topic["documents"])),
             str(len(topic["passages"])),
         )
     console.print(topics)
-    path = Table(title="Adaptation path")
-    for column in ("step", "title", "sources"):
-        path.add_column(column)
+    path = Table(title=say("skills.path", lang))
+    for key in ("skills.step", "col.title", "skills.sources"):
+        path.add_column(say(key, lang))
     for step in pack["path"]:
-        path.add_row(str(step["step"]), step_title(step, lang), "\n".join(p["url"] for p in step["passages"]) or "-")
+        sources = "\n".join(safe(p["url"]) for p in step["passages"]) or "-"
+        path.add_row(str(step["step"]), safe(step_title(step, lang)), sources)
     console.print(path)
 
 
@@ -100,20 +199,29 @@ def learned(console: Console, result: Learned, lang: Lang) -> None:
 
 
 def tuned_configs_table(rows: list[dict]) -> Table:
-    """The autotuner's picks (``fused_attention.chosen_configs()``): one row per kernel and shape class."""
+    """The autotuner's picks (``fused_attention.chosen_configs()``): one row per kernel and shape class, with the
+    winner's fastest round, its spread over the rounds and the runner-up (``tuner.Tuner.race``)."""
     table = Table(title="Tile configurations chosen by the autotuner (cached per shape class)")
-    for column in ("kernel", "shape class", "config", "ms"):
+    for column in ("kernel", "shape class", "config", "ms", "rounds, spread", "runner-up ms"):
         table.add_column(column)
     for row in rows:
-        ms = row.get("ms")
-        table.add_row(row["kernel"], row["shape_class"], str(row.get("config")), "-" if ms is None else f"{ms:.3f}")
+        ms, runner_up = row.get("ms"), row.get("runner_up")
+        rounds = f"{row['rounds']}, {row.get('spread', 0.0):.1%}" if row.get("rounds") else "-"
+        table.add_row(
+            row["kernel"],
+            row["shape_class"],
+            str(row.get("config")),
+            "-" if ms is None else f"{ms:.3f}",
+            rounds,
+            f"{runner_up['ms']:.3f}" if runner_up else "-",
+        )
     return table
 
 
 def _plan(console: Console, plan: dict[str, Any]) -> None:
     target = plan["target"]
     console.print(
-        f"\n[bold]Tile plan[/bold] for {target['full_name']} ({target['arch']}, {target['sm_count']} SMs,"
+        f"\n[bold]Tile plan[/bold] for {safe(target['full_name'])} ({safe(target['arch'])}, {target['sm_count']} SMs,"
         f" warp {target['warp_size']}, {target['smem_per_block_kib']:g} KiB smem/block)"
     )
     table = Table()
@@ -222,13 +330,17 @@ def _capabilities(console: Console, rows: list[dict[str, Any]]) -> None:
 
 def invocation(console: Console, result: Invocation, lang: Lang) -> None:
     """Adaptation list, tile plan, dQ strategies, validation, tuned configs, benchmark, knowledge used."""
-    console.print("[bold]Adaptation list[/bold]")
+    console.print(f"[bold]{say('invoke.adaptation', lang)}[/bold]")
     for item in result.adaptation_list:
-        mark = "[green]✓ adapted[/green]" if item.adapted else "[red]✗ not adapted: plan only[/red]"
+        mark = (
+            f"[green]{say('invoke.adapted', lang)}[/green]"
+            if item.adapted
+            else f"[red]{say('invoke.not_adapted', lang)}[/red]"
+        )
         colour = "green" if item.adapted else "red"
-        console.print(f"  [{colour}]{item.op}[/{colour}]  {mark}")
+        console.print(f"  [{colour}]{safe(item.op)}[/{colour}]  {mark}")
     if result.note:
-        console.print(f"[red]{result.note}[/red]")
+        console.print(f"[red]{safe(result.note)}[/red]")
     if result.plan:
         _plan(console, result.plan)
     if result.extras.get("dq_strategies"):
@@ -241,15 +353,15 @@ def invocation(console: Console, result: Invocation, lang: Lang) -> None:
         console.print(tuned_configs_table(result.extras["tuned_configs"]))
     if result.benchmark:
         _benchmark(console, result.benchmark, result.extras.get("benchmark_summary"))
-    console.print("\n[bold]Knowledge used[/bold]")
+    console.print(f"\n[bold]{say('invoke.knowledge', lang)}[/bold]")
     for step in result.knowledge:
-        console.print(f"  {step['step']}. {step_title(step, lang)}")
+        console.print(f"  {step['step']}. {safe(step_title(step, lang))}")
         for passage in step["passages"]:
-            console.print(f"     [dim]{passage['url']}[/dim]  {passage['title']}")
+            console.print(f"     [dim]{safe(passage['url'])}[/dim]  {safe(passage['title'])}")
         if not step["passages"]:
-            console.print("     [dim](no passage found in the curated corpus)[/dim]")
+            console.print(f"     [dim]{say('invoke.no_passage', lang)}[/dim]")
     for note in result.notes or []:
-        console.print(f"[yellow]note:[/yellow] {note}")
+        console.print(f"[yellow]{say('invoke.note', lang)}[/yellow] {safe(note)}")
 
 
 # -- the end of shijie run -----------------------------------------------------------------------------
@@ -260,20 +372,178 @@ def run_summary(console: Console, results: RunResult, lang: Lang) -> None:
     console.print()
     for doc in results.documents[:TOP_PANELS]:
         panel = document_panel(doc["value"], doc["relevance"], doc["redundancy"], lang)
-        console.print(f"{panel}  {doc['title'][:70]}", markup=False, soft_wrap=True)
+        console.print(f"{escape(panel)}  {safe(doc['title'], 70)}", soft_wrap=True)
     mastery = results.overall_mastery()
     if mastery:
         console.print(mastery_panel(mastery["overall"], lang), markup=False)
     skill = results.acquired()
     if skill:
-        console.print(acquired_panel(skill.title, skill.title_zh, skill.level, lang), markup=False, style="bold green")
+        panel = acquired_panel(clean(skill.title), clean(skill.title_zh) or None, skill.level, lang)
+        console.print(panel, markup=False, style="bold green")
     if results.invoke:
         passed, run = results.invoke.checks()
         benchmark = results.invoke.benchmark
         console.print(
-            validation_line(results.invoke) + (f", {len(benchmark)} benchmark rows" if benchmark else ""),
+            validation_line(results.invoke, lang) + (f", {len(benchmark)} benchmark rows" if benchmark else ""),
             markup=False,
             soft_wrap=True,
             style="red" if passed < run else None,
         )
-    console.print(f"report: {results.report}", markup=False, soft_wrap=True, style="bold")
+    console.print(say("report.wrote", lang, path=results.report), markup=False, soft_wrap=True, style="bold")
+
+
+# -- the reader's verbs: score, show, search, list -----------------------------------------------------
+
+TITLE_CELLS = 70  # a title's width in tables and lists, in display cells
+
+
+def status_text(status: str | None, lang: Lang) -> str:
+    key = f"status.{status}"
+    return say(key, lang) if key in CATALOGUE else clean(status or "-")
+
+
+def kind_text(kind: str | None, lang: Lang) -> str:
+    key = f"kind.{kind}"
+    return say(key, lang) if key in CATALOGUE else clean(kind or "-")
+
+
+def score_table(console: Console, scored: list[Any], topic: str, limit: int, lang: Lang) -> None:
+    """``shijie score``: the ranking, best first (``limit`` rows)."""
+    from shijie.text import level_text
+
+    table = Table(title=safe(say("score.title", lang, n=len(scored), topic=topic)))
+    for key in ("col.id", "col.value", "col.relevance", "col.redundancy", "col.title"):
+        table.add_column(say(key, lang))
+    for s in scored[:limit]:
+        repeats = f" → {s.duplicate_of}" if s.duplicate_of else ""
+        table.add_row(
+            str(s.id),
+            str(s.value),
+            level_text(s.relevance, lang),
+            level_text(s.redundancy, lang) + repeats,
+            safe(s.title, TITLE_CELLS),
+        )
+    console.print(table)
+
+
+def document_view(console: Console, shown: dict[str, Any], lang: Lang) -> None:
+    """``shijie show``: title, address, panel, and the reasons behind each figure (``components``)."""
+    from shijie.text import translate
+
+    def reasons(items: Any) -> str:
+        return say("punct.semicolon", lang).join(safe(translate(str(item), lang)) for item in items or [])
+
+    colon = say("punct.colon", lang)
+
+    def paren(text: str) -> str:
+        return say("punct.paren", lang, text=text)
+
+    components = shown["components"]
+    console.print(f"[bold]{safe(shown['title'] or shown['url'])}[/bold]")
+    console.print(f"{safe(shown['link'])} {paren(status_text(shown['status'], lang))}")
+    console.print(escape(shown["panel"]))
+    if shown.get("type"):
+        console.print(f"{say('show.type', lang)}{colon}{kind_text(shown['type'], lang)}")
+    rel = components.get("relevance") or {}
+    figures = [
+        f"{say('show.term_evidence', lang)} {rel['term_evidence']:.2f}" if "term_evidence" in rel else "",
+        f"{say('show.cosine', lang)} {rel['cosine']:.2f}" if "cosine" in rel else "",
+        f"{say('show.label_model', lang)} {rel['label_model']:.2f}" if rel.get("label_model") is not None else "",
+    ]
+    line = f"{say('show.relevance', lang)} {shown['relevance_score']:.2f}{paren(safe(shown['topic']))}"
+    console.print(line + (colon + ", ".join(f for f in figures if f) if any(figures) else ""))
+    if rel.get("top_terms"):
+        terms = ", ".join(f"{safe(t['term'])} ({t['weight']:.3f})" for t in rel["top_terms"])
+        console.print(f"  {say('show.top_terms', lang)}{colon}{terms}")
+    if rel.get("matched_terms"):
+        terms = ", ".join(f"{safe(t['term'])}×{t['count']}" for t in rel["matched_terms"])
+        console.print(f"  {say('show.profile_terms', lang)}{colon}{terms}")
+    uniqueness = components.get("uniqueness") or {}
+    repeats = (
+        say(
+            "show.repeats",
+            lang,
+            id=shown["duplicate_of_id"],
+            url=safe(shown.get("duplicate_of_link") or ""),
+            jaccard=f"{uniqueness.get('jaccard', 0):.2f}",
+        )
+        if shown["duplicate_of_id"]
+        else say("show.repeats_nothing", lang)
+    )
+    console.print(f"{say('show.redundancy', lang)} {shown['redundancy_score']:.2f}{colon}{repeats}")
+    source = components.get("source")
+    if isinstance(source, dict) and source.get("kind"):
+        prior = (
+            f"{say('show.prior', lang)} {source['prior']:.2f}{say('punct.semicolon', lang)}"
+            if "prior" in source
+            else ""
+        )
+        kind = kind_text(source["kind"], lang)
+        console.print(f"{say('show.source', lang)}{colon}{kind}{paren(prior + reasons(source.get('reasons')))}")
+    depth = components.get("depth")
+    if isinstance(depth, dict) and "score" in depth:
+        console.print(f"{say('show.depth', lang)} {depth['score']:.2f}{colon}{reasons(depth.get('reasons'))}")
+    parts = components.get("value") or {}
+    named = [k for k in ("relevance", "depth", "uniqueness", "source") if isinstance(parts.get(k), dict)]
+    if named and all("figure" in parts[k] and "weight" in parts[k] for k in named):
+        sum_of = " + ".join(f"{say('part.' + k, lang)} {parts[k]['figure']:.2f}×{parts[k]['weight']}" for k in named)
+        gate = parts.get("relevance_gate", 1.0)
+        substance = parts.get("substance", 1.0)
+        console.print(
+            f"{say('show.value', lang)} {shown['value']} = ({sum_of})"
+            f" × {say('show.gate', lang)} {gate:.2f} × {say('show.substance', lang)} {substance:.2f}"
+        )
+    else:
+        console.print(f"{say('show.value', lang)} {shown['value']}")
+    titles = domain_titles(lang)
+    covered = ", ".join(f"{safe(titles.get(k, k))} {v:.2f}" for k, v in shown["domains"].items() if v > 0)
+    console.print(f"{say('show.domains', lang)}{colon}{covered or '-'}")
+
+
+def document_text(console: Console, text: str | None, lang: Lang) -> None:
+    """``shijie show --text``: the extracted text, as data."""
+    if text is None:
+        console.print(say("show.no_text", lang))
+        return
+    console.print(plain(text, one_line=False), soft_wrap=True)
+
+
+def search_hits(console: Console, hits: list[Any], lang: Lang, link: Any = None) -> None:
+    """``shijie search``: id, title, score and state, the address (``link``: the one that outlives the run),
+    and the snippet with its matches styled."""
+    for hit in hits:
+        state = "" if hit.status == "kept" else f"  [dim]{status_text(hit.status, lang)}[/dim]"
+        console.print(f"[bold]{hit.document_id}[/bold] {safe(hit.title, TITLE_CELLS)}  ({hit.score:.2f}){state}")
+        console.print(f"  [dim]{safe(link(hit.url) if link else hit.url)}[/dim]")
+        console.print(Text("  ").append_text(highlighted(hit.text, hit.marks)))
+        console.print()
+
+
+def documents_table(console: Console, rows: list[Any], total: int, lang: Lang) -> None:
+    """``shijie list``: one row per document."""
+    from shijie.text import level_text
+
+    table = Table(title=say("list.title", lang, shown=len(rows), total=total))
+    for key in ("col.id", "col.value", "col.relevance", "col.type", "col.status", "col.host", "col.title"):
+        table.add_column(say(key, lang), justify="right" if key in ("col.id", "col.value") else "left")
+    for row in rows:
+        table.add_row(
+            str(row["id"]),
+            "-" if row["value"] is None else str(row["value"]),
+            level_text(row["relevance"], lang) if row["relevance"] else "-",
+            kind_text(row["type"], lang),
+            status_text(row["status"], lang),
+            safe(row["host"]),
+            safe(row["title"] or row["url"], TITLE_CELLS),
+        )
+    console.print(table)
+
+
+def mastery_lines(console: Console, mastery: dict[str, Any], lang: Lang) -> None:
+    """The mastery panel and a bar per domain, the names aligned by display width."""
+    titles = domain_titles(lang)
+    console.print(escape(mastery_panel(mastery["overall"], lang)))
+    width = max((cell_len(t) for t in titles.values()), default=10)
+    for domain_id, share in mastery["domains"].items():
+        bar = "█" * round(share * 30)
+        console.print(f"  {escape(pad(clean(titles.get(domain_id, domain_id)), width))} {bar:<30} {100 * share:5.1f}%")

@@ -17,6 +17,8 @@ The panels, the same in the terminal and the report (tests/test_score.py holds t
 
 from __future__ import annotations
 
+import functools
+import re
 from enum import StrEnum
 
 from pipeline.choices import Level
@@ -120,6 +122,182 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "report.terms": ("top terms", "关键词"),
     "report.source": ("source", "来源"),
     "report.depth": ("depth", "深度"),
+    # -- the reader's verbs: score, show, search, list, export, report, mark, curate, skills (READER) ------
+    "punct.colon": (": ", "："),
+    "punct.semicolon": ("; ", "；"),
+    "punct.paren": (" ({text})", "（{text}）"),
+    "col.id": ("id", "编号"),
+    "col.value": ("value", "价值"),
+    "col.relevance": ("relevance", "相关性"),
+    "col.redundancy": ("redundancy", "重复"),
+    "col.title": ("title", "标题"),
+    "col.status": ("status", "状态"),
+    "col.type": ("type", "类型"),
+    "col.host": ("host", "站点"),
+    "col.score": ("score", "得分"),
+    "col.domains": ("domains", "领域"),
+    "status.kept": ("kept", "保留"),
+    "status.discarded": ("discarded", "舍弃"),
+    "status.active": ("not curated yet", "未筛选"),
+    "status.locked": ("locked", "未解锁"),
+    "status.learnable": ("learnable", "可习得"),
+    "status.learned": ("learned", "已习得"),
+    "status.broken": ("broken", "已损坏"),
+    "kind.article": ("article", "文章"),
+    "kind.paper": ("paper", "论文"),
+    "kind.vendor_guide": ("vendor guide", "厂商指南"),
+    "kind.course": ("course", "课程"),
+    "kind.reference": ("reference", "参考文档"),
+    "kind.blog": ("blog", "博客"),
+    "kind.listicle": ("listicle", "清单文"),
+    "kind.navigation": ("navigation page", "导航页"),
+    "label.good": ("good", "好"),
+    "label.bad": ("bad", "差"),
+    "part.relevance": ("relevance", "相关性"),
+    "part.depth": ("depth", "深度"),
+    "part.uniqueness": ("uniqueness", "独特性"),
+    "part.source": ("source", "来源"),
+    "score.title": ("{n} documents scored against '{topic}'", "已按“{topic}”为 {n} 篇资料评分"),
+    "show.term_evidence": ("term evidence", "术语证据"),
+    "show.cosine": ("cosine", "余弦相似度"),
+    "show.label_model": ("label model", "标注模型"),
+    "show.top_terms": ("top terms", "关键词"),
+    "show.profile_terms": ("profile terms", "画像术语"),
+    "show.repeats": ("repeats document {id} {url} (Jaccard {jaccard})", "重复于资料 {id} {url}（Jaccard {jaccard}）"),
+    "show.repeats_nothing": ("repeats nothing ranked above it", "不重复任何排名更高的资料"),
+    "show.source": ("Source", "来源"),
+    "show.prior": ("prior", "先验"),
+    "show.depth": ("Depth", "深度"),
+    "show.type": ("Type", "类型"),
+    "show.gate": ("gate", "门控"),
+    "show.substance": ("substance", "实质"),
+    "show.no_text": ("(no text stored for this document)", "（此资料没有保存正文）"),
+    "search.none": ("no document matches {query}", "没有资料匹配 {query}"),
+    "search.any": (
+        "no document has every term; these have some of them",
+        "没有资料包含全部词语；以下资料包含其中一部分",
+    ),
+    "search.more": (
+        "{n} more matching document(s) not kept by curation: add --all",
+        "另有 {n} 篇匹配的资料未被筛选保留：加 --all 查看",
+    ),
+    "search.uncurated": ("nothing curated yet: searching every crawled document", "尚未筛选：在全部已抓取资料中搜索"),
+    "search.unindexed": (
+        "{n} document(s) crawled since the last index are not searched (the database is read-only)",
+        "{n} 篇此后抓取的资料尚未索引，未被搜索（数据库只读）",
+    ),
+    "list.title": ("{shown} of {total} documents", "共 {total} 篇资料，显示 {shown} 篇"),
+    "list.none": ("no document matches these filters", "没有资料符合这些条件"),
+    "export.wrote": ("wrote {n} documents to {path} ({format})", "已将 {n} 篇资料写入 {path}（{format}）"),
+    "report.wrote": ("report: {path}", "报告：{path}"),
+    "mark.done": (
+        "marked {id} {label} ({good} good, {bad} bad); run shijie score to use it",
+        "已将 {id} 标记为“{label}”（好 {good}，差 {bad}）；运行 shijie score 后生效",
+    ),
+    "curate.done": (
+        "kept {kept}, discarded {discarded} (min value {min})",
+        "保留 {kept}，舍弃 {discarded}（最低价值 {min}）",
+    ),
+    "skills.name": ("name", "名称"),
+    "skills.level": ("level", "等级"),
+    "skills.needs": ("needs", "还需"),
+    "skills.short": ("{n} domain(s) short, see below", "{n} 个领域未达标，见下"),
+    "skills.next_level": (
+        "Lv.{level} at {threshold} mean required mastery (now {now})",
+        "Lv.{level} 需要平均掌握度 {threshold}（当前 {now}）",
+    ),
+    "skills.top": ("top level", "已达最高等级"),
+    "skills.ready": ("ready: shijie skills learn {name}", "可以学习：shijie skills learn {name}"),
+    "skills.relearn": ("mastery now supports Lv.{level}: learn it again", "当前掌握度已支持 Lv.{level}：请重新学习"),
+    "skills.locked_intro": ("{name} is locked; mastery it still needs:", "{name} 未解锁；仍需的领域掌握度："),
+    "skills.shortfall": ("{domain} {have} of {need} (+{gap})", "{domain} {have}／{need}（差 {gap}）"),
+    "skills.topics": ("Topics ({n} curated documents)", "主题（{n} 篇精选资料）"),
+    "skills.path": ("Adaptation path", "适配路径"),
+    "skills.step": ("step", "步骤"),
+    "skills.sources": ("sources", "来源"),
+    "skills.label": ("label", "标签"),
+    "skills.documents": ("documents", "资料"),
+    "skills.passages": ("passages", "段落"),
+    "skills.domain": ("domain", "领域"),
+    "skills.wrote": ("wrote {folder} ({n} files)", "已写入 {folder}（{n} 个文件）"),
+    "invoke.adaptation": ("Adaptation list", "适配列表"),
+    "invoke.adapted": ("✓ adapted", "✓ 已适配"),
+    "invoke.not_adapted": ("✗ not adapted: plan only", "✗ 未适配：仅有方案"),
+    "invoke.plan": ("Tile plan", "分块方案"),
+    "invoke.validation": ("Validation", "校验"),
+    "invoke.knowledge": ("Knowledge used", "所用知识"),
+    "invoke.no_passage": ("(no passage found in the curated corpus)", "（精选语料中没有找到相关段落）"),
+    "invoke.note": ("note:", "注意："),
+    "invoke.validated": (
+        "{op} on {device}: {passed}/{run} validation cases passed",
+        "{op} 在 {device} 上：{passed}/{run} 个校验用例通过",
+    ),
+    # the errors a user meets most, by the English line the library writes ({…}: the parts that vary)
+    "error.prefix": ("error: ", "错误："),
+    "error.no_document": (
+        "no document {doc} (give an id, a URL or a path; shijie list shows them)",
+        "没有资料 {doc}（请给出编号、网址或路径；shijie list 可列出全部）",
+    ),
+    "error.not_scored": (
+        "document {id} is not scored yet: run shijie score",
+        "资料 {id} 尚未评分：请运行 shijie score",
+    ),
+    "error.no_text": (
+        "document {id} has no text stored (curation purged it)",
+        "资料 {id} 没有保存正文（已被筛选清除）",
+    ),
+    "error.range": (
+        "{flag} must be between {low} and {high}, not {value}",
+        "{flag} 须在 {low} 到 {high} 之间，而不是 {value}",
+    ),
+    "error.choice": ("{flag} must be {choices}, not {value}", "{flag} 须为 {choices}，而不是 {value}"),
+    "error.query_words": ("{flag} needs at least one word to find", "{flag} 至少需要一个要查找的词"),
+    "error.query_only_excluded": (
+        "{flag} needs at least one word to find (-word only excludes)",
+        "{flag} 至少需要一个要查找的词（-词 只用于排除）",
+    ),
+    "error.query_long": ("{flag} is {n} characters long; at most {max}", "{flag} 长 {n} 个字符；最多 {max} 个"),
+    "error.query_terms": ("{flag} has {n} distinct terms; at most {max}", "{flag} 含 {n} 个不同的词；最多 {max} 个"),
+    "error.nothing_to_score": (
+        "no documents to score: crawl first (shijie crawl)",
+        "没有可评分的资料：请先抓取（shijie crawl）",
+    ),
+    "error.nothing_to_curate": (
+        "no documents to curate: crawl and score first (shijie crawl, shijie score)",
+        "没有可筛选的资料：请先抓取并评分（shijie crawl、shijie score）",
+    ),
+    "error.unscored": (
+        "{n} document(s) crawled since the last scoring: run shijie score first",
+        "上次评分后新抓取了 {n} 篇资料：请先运行 shijie score",
+    ),
+    "error.not_learned": (
+        "skill {name} is not learned yet: run `shijie skills learn {plain}` first",
+        "技能 {name} 尚未习得：请先运行 `shijie skills learn {plain}`",
+    ),
+    "error.unknown_domain": (
+        "{flag} {domain} is not a domain; domains: {domains}",
+        "{flag} {domain} 不是已知领域；领域有：{domains}",
+    ),
+    "error.topic_and_profile": ("give --topic or --profile, not both", "--topic 与 --profile 只能给一个"),
+    "error.json_needs_output": (
+        "--json needs --output FILE (without it, stdout carries the export itself)",
+        "--json 需要同时给出 --output 文件（否则标准输出就是导出内容本身）",
+    ),
+    "error.cannot_write": ("cannot write {path}: {reason}", "无法写入 {path}：{reason}"),
+    # the reasons behind the figures of shijie show, by the English line scoring writes
+    "reason.words": ("{n} words", "{n} 词"),
+    "reason.code": ("{blocks} code blocks, {lines} code lines", "{blocks} 个代码块，{lines} 行代码"),
+    "reason.numbers": ("{share} numbers and math symbols", "数字与数学符号占 {share}"),
+    "reason.headings": ("{n} headings", "{n} 个标题"),
+    "reason.concepts": (
+        "{distinct} distinct domain concepts, {hits} concept mentions",
+        "{distinct} 个不同的领域概念，共提及 {hits} 次",
+    ),
+    "reason.no_cue": ("no strong cue of a guide, paper, course or blog", "没有指南、论文、课程或博客的明显特征"),
+    "reason.cues": ("cues: {cues}", "特征：{cues}"),
+    "reason.label_lines": ("{share} of the words in short label lines", "{share} 的词位于简短的标签行"),
+    "reason.link_lines": ("{share} of the words in link or label lines", "{share} 的词位于链接或标签行"),
+    "reason.value": ("value {n}", "价值 {n}"),
 }
 
 
@@ -128,6 +306,46 @@ def say(key: str, lang: Lang | str = Lang.en, **values: object) -> str:
     english, chinese = CATALOGUE[key]
     template = chinese if lang == Lang.zh else english
     return template.format(**values) if values else template
+
+
+def translate(line: str, lang: Lang | str = Lang.en) -> str:
+    """A line the library wrote in English (an error, a reason behind a score), in ``lang``: the catalogue's
+    ``error.*`` and ``reason.*`` entries are the English lines with ``{…}`` where they vary, so a line that
+    matches one is written with its Chinese template and the same parts; any other line stays English."""
+    if lang != Lang.zh:
+        return line
+    for pattern, chinese in _patterns():
+        found = pattern.fullmatch(line)
+        if found:
+            return chinese.format(**found.groupdict())
+    return line
+
+
+@functools.cache
+def _patterns() -> list[tuple[re.Pattern[str], str]]:
+    compiled = []
+    for key, (english, chinese) in CATALOGUE.items():
+        if key.startswith(("error.", "reason.")) and "{" in english:
+            regex = re.sub(r"\\\{(\w+)\\\}", lambda m: f"(?P<{m.group(1)}>.+?)", re.escape(english))
+            compiled.append((re.compile(regex, re.S), chinese))
+    # the most specific template first: more literal text left once the parts are taken out
+    compiled.sort(key=lambda pair: -len(re.sub(r"\(\?P<\w+>\.\+\?\)", "", pair[0].pattern)))
+    return compiled
+
+
+def lang_in(argv: list[str]) -> Lang:
+    """The ``--lang`` an argument list asks for (for lines written before or after a command parsed it)."""
+    for n, arg in enumerate(argv):
+        value = (
+            arg.split("=", 1)[1]
+            if arg.startswith("--lang=")
+            else argv[n + 1]
+            if arg == "--lang" and n + 1 < len(argv)
+            else None
+        )
+        if value == Lang.zh:
+            return Lang.zh
+    return Lang.en
 
 
 def words(section: str, lang: Lang | str = Lang.en) -> dict[str, str]:

@@ -20,10 +20,37 @@ def _module():
     return _hopper_attention
 
 
+FLAGS = {"causal": True, "bottom_right": False, "window": None, "deterministic": False, "varlen": False}
+
+
 def test_imports_without_a_gpu_and_refuses_cpu_tensors():
     ha = _module()
     q = torch.randn(1, 2, 128, 64, dtype=torch.bfloat16)
-    assert ha.hopper_supported(q, q, q, causal=True) is False
+    assert ha.hopper_supported(q, q, q, **FLAGS) is False
+    assert ha.hopper_unsupported(q, q, q, **FLAGS) == "needs an sm90 CUDA device"  # the problem itself is taken
+
+
+@pytest.mark.parametrize("bottom_right", [False, True])
+def test_the_dispatch_contract_on_any_machine(bottom_right):
+    ha = _module()
+    flags = {**FLAGS, "bottom_right": bottom_right}
+
+    def reason(q_shape, kv_shape, dtype=torch.bfloat16, **changes):
+        q = torch.randn(q_shape, dtype=dtype)
+        kv = torch.randn(kv_shape, dtype=dtype)
+        return ha.hopper_unsupported(q, kv, kv, **{**flags, **changes})
+
+    device_only = "needs an sm90 CUDA device"
+    assert reason((2, 8, 100, 128), (2, 2, 300, 128)) == device_only  # GQA 4:1, unequal lengths
+    assert reason((2, 8, 100, 64), (2, 1, 100, 64), torch.float16) == device_only  # MQA, fp16
+    assert reason((2, 8, 100, 64), (2, 3, 100, 64)).startswith("8 q heads over 3")
+    assert reason((2, 8, 100, 96), (2, 8, 100, 96)).startswith("head_dim 96")
+    assert reason((2, 8, 100, 64), (2, 8, 100, 64), torch.float32).startswith("dtype torch.float32")
+    assert "sliding windows" in reason((1, 2, 64, 64), (1, 2, 64, 64), window=(128, 0))
+    assert "deterministic" in reason((1, 2, 64, 64), (1, 2, 64, 64), deterministic=True)
+    assert "variable-length" in reason((1, 2, 64, 64), (1, 2, 64, 64), varlen=True)
+    odd = torch.randn(1, 100, 2, 65, dtype=torch.bfloat16)[..., :64].transpose(1, 2)  # rows of 65 elements
+    assert "16-byte" in ha.hopper_unsupported(odd, odd, odd, **flags)
 
 
 def test_default_config_is_per_head_dim():
@@ -32,6 +59,7 @@ def test_default_config_is_per_head_dim():
     assert d64["fuse_dq"] and d128["fuse_dq"] and d64["warp_specialize"] and d128["warp_specialize"]
     assert (d64["stages"], d128["stages"]) == (3, 2)  # shared memory: a third Q/dO stage fits at d64 only
     assert ha.block_m(64) == ha.block_m(128) == 64
+    assert d64["heavy_first"] and d128["heavy_first"]  # causal programs longest first (measured +3% causal)
 
 
 def test_mma_layout_splits_rows_over_warpgroups_first():

@@ -6,7 +6,13 @@ version), the same content under a new URL becomes an alias in ``url_aliases``, 
 inside the caller's transaction and never commits (the frontier groups it with the fetch's other writes).
 
 Lookups: ``find_document`` resolves what a user types (an id, the URL, the final URL after redirects, or an
-alias); ``scoring_rows`` streams what the scorer reads; ``curated_documents`` is the kept corpus.
+alias; ``find_by_urls`` the first of several spellings, ``pipeline.links.typed_forms``); ``scoring_rows``
+streams what the scorer reads; ``curated_documents`` is the kept corpus; ``document_text`` is one document's
+extracted text; ``list_documents`` browses them all, filtered and sorted (``DocumentFilter``: what
+``shijie list`` and ``shijie export`` take).
+
+A document's type is the Vision's (``components.type.type``) where its scores have one, else the source kind
+scoring recognised (``components.source.kind``): ``TYPE_SQL`` is the one place that reads it.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ import json
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypedDict, Unpack
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -126,6 +132,21 @@ def find_document(db: Database, ref: str) -> DocumentRef | None:
     return None if row is None else DocumentRef(*row)
 
 
+def find_by_urls(db: Database, urls: list[str]) -> DocumentRef | None:
+    """The document the first of ``urls`` that names one names (``find_document`` on each in turn)."""
+    for url in urls:
+        found = find_document(db, url)
+        if found is not None:
+            return found
+    return None
+
+
+def document_text(db: Database, document_id: int) -> str | None:
+    """The extracted text of one document; None when it has none (curation purged it, or it never had)."""
+    row = db.conn.execute("SELECT text FROM documents WHERE id = ?", (document_id,)).fetchone()
+    return None if row is None else row[0]
+
+
 def documents_total(db: Database) -> int:
     """Every stored document, discarded ones included."""
     return db.conn.execute("SELECT count(*) FROM documents").fetchone()[0]
@@ -158,3 +179,146 @@ def curated_documents(db: Database) -> list[CuratedDocument]:
         " ORDER BY s.value DESC, d.id"
     )
     return [CuratedDocument(i, u, t or u, x, v, json.loads(dm)) for i, u, t, x, v, dm in cursor]
+
+
+# -- browsing ------------------------------------------------------------------------------------------
+
+TYPE_SQL = (
+    "coalesce(json_extract(s.components, '$.type.type'),"
+    " CASE json_type(s.components, '$.type') WHEN 'text' THEN json_extract(s.components, '$.type') END,"
+    " json_extract(s.components, '$.source.kind'))"
+)
+# sort key -> (SQL expression, descending by default)
+SORTS: dict[str, tuple[str, bool]] = {
+    "value": ("s.value", True),
+    "relevance": ("s.relevance_score", True),
+    "redundancy": ("s.redundancy_score", True),
+    "title": ("lower(coalesce(d.title, d.url))", False),
+    "id": ("d.id", False),
+    "fetched": ("d.fetched_at", True),
+    "type": ("type", False),
+    "status": ("d.status", False),
+    "domain": ("coalesce(json_extract(s.domains, :domain_path), 0)", True),
+}
+
+
+@dataclass(frozen=True)
+class DocumentFilter:
+    """Which documents ``list_documents`` returns, and in which order. Empty tuples and None: no filter."""
+
+    relevance: tuple[str, ...] = ()  # high | medium | low
+    min_value: int | None = None
+    max_value: int | None = None
+    types: tuple[str, ...] = ()
+    domain: str | None = None  # with min_coverage: documents covering at least that much of it
+    min_coverage: float = 0.0
+    statuses: tuple[str, ...] = ()  # kept | discarded | active
+    sort: str = "value"
+    reverse: bool = False  # the other direction than the key's natural one
+
+
+@dataclass(frozen=True)
+class DocumentRow:
+    id: int
+    url: str
+    final_url: str | None
+    title: str | None
+    kind: str
+    status: str
+    fetched_at: float
+    metadata: dict[str, Any]
+    value: int | None  # None: not scored yet
+    relevance: str | None
+    relevance_score: float | None
+    redundancy: str | None
+    redundancy_score: float | None
+    duplicate_of: int | None
+    domains: dict[str, float]
+    type: str | None
+
+
+def list_documents(db: Database, where: DocumentFilter) -> Iterator[DocumentRow]:
+    """Every document ``where`` admits, in its order (unscored documents last on score keys)."""
+    clauses: list[str] = ["1"]
+    params: dict[str, object] = {"domain_path": f'$."{where.domain}"' if where.domain else "$.none"}
+    for name, sql, values in (
+        ("relevance", "s.relevance", where.relevance),
+        ("status", "d.status", where.statuses),
+        ("type", TYPE_SQL, where.types),
+    ):
+        if values:
+            names = [f"{name}{n}" for n in range(len(values))]
+            clauses.append(f"{sql} IN ({', '.join(':' + n for n in names)})")
+            params.update(zip(names, values, strict=True))
+    if where.min_value is not None:
+        clauses.append("s.value >= :min_value")
+        params["min_value"] = where.min_value
+    if where.max_value is not None:
+        clauses.append("s.value <= :max_value")
+        params["max_value"] = where.max_value
+    if where.domain:
+        clauses.append("coalesce(json_extract(s.domains, :domain_path), 0) >= :min_coverage")
+        params["min_coverage"] = where.min_coverage
+    key, descending = SORTS[where.sort]
+    direction = "DESC" if descending != where.reverse else "ASC"
+    # the inner query names its columns; the order is read from them (``type`` is computed once)
+    cursor = db.conn.execute(
+        "SELECT * FROM (SELECT d.id, d.url, d.final_url, d.title, d.kind, d.status, d.fetched_at, d.metadata,"
+        " s.value, s.relevance, s.relevance_score, s.redundancy, s.redundancy_score, s.duplicate_of, s.domains,"
+        f" {TYPE_SQL} AS type FROM documents d LEFT JOIN scores s ON s.document_id = d.id"
+        f" WHERE {' AND '.join(clauses)}) AS d"
+        f" ORDER BY {key.replace('s.', 'd.')} {direction} NULLS LAST, d.id",
+        params,
+    )
+    for row in cursor:
+        (doc_id, url, final_url, title, kind, status, fetched_at, metadata, value) = row[:9]
+        relevance, rel_score, redundancy, red_score, duplicate_of, domains, doc_type = row[9:]
+        yield DocumentRow(
+            doc_id,
+            url,
+            final_url,
+            title,
+            kind,
+            status,
+            fetched_at,
+            json.loads(metadata or "{}"),
+            value,
+            relevance,
+            rel_score,
+            redundancy,
+            red_score,
+            duplicate_of,
+            json.loads(domains) if domains else {},
+            doc_type,
+        )
+
+
+def document_type(db: Database, document_id: int) -> str | None:
+    """One document's type (``TYPE_SQL``); None when it is not scored."""
+    row = db.conn.execute(f"SELECT {TYPE_SQL} FROM scores s WHERE s.document_id = ?", (document_id,)).fetchone()
+    return None if row is None else row[0]
+
+
+def scored_documents(db: Database) -> list[dict[str, Any]]:
+    """Every scored document as ``shijie score --json`` gives it, with its ``components`` and ``status``, best
+    first (what a report of the database shows)."""
+    cursor = db.conn.execute(
+        "SELECT d.id, d.url, d.title, d.status, s.value, s.relevance, s.relevance_score, s.redundancy,"
+        " s.redundancy_score, dup.url, s.domains, s.components FROM documents d"
+        " JOIN scores s ON s.document_id = d.id LEFT JOIN documents dup ON dup.id = s.duplicate_of"
+        " ORDER BY s.value DESC, s.relevance_score DESC, d.id"
+    )
+    names = ("id", "url", "title", "status", "value", "relevance", "relevance_score", "redundancy")
+    rows = []
+    for row in cursor:
+        item = dict(zip(names, row[:8], strict=True))
+        item["redundancy_score"], item["duplicate_of"] = row[8], row[9]
+        item["domains"], item["components"] = json.loads(row[10]), json.loads(row[11])
+        item["title"] = item["title"] or item["url"]
+        rows.append(item)
+    return rows
+
+
+def status_counts(db: Database) -> dict[str, int]:
+    """status (active | kept | discarded) -> how many documents are in it."""
+    return dict(db.conn.execute("SELECT status, count(*) FROM documents GROUP BY status").fetchall())

@@ -51,3 +51,24 @@ def finish_run(db: Database, run_id: int, stats: dict[str, Any]) -> None:
         "UPDATE crawl_runs SET finished_at = ?, stats = ? WHERE id = ?",
         (time.time(), json.dumps(stats, default=str), run_id),
     )
+
+
+def served_origins(db: Database) -> list[str]:
+    """Every origin the embedded corpus was served on in this database, the latest first."""
+    found: list[str] = []
+    for (settings,) in db.conn.execute("SELECT settings FROM crawl_runs ORDER BY id DESC"):
+        try:
+            origin = json.loads(settings or "{}").get("served_origin")
+        except (ValueError, AttributeError):
+            continue
+        if isinstance(origin, str) and origin and origin not in found:
+            found.append(origin)
+    return found
+
+
+def last_crawl_stats(db: Database) -> dict[str, Any] | None:
+    """The ``--json`` stats of the latest crawl run that finished; None before any did."""
+    row = db.conn.execute(
+        "SELECT stats FROM crawl_runs WHERE finished_at IS NOT NULL AND stats IS NOT NULL ORDER BY id DESC LIMIT 1"
+    ).fetchone()
+    return None if row is None else json.loads(row[0])

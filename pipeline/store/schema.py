@@ -11,6 +11,11 @@ from __future__ import annotations
 
 import sqlite3
 
+# the search index of every document with text; ``version`` (unindexed) says which text a row holds
+DOCUMENTS_FTS = """CREATE VIRTUAL TABLE IF NOT EXISTS documents_fts USING fts5(
+    title, body, version UNINDEXED, tokenize = 'porter unicode61 remove_diacritics 2'
+);"""
+
 # Change a column only together with every stage that reads it.
 SCHEMA = """
 -- crawl ------------------------------------------------------------------------------------------
@@ -107,12 +112,11 @@ CREATE TABLE IF NOT EXISTS discarded (
     at           REAL NOT NULL
 );
 
--- full-text search over the kept documents (rowid = documents.id) and over their paragraph-sized
--- passages. Chinese has no spaces, so curation writes CJK characters space-separated and queries match
--- them as phrases (pipeline.store.fts: fts_text / fts_query).
-CREATE VIRTUAL TABLE IF NOT EXISTS documents_fts USING fts5(
-    title, body, tokenize = 'porter unicode61 remove_diacritics 2'
-);
+-- full-text search over every document with text (rowid = documents.id) and over the paragraph-sized
+-- passages of the kept ones. Chinese has no spaces, so CJK characters are written space-separated and
+-- queries match them as phrases; camel-case words are written with their parts in front
+-- (pipeline.store.fts: fts_text, parse_search).
+{documents_fts}
 CREATE VIRTUAL TABLE IF NOT EXISTS passages_fts USING fts5(
     body, document_id UNINDEXED, ordinal UNINDEXED, tokenize = 'porter unicode61 remove_diacritics 2'
 );
@@ -125,7 +129,7 @@ CREATE TABLE IF NOT EXISTS knowledge_packs (
     mastery      TEXT NOT NULL,         -- JSON: the mastery it was built at
     pack         TEXT NOT NULL          -- JSON: topics, passages, adaptation path
 );
-"""
+""".replace("{documents_fts}", DOCUMENTS_FTS)
 
 
 def create(conn: sqlite3.Connection) -> None:

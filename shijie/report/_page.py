@@ -5,7 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from shijie.job import RunResult
-from shijie.text import Lang, acquired_panel, document_panel, learning_panel, mastery_panel, words
+from shijie.text import (
+    CATALOGUE,
+    Lang,
+    acquired_panel,
+    document_panel,
+    learning_panel,
+    mastery_panel,
+    say,
+    translate,
+    words,
+)
 from skills.protocol import Invocation, Phase
 
 from . import _svg, _views
@@ -156,8 +166,8 @@ def _documents(results: RunResult, w: dict, lang: Lang) -> str:
             f'<td class="title">{link(doc.get("url"), doc.get("title") or doc.get("url"))}'
             f'<div class="url">{esc(doc.get("url", ""))}</div></td>'
             f'<td><span class="panel">{esc(_panel(doc, lang))}</span>'
-            f'<div class="reasons">{_reasons(doc, by_id, w)}</div></td>'
-            f"<td>{esc(domain_text)}</td><td>{esc(status or '')}</td></tr>"
+            f'<div class="reasons">{_reasons(doc, by_id, w, lang)}</div></td>'
+            f"<td>{esc(domain_text)}</td><td>{esc(_status(status, lang))}</td></tr>"
         )
     head = (
         f"<thead><tr><th>#</th><th>{esc(w['document'])}</th><th>{esc(w['panel'])}</th>"
@@ -178,7 +188,12 @@ def _panel(doc: dict, lang: Lang) -> str:
     return document_panel(doc.get("value", 0), doc.get("relevance", "low"), doc.get("redundancy", "low"), lang)
 
 
-def _reasons(doc: dict, by_id: dict, w: dict) -> str:
+def _status(status: str | None, lang: Lang) -> str:
+    key = f"status.{status}"
+    return say(key, lang) if status and key in CATALOGUE else status or ""
+
+
+def _reasons(doc: dict, by_id: dict, w: dict, lang: Lang = Lang.en) -> str:
     """The figures behind the panel, one short line each, from the scorer's ``components`` (as ``shijie show
     --json`` gives them): value points, the terms behind relevance, source, depth, what it repeats."""
     c = doc.get("components") or {}
@@ -208,11 +223,15 @@ def _reasons(doc: dict, by_id: dict, w: dict) -> str:
     if source.get("kind"):
         lines.append(
             f"{w['source']}: {source['kind']}"
-            + (f" ({'; '.join(map(str, source.get('reasons') or []))})" if source.get("reasons") else "")
+            + (
+                f" ({'; '.join(translate(str(r), lang) for r in source.get('reasons') or [])})"
+                if source.get("reasons")
+                else ""
+            )
         )
     depth = c.get("depth") or {}
     if depth.get("reasons"):
-        lines.append(f"{w['depth']}: " + "; ".join(map(str, depth["reasons"][:3])))
+        lines.append(f"{w['depth']}: " + "; ".join(translate(str(r), lang) for r in depth["reasons"][:3]))
     dup = doc.get("duplicate_of")
     if dup:
         target = by_id.get(dup, {}).get("url", dup) if not isinstance(dup, str) else dup

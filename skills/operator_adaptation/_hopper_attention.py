@@ -32,23 +32,28 @@ it the math warps prefetch ``STAGES - 1`` tiles ahead themselves. The programs o
 side by side (key tiles fastest in the grid) and visit their unmasked query tiles rotated by the key tile, so
 they share Q, dO and the dQ accumulator in L2 without reduce-adding into the same rows at once.
 
-Measured on one H200 (docs/perf.md, "Hopper path (issue 13)"): 0.925x cuDNN's backward over the standard grid
-(geomean; 0.87x-0.99x), above FlexAttention at every point measured, dK/dV alone at up to 614 TFLOP/s of real
+Measured on one H200 (docs/perf.md, "Hopper path (issue 13)" and "continued"): 0.933x cuDNN's backward over the
+standard grid (geomean; 0.86x-1.01x; it was 0.925x before the causal programs went longest first), above
+FlexAttention at every point measured, GQA 4:1 within 3% of MHA per FLOP, dK/dV alone at up to 614 TFLOP/s of real
 work (the portable dK/dV kernel: 492). The plateau is Triton's register allocation (128-row query tiles, FA3's
-d64 choice, spill under 240 registers) and the barriers the compiler adds around every TMA and mbarrier
-operation (ncu, d128: tensor pipe 59% busy, a third of the stall cycles at CTA barriers).
+d64 choice, spill under 240 registers) and synchronisation: the math warps wait at CTA barriers where FA3 only
+arrives on named barriers (ncu, d128: tensor pipe 59% busy, a third of the stall cycles at CTA barriers; removing
+the one barrier the compiler added around the stage release measured neutral).
 
 Layouts the caller must give (``hopper_supported`` checks q, k, v): tensors of shape (batch, heads, seq,
-head_dim), bf16 (fp16 compiles but was not validated), q, k, v with last stride 1, other strides and base
-pointers 16-byte aligned (TMA's rules; do, dk, dv that break them go through contiguous copies, o and dq are
-accessed by pointers with any strides); k, v with as many heads as q (GQA is not handled here yet); head_dim 64
-or 128;
-lse (batch, heads, n_q) fp32 contiguous in base-2 units. Any sequence lengths, n_q and n_k may differ (causal is
-top-left aligned, SDPA's ``is_causal``): TMA zero-fills rows past the end on loads and clips them on stores and
-reduce-adds; the kernel masks keys past the end, and queries past the end get P = 0 from the pre-pass, which
-copies the LSE into rows padded to a whole number of query tiles with +inf (TMA boxes must start 16-byte
-aligned in their innermost dimension: a 1-d box at row ``bh * n_q`` faults with "illegal instruction" when
-n_q is odd, seen on the device).
+head_dim), bf16 or fp16 (both validated on the device), q, k, v with last stride 1, other strides and base pointers
+16-byte aligned (TMA's rules; do, dk, dv that break them go through contiguous copies, o and dq are accessed by
+pointers with any strides); k, v may have fewer heads than q when they divide them (GQA/MQA: one program per
+(key tile, batch x kv head) walks the query tiles of each of its ``GROUP`` q heads in turn, so dK, dV are summed
+over the group in registers, with no copies of k, v and no extra launch); head_dim 64 or 128; lse (batch, q heads,
+n_q) fp32 in base-2 units. Any sequence lengths, n_q and n_k may differ; causal is aligned top-left (SDPA's
+``is_causal``: query i sees keys j <= i) or bottom-right (FlashAttention's: j <= i + n_k - n_q; rows that see
+no key get dq = 0). TMA zero-fills rows past the end on loads and clips them on stores and reduce-adds; the
+kernel masks keys past the end, and queries past the end get P = 0 from the pre-pass, which copies the LSE into
+rows padded to a whole number of query tiles with +inf (TMA boxes must start 16-byte aligned in their innermost
+dimension: a 1-d box at row ``bh * n_q`` faults with "illegal instruction" when n_q is odd, seen on the device).
+Not handled (``hopper_supported`` says False): sliding windows, packed variable-length batches, a deterministic
+backward.
 """
 
 from __future__ import annotations
@@ -114,9 +119,9 @@ def _issue_q_tile(descs, smem, bar, b, h, bh, N_PAD, q_tile, stage, pred, BLOCK_
 
 @gluon.jit
 def _q_tile_of(j, sched):
-    """The query tile of step ``j``: the masked tiles (causal diagonal) first in order, then the unmasked ones
-    rotated by the key tile, so the programs of one head reduce-add into different dQ rows at a time (measured
-    neutral on the H200, within 2%: the reduce-adds were not contending; kept since it costs nothing)."""
+    """The query tile of step ``j`` of one q head: the masked tiles (causal diagonal) first in order, then the
+    unmasked ones rotated by the key tile, so the programs of one head reduce-add into different dQ rows at a time
+    (measured neutral on the H200, within 2%: the reduce-adds were not contending; kept since it costs nothing)."""
     q_lo, mask_end, n_q_tiles, rot = sched
     n_mask = mask_end - q_lo
     cnt = gl.maximum(n_q_tiles - mask_end, 1)
@@ -124,26 +129,42 @@ def _q_tile_of(j, sched):
 
 
 @gluon.jit
-def _flush_dq(dq, dq_desc, dq_smem, b, h, q_tile, j, BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr):
+def _head_tile_of(j, sched, hk, GROUP):
+    """(q head, query tile) of the program's step ``j``: the q heads of the kv head ``hk``'s group one after the
+    other (GQA: ``GROUP`` q heads share one k/v head; dK, dV sum over all of them in registers), each walking its
+    query tiles as ``_q_tile_of`` orders them."""
+    n_per = gl.maximum(sched[2] - sched[0], 1)
+    g = j // n_per
+    return hk * GROUP + g, _q_tile_of(j - g * n_per, sched)
+
+
+@gluon.jit
+def _flush_dq(dq, dq_desc, dq_smem, b, h, q_tile, j, release, BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr,
+              EARLY_RELEASE: gl.constexpr):
     """dQ share of step j -> fp32 shared buffer j % DQ_BUFS -> one TMA reduce-add into the accumulator. The
     buffer's previous reduce (step j - DQ_BUFS) was waited for (tma.store_wait) before a barrier every warp has
-    passed."""
+    passed. With EARLY_RELEASE the query-tile stage is handed back to the producer (``release``: its ``empty``
+    mbarrier) right after this function's barrier: an mbarrier arrive needs every warp past a barrier first,
+    and placed here it shares ours instead of the compiler adding one of its own after the reduce-add."""
     DQ_BUFS: gl.constexpr = dq_smem.shape[0]
     dq4 = dq_smem.index(j % DQ_BUFS)
     dq4.reshape([BLOCK_M, HEAD_DIM]).store(dq)
     fence_async_shared()
     gl.thread_barrier()
+    if EARLY_RELEASE:
+        mbarrier.arrive(release)
     _tma_reduce_add(dq_desc, [b, h, q_tile * BLOCK_M, 0], dq4)
 
 
 @gluon.jit
-def _step(dk, dv, dq_tok, q_prev, j, sched, b, h, bh, k_start, descs, smem, full, empty, dq_desc, k2, v2, ds_smem,
-          dq_smem, qk_scale, N_K, N_PAD, HEAD_DIM: gl.constexpr, BLOCK_M: gl.constexpr, CAUSAL: gl.constexpr,
-          MASK: gl.constexpr, FUSE_DQ: gl.constexpr, DEFER_DQ: gl.constexpr, WS: gl.constexpr,
-          num_warps: gl.constexpr):
-    """Step j (one query tile): dK, dV accumulate. With FUSE_DQ the step's dQ share is reduce-added into the
-    fp32 buffer; with DEFER_DQ that happens one step later, after the next step's S^T, dP^T products are issued,
-    so the dQ product, its shared-memory store and the reduce overlap the tensor cores' next work."""
+def _step(dk, dv, dq_tok, prev, j, jj, hq, sched, heads, k_start, causal_off, descs, smem, full, empty, dq_desc,
+          k2, v2, ds_smem, dq_smem, qk_scale, N_K, N_PAD, HEAD_DIM: gl.constexpr, BLOCK_M: gl.constexpr,
+          CAUSAL: gl.constexpr, MASK: gl.constexpr, FUSE_DQ: gl.constexpr, DEFER_DQ: gl.constexpr,
+          WS: gl.constexpr, EARLY_RELEASE: gl.constexpr, num_warps: gl.constexpr):
+    """Step j of the program (step jj of q head hq): dK, dV accumulate. With FUSE_DQ the step's dQ share is
+    reduce-added into the fp32 buffer; with DEFER_DQ that happens one step later, after the next step's S^T, dP^T
+    products are issued, so the dQ product, its shared-memory store and the reduce overlap the tensor cores' next
+    work (``prev``: the (query tile, q head) whose dQ is pending)."""
     BN: gl.constexpr = _BN
     s_layout: gl.constexpr = _mma_layout(BN, BLOCK_M, num_warps)
     kv_layout: gl.constexpr = _mma_layout(BN, HEAD_DIM, num_warps)
@@ -152,16 +173,18 @@ def _step(dk, dv, dq_tok, q_prev, j, sched, b, h, bh, k_start, descs, smem, full
     col_layout: gl.constexpr = gl.SliceLayout(0, s_layout)
     q_smem, do_smem, lse_smem, delta_smem = smem
     dtype: gl.constexpr = q_smem.dtype
+    b, hk, H, GROUP = heads
 
-    q_tile = _q_tile_of(j, sched)
+    q_tile = _q_tile_of(jj, sched)
     STAGES: gl.constexpr = q_smem.shape[0]
     stage = j % STAGES
     if not WS:
         # prefetch STAGES - 1 tiles ahead, into the stage the last step used: every warp finished reading it
         # (the wgmma waits of the last step precede the barrier that ends it)
-        n_steps = sched[2] - sched[0]
+        n_steps = GROUP * (sched[2] - sched[0])
         ahead = j + STAGES - 1
-        _issue_q_tile(descs, smem, full.index(ahead % STAGES), b, h, bh, N_PAD, _q_tile_of(ahead, sched),
+        h_a, t_a = _head_tile_of(ahead, sched, hk, GROUP)
+        _issue_q_tile(descs, smem, full.index(ahead % STAGES), b, h_a, b * H + h_a, N_PAD, t_a,
                       ahead % STAGES, ahead < n_steps, BLOCK_M)
     mbarrier.wait(full.index(stage), (j // STAGES) & 1)
     q2 = q_smem.index(stage).reshape([BLOCK_M, HEAD_DIM])
@@ -173,7 +196,8 @@ def _step(dk, dv, dq_tok, q_prev, j, sched, b, h, bh, k_start, descs, smem, full
     if DEFER_DQ:
         dq_prev = warpgroup_mma_wait(num_outstanding=2, deps=(dq_tok,))  # the last step's dQ; S^T, dP^T run on
         if j > 0:
-            _flush_dq(dq_prev, dq_desc, dq_smem, b, h, q_prev, j - 1, BLOCK_M, HEAD_DIM)
+            _flush_dq(dq_prev, dq_desc, dq_smem, b, prev[1], prev[0], j - 1, empty.index(0), BLOCK_M, HEAD_DIM,
+                      False)
     lse = lse_smem.index(stage).load(col_layout)
     s_t = warpgroup_mma_wait(num_outstanding=1, deps=(s_tok,))
     # queries past the end have LSE = +inf (the pre-pass pads it), so P = 0 there with no mask
@@ -181,9 +205,9 @@ def _step(dk, dv, dq_tok, q_prev, j, sched, b, h, bh, k_start, descs, smem, full
     if MASK:  # causal diagonal, padded keys of a ragged last key tile
         rows = k_start + gl.arange(0, BN, layout=gl.SliceLayout(1, s_layout))
         ok = (rows < N_K)[:, None]
-        if CAUSAL:
+        if CAUSAL:  # key r is seen by query c when r <= c + causal_off (0: top-left, n_k - n_q: bottom-right)
             cols = q_tile * BLOCK_M + gl.arange(0, BLOCK_M, layout=col_layout)
-            ok = ok & (cols[None, :] >= rows[:, None])
+            ok = ok & (cols[None, :] + causal_off >= rows[:, None])
         p_t = gl.where(ok, p_t, 0.0)
     p_a = gl.convert_layout(p_t.to(dtype), a_layout, assert_trivial=True)
     dv_tok = warpgroup_mma(p_a, do2, dv, is_async=True)
@@ -192,6 +216,9 @@ def _step(dk, dv, dq_tok, q_prev, j, sched, b, h, bh, k_start, descs, smem, full
     ds_t = (p_t * (dp_t - delta[None, :])).to(dtype)
     ds_a = gl.convert_layout(ds_t, a_layout, assert_trivial=True)
     dk_tok = warpgroup_mma(ds_a, q2, dk, is_async=True)
+    # with EARLY_RELEASE the stage goes back to the producer inside _flush_dq, under its barrier
+    # EARLY_RELEASE: the stage goes back to the producer under _flush_dq's barrier (see hopper_backward)
+    released: gl.constexpr = FUSE_DQ and (not DEFER_DQ) and WS and EARLY_RELEASE
     if FUSE_DQ:
         ds_smem.store(ds_t)
         fence_async_shared()
@@ -204,48 +231,60 @@ def _step(dk, dv, dq_tok, q_prev, j, sched, b, h, bh, k_start, descs, smem, full
             gl.thread_barrier()  # every warp done with this stage's Q, dO
         else:
             dv, dk, dq = warpgroup_mma_wait(num_outstanding=0, deps=(dv_tok, dk_tok, dq_tok))
-            _flush_dq(dq, dq_desc, dq_smem, b, h, q_tile, j, BLOCK_M, HEAD_DIM)  # its barrier: stage done too
+            # its barrier: every warp is done with the stage too
+            _flush_dq(dq, dq_desc, dq_smem, b, hq, q_tile, j, empty.index(stage), BLOCK_M, HEAD_DIM, released)
     else:
         dv, dk = warpgroup_mma_wait(num_outstanding=0, deps=(dv_tok, dk_tok))
         gl.thread_barrier()
-    if WS:
+    if WS and not released:
         mbarrier.arrive(empty.index(stage))  # one arrival (thread 0), after a barrier: all warps done with it
-    return dk, dv, dq_tok, q_tile
+    if DEFER_DQ:
+        prev = (q_tile, hq)
+    return dk, dv, dq_tok, prev  # unchanged unless deferred: nothing extra is carried from step to step
 
 
 @gluon.jit
-def _consumer(descs, out_descs, smem, k4, v4, ds_smem, dq_smem, full, empty, kv_bar, b, h, bh, k_start, sched,
-              qk_scale, sm_scale, N_K, N_PAD, HEAD_DIM: gl.constexpr, BLOCK_M: gl.constexpr, CAUSAL: gl.constexpr,
-              FUSE_DQ: gl.constexpr, DEFER_DQ: gl.constexpr, WS: gl.constexpr, num_warps: gl.constexpr):
-    """The two math warpgroups: every product and the softmax-gradient algebra; dK, dV stay in registers."""
+def _consumer(descs, out_descs, smem, k4, v4, ds_smem, dq_smem, full, empty, kv_bar, heads, k_start, causal_off,
+              sched, qk_scale, sm_scale, N_K, N_PAD, HEAD_DIM: gl.constexpr, BLOCK_M: gl.constexpr,
+              CAUSAL: gl.constexpr, FUSE_DQ: gl.constexpr, DEFER_DQ: gl.constexpr, WS: gl.constexpr,
+              EARLY_RELEASE: gl.constexpr, num_warps: gl.constexpr):
+    """The two math warpgroups: every product and the softmax-gradient algebra; dK, dV stay in registers and sum
+    over the kv head's group of q heads."""
     BN: gl.constexpr = _BN
     kv_layout: gl.constexpr = _mma_layout(BN, HEAD_DIM, num_warps)
     dq_layout: gl.constexpr = _mma_layout(BLOCK_M, HEAD_DIM, num_warps)
     dk_desc, dv_desc, dq_desc = out_descs
     dtype: gl.constexpr = k4.dtype
+    b, hk, _, GROUP = heads
     q_lo, mask_end, n_q_tiles, _ = sched
+    n_per = n_q_tiles - q_lo
     mbarrier.wait(kv_bar, 0)
     k2 = k4.reshape([BN, HEAD_DIM])
     v2 = v4.reshape([BN, HEAD_DIM])
     dk = gl.zeros([BN, HEAD_DIM], gl.float32, kv_layout)
     dv = gl.zeros([BN, HEAD_DIM], gl.float32, kv_layout)
     dq_tok = warpgroup_mma_init(gl.zeros([BLOCK_M, HEAD_DIM], gl.float32, dq_layout))
-    q_prev = q_lo
-    for j in range(mask_end - q_lo):
-        dk, dv, dq_tok, q_prev = _step(dk, dv, dq_tok, q_prev, j, sched, b, h, bh, k_start, descs, smem, full,
-                                       empty, dq_desc, k2, v2, ds_smem, dq_smem, qk_scale, N_K, N_PAD,
-                                       HEAD_DIM, BLOCK_M, CAUSAL, True, FUSE_DQ, DEFER_DQ, WS, num_warps)
-    for j in range(mask_end - q_lo, n_q_tiles - q_lo):
-        dk, dv, dq_tok, q_prev = _step(dk, dv, dq_tok, q_prev, j, sched, b, h, bh, k_start, descs, smem, full,
-                                       empty, dq_desc, k2, v2, ds_smem, dq_smem, qk_scale, N_K, N_PAD,
-                                       HEAD_DIM, BLOCK_M, CAUSAL, False, FUSE_DQ, DEFER_DQ, WS, num_warps)
+    prev = (q_lo, hk * GROUP)
+    for g in range(GROUP):
+        hq = hk * GROUP + g
+        for jj in range(mask_end - q_lo):
+            dk, dv, dq_tok, prev = _step(dk, dv, dq_tok, prev, g * n_per + jj, jj, hq, sched, heads, k_start,
+                                         causal_off, descs, smem, full, empty, dq_desc, k2, v2, ds_smem, dq_smem,
+                                         qk_scale, N_K, N_PAD, HEAD_DIM, BLOCK_M, CAUSAL, True, FUSE_DQ, DEFER_DQ,
+                                         WS, EARLY_RELEASE, num_warps)
+        for jj in range(mask_end - q_lo, n_per):
+            dk, dv, dq_tok, prev = _step(dk, dv, dq_tok, prev, g * n_per + jj, jj, hq, sched, heads, k_start,
+                                         causal_off, descs, smem, full, empty, dq_desc, k2, v2, ds_smem, dq_smem,
+                                         qk_scale, N_K, N_PAD, HEAD_DIM, BLOCK_M, CAUSAL, False, FUSE_DQ, DEFER_DQ,
+                                         WS, EARLY_RELEASE, num_warps)
     if DEFER_DQ:
-        n_steps = n_q_tiles - q_lo
+        n_steps = GROUP * n_per
         dq_last = warpgroup_mma_wait(num_outstanding=0, deps=(dq_tok,))
         if n_steps > 0:
             tma.store_wait(dq_smem.shape[0] - 1)
             gl.thread_barrier()
-            _flush_dq(dq_last, dq_desc, dq_smem, b, h, q_prev, n_steps - 1, BLOCK_M, HEAD_DIM)
+            _flush_dq(dq_last, dq_desc, dq_smem, b, prev[1], prev[0], n_steps - 1, empty.index(0), BLOCK_M,
+                      HEAD_DIM, False)
 
     # epilogue: K and V are no longer read (the last step's barrier follows its wgmma waits): their shared
     # memory stages dK (scaled) and dV for the TMA stores, which clip rows past the end
@@ -253,54 +292,79 @@ def _consumer(descs, out_descs, smem, k4, v4, ds_smem, dq_smem, full, empty, kv_
     v2.store(dv.to(dtype))
     fence_async_shared()
     gl.thread_barrier()
-    tma.async_copy_shared_to_global(dk_desc, [b, h, k_start, 0], k4)
-    tma.async_copy_shared_to_global(dv_desc, [b, h, k_start, 0], v4)
+    tma.async_copy_shared_to_global(dk_desc, [b, hk, k_start, 0], k4)
+    tma.async_copy_shared_to_global(dv_desc, [b, hk, k_start, 0], v4)
     tma.store_wait(0)
 
 
 @gluon.jit
-def _producer(descs, kv_descs, smem, k4, v4, full, empty, kv_bar, b, h, bh, k_start, sched, N_PAD,
+def _producer(descs, kv_descs, smem, k4, v4, full, empty, kv_bar, heads, k_start, sched, N_PAD,
               BLOCK_M: gl.constexpr):
-    """One warp: K, V once, then each query tile's Q, dO, LSE, delta into a free stage (double-buffered)."""
+    """One warp: K, V once, then each step's Q, dO, LSE, delta (the group's q heads in turn) into a free stage."""
     k_desc, v_desc = kv_descs
+    b, hk, H, GROUP = heads
     mbarrier.expect(kv_bar, k_desc.block_type.nbytes + v_desc.block_type.nbytes)
-    tma.async_copy_global_to_shared(k_desc, [b, h, k_start, 0], kv_bar, k4)
-    tma.async_copy_global_to_shared(v_desc, [b, h, k_start, 0], kv_bar, v4)
+    tma.async_copy_global_to_shared(k_desc, [b, hk, k_start, 0], kv_bar, k4)
+    tma.async_copy_global_to_shared(v_desc, [b, hk, k_start, 0], kv_bar, v4)
     STAGES: gl.constexpr = smem[0].shape[0]
-    for j in range(sched[2] - sched[0]):
+    for j in range(GROUP * (sched[2] - sched[0])):
         stage = j % STAGES
+        hq, q_tile = _head_tile_of(j, sched, hk, GROUP)
         mbarrier.wait(empty.index(stage), ((j // STAGES) & 1) ^ 1)  # a fresh barrier passes parity 1 at once
-        _issue_q_tile(descs, smem, full.index(stage), b, h, bh, N_PAD, _q_tile_of(j, sched), stage, True, BLOCK_M)
+        _issue_q_tile(descs, smem, full.index(stage), b, hq, b * H + hq, N_PAD, q_tile, stage, True, BLOCK_M)
 
 
-@gluon.jit(do_not_specialize=["H", "N_Q", "N_K"])  # one compile per (head_dim, causal, variant), any lengths
+@gluon.jit
+def _program_tile(CHUNK, HEAVY_FIRST: gl.constexpr):
+    """(key tile, batch x kv head) of this program. Key tiles fastest: the programs running together are the key
+    tiles of one or a few heads, which share their Q, dO reads and their dQ accumulator in L2 (heads fastest spread
+    them over 132 heads at seq 1k, more than L2 holds: measured 2x slower there). With HEAVY_FIRST (causal) the
+    heads go in chunks of CHUNK, about as many programs as SMs, and inside a chunk the key tiles go slowest: the
+    first key tiles of every head in the chunk (the most query tiles under a causal mask) start first and the
+    short ones fill the tail, where head by head a late head's longest program would start last."""
+    kb = gl.program_id(0)
+    bhk = gl.program_id(1)
+    if HEAVY_FIRST:
+        n_kt = gl.num_programs(0)
+        pid = bhk * n_kt + kb  # launch order: axis 0 fastest
+        span = CHUNK * n_kt
+        first = (pid // span) * CHUNK
+        width = gl.minimum(CHUNK, gl.num_programs(1) - first)  # the last chunk may hold fewer heads
+        r = pid - first * n_kt
+        kb = r // width
+        bhk = first + r % width
+    return kb, bhk
+
+
+@gluon.jit(do_not_specialize=["H", "N_Q", "N_K", "CAUSAL_OFF", "CHUNK"])  # one compile per (d, causal, group, variant)
 def _attn_bwd_hopper(q_desc, k_desc, v_desc, do_desc, lse_desc, delta_desc, dk_desc, dv_desc, dq_desc,
-                     qk_scale, sm_scale, H, N_Q, N_K,
+                     qk_scale, sm_scale, H, N_Q, N_K, CAUSAL_OFF, CHUNK, GROUP: gl.constexpr,
                      HEAD_DIM: gl.constexpr, BLOCK_M: gl.constexpr, CAUSAL: gl.constexpr,
                      FUSE_DQ: gl.constexpr, DEFER_DQ: gl.constexpr, WS: gl.constexpr, STAGES: gl.constexpr,
-                     DQ_BUFS: gl.constexpr, num_warps: gl.constexpr):
+                     DQ_BUFS: gl.constexpr, EARLY_RELEASE: gl.constexpr, HEAVY_FIRST: gl.constexpr,
+                     num_warps: gl.constexpr):
     BN: gl.constexpr = _BN
     dtype: gl.constexpr = q_desc.dtype
 
-    # key tiles fastest: the programs running together are the key tiles of one or a few heads, which share
-    # their Q, dO reads and their dQ accumulator in L2 (heads fastest spread them over 132 heads at seq 1k,
-    # more than L2 holds: measured 2x slower there)
-    kb = gl.program_id(0)
-    bh = gl.program_id(1)
-    b = bh // H
-    h = bh % H
+    # batch x kv head; H // GROUP kv heads, each serving GROUP q heads. GROUP is a compile-time constant: with 1
+    # (no GQA) the loop over the group folds away and the kernel is the MHA one (a run-time group loop cost d128
+    # 32 more bytes of spilled registers, by the sm90 report)
+    kb, bhk = _program_tile(CHUNK, HEAVY_FIRST and CAUSAL)
+    H_KV = H // GROUP
+    b = bhk // H_KV
+    hk = bhk % H_KV
     k_start = kb * BN
 
     k4 = gl.allocate_shared_memory(dtype, k_desc.block_type.shape, k_desc.layout)
     v4 = gl.allocate_shared_memory(dtype, v_desc.block_type.shape, v_desc.layout)
-    q_smem = gl.allocate_shared_memory(dtype, [STAGES] + q_desc.block_type.shape, q_desc.layout)
-    do_smem = gl.allocate_shared_memory(dtype, [STAGES] + do_desc.block_type.shape, do_desc.layout)
-    lse_smem = gl.allocate_shared_memory(gl.float32, [STAGES] + lse_desc.block_type.shape, lse_desc.layout)
-    delta_smem = gl.allocate_shared_memory(gl.float32, [STAGES] + delta_desc.block_type.shape, delta_desc.layout)
+    q_smem = gl.allocate_shared_memory(dtype, [STAGES] + q_desc.block_type.shape, q_desc.layout)  # noqa: RUF005 (no starred lists in Gluon)
+    do_smem = gl.allocate_shared_memory(dtype, [STAGES] + do_desc.block_type.shape, do_desc.layout)  # noqa: RUF005 (no starred lists in Gluon)
+    lse_smem = gl.allocate_shared_memory(gl.float32, [STAGES] + lse_desc.block_type.shape, lse_desc.layout)  # noqa: RUF005 (no starred lists in Gluon)
+    delta_smem = gl.allocate_shared_memory(gl.float32, [STAGES] + delta_desc.block_type.shape, delta_desc.layout)  # noqa: RUF005 (no starred lists in Gluon)
     ds_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BN, BLOCK_M], dtype)
     ds_smem = gl.allocate_shared_memory(dtype, [BN, BLOCK_M], ds_layout)
     if FUSE_DQ:
-        dq_smem = gl.allocate_shared_memory(gl.float32, [DQ_BUFS] + dq_desc.block_type.shape, dq_desc.layout)
+        dq_smem = gl.allocate_shared_memory(gl.float32, [DQ_BUFS] + dq_desc.block_type.shape, dq_desc.layout)  # noqa: RUF005 (no starred lists in Gluon)
     else:
         dq_smem = ds_smem
     full = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
@@ -315,8 +379,10 @@ def _attn_bwd_hopper(q_desc, k_desc, v_desc, do_desc, lse_desc, delta_desc, dk_d
     n_q_tiles = gl.cdiv(N_Q, BLOCK_M)
     n_pad = n_q_tiles * BLOCK_M  # row length of the padded LSE / delta
     if CAUSAL:
-        q_lo = gl.minimum(k_start // BLOCK_M, n_q_tiles)  # the first query tile holding a query >= the first key
-        mask_end = gl.minimum(gl.cdiv(k_start + BN, BLOCK_M), n_q_tiles)
+        # query c sees key r when r <= c + CAUSAL_OFF: the first tile holding a query that sees the first key,
+        # and the first tile whose every query sees every key of this tile (clamped: the offset may be negative)
+        q_lo = gl.minimum(gl.maximum(k_start - CAUSAL_OFF, 0) // BLOCK_M, n_q_tiles)
+        mask_end = gl.minimum(gl.cdiv(gl.maximum(k_start + BN - 1 - CAUSAL_OFF, 0), BLOCK_M), n_q_tiles)
     else:
         q_lo = 0
         mask_end = q_lo
@@ -325,34 +391,37 @@ def _attn_bwd_hopper(q_desc, k_desc, v_desc, do_desc, lse_desc, delta_desc, dk_d
     n_k_tiles = gl.cdiv(N_K, BN)
     rot = (kb * gl.maximum(n_q_tiles - mask_end, 1)) // n_k_tiles
     sched = (q_lo, mask_end, n_q_tiles, rot)
+    heads = (b, hk, H, GROUP)
 
     descs = (q_desc, do_desc, lse_desc, delta_desc)
     smem = (q_smem, do_smem, lse_smem, delta_smem)
     out_descs = (dk_desc, dv_desc, dq_desc)
     if WS:
         gl.warp_specialize([
-            (_consumer, (descs, out_descs, smem, k4, v4, ds_smem, dq_smem, full, empty, kv_bar, b, h, bh, k_start,
-                         sched, qk_scale, sm_scale, N_K, n_pad, HEAD_DIM, BLOCK_M, CAUSAL, FUSE_DQ, DEFER_DQ, WS,
-                         num_warps)),
-            (_producer, (descs, (k_desc, v_desc), smem, k4, v4, full, empty, kv_bar, b, h, bh, k_start, sched,
+            (_consumer, (descs, out_descs, smem, k4, v4, ds_smem, dq_smem, full, empty, kv_bar, heads, k_start,
+                         CAUSAL_OFF, sched, qk_scale, sm_scale, N_K, n_pad, HEAD_DIM, BLOCK_M, CAUSAL, FUSE_DQ,
+                         DEFER_DQ, WS, EARLY_RELEASE, num_warps)),
+            (_producer, (descs, (k_desc, v_desc), smem, k4, v4, full, empty, kv_bar, heads, k_start, sched,
                          n_pad, BLOCK_M)),
         ], [1], [24])
     else:
         mbarrier.expect(kv_bar, k_desc.block_type.nbytes + v_desc.block_type.nbytes)
-        tma.async_copy_global_to_shared(k_desc, [b, h, k_start, 0], kv_bar, k4)
-        tma.async_copy_global_to_shared(v_desc, [b, h, k_start, 0], kv_bar, v4)
+        tma.async_copy_global_to_shared(k_desc, [b, hk, k_start, 0], kv_bar, k4)
+        tma.async_copy_global_to_shared(v_desc, [b, hk, k_start, 0], kv_bar, v4)
+        n_steps = GROUP * (n_q_tiles - q_lo)
         for i in gl.static_range(STAGES - 1):
-            _issue_q_tile(descs, smem, full.index(i), b, h, bh, n_pad, _q_tile_of(i, sched), i,
-                          q_lo + i < n_q_tiles, BLOCK_M)
-        _consumer(descs, out_descs, smem, k4, v4, ds_smem, dq_smem, full, empty, kv_bar, b, h, bh, k_start, sched,
-                  qk_scale, sm_scale, N_K, n_pad, HEAD_DIM, BLOCK_M, CAUSAL, FUSE_DQ, DEFER_DQ, WS, num_warps)
+            h_i, t_i = _head_tile_of(i, sched, hk, GROUP)
+            _issue_q_tile(descs, smem, full.index(i), b, h_i, b * H + h_i, n_pad, t_i, i, i < n_steps, BLOCK_M)
+        _consumer(descs, out_descs, smem, k4, v4, ds_smem, dq_smem, full, empty, kv_bar, heads, k_start, CAUSAL_OFF,
+                  sched, qk_scale, sm_scale, N_K, n_pad, HEAD_DIM, BLOCK_M, CAUSAL, FUSE_DQ, DEFER_DQ, WS,
+                  EARLY_RELEASE, num_warps)
 
 
 # ------------------------------------------------------------------------------------- pre- and post-pass
 
 
 @triton.jit
-def _bwd_pre(O, DO, LSE, LSE_PAD, DELTA_PAD, DQ_ACC, stride_ob, stride_oh, stride_om, stride_dob, stride_doh,
+def _bwd_pre(OUT, DO, LSE, LSE_PAD, DELTA_PAD, DQ_ACC, stride_ob, stride_oh, stride_om, stride_dob, stride_doh,
              stride_dom, H, N_Q, N_PAD, HEAD_DIM: tl.constexpr, BLOCK: tl.constexpr, ZERO_DQ: tl.constexpr):
     """delta = rowsum(dO * O) in fp32 and a copy of the LSE, both in rows of N_PAD (a multiple of the kernel's
     query tile, so every TMA box starts 16-byte aligned and stays in its head) padded with delta = 0 and
@@ -364,7 +433,7 @@ def _bwd_pre(O, DO, LSE, LSE_PAD, DELTA_PAD, DQ_ACC, stride_ob, stride_oh, strid
     d = tl.arange(0, HEAD_DIM)
     in_rows = rows < N_Q
     m = in_rows[:, None]
-    o = tl.load(O + b * stride_ob + h * stride_oh + rows[:, None] * stride_om + d[None, :], mask=m, other=0.0)
+    o = tl.load(OUT + b * stride_ob + h * stride_oh + rows[:, None] * stride_om + d[None, :], mask=m, other=0.0)
     do = tl.load(DO + b * stride_dob + h * stride_doh + rows[:, None] * stride_dom + d[None, :], mask=m, other=0.0)
     delta = tl.sum(o.to(tl.float32) * do.to(tl.float32), 1)
     lse = tl.load(LSE + bh.to(tl.int64) * N_Q + rows, mask=in_rows, other=float("inf"))
@@ -402,9 +471,18 @@ def block_m(head_dim: int) -> int:
 
 def default_config(head_dim: int) -> dict:
     """The measured best on the H200 (docs/perf.md, "Hopper path (issue 13)"): warp-specialized, dQ reduce-added
-    in the same kernel; three query-tile stages where shared memory allows (d64), two at d128."""
+    in the same kernel; three query-tile stages where shared memory allows (d64), two at d128; causal programs
+    longest first (+3% on the causal half of the grid, and GQA 4:1 causal from 0.90x to 0.97x of MHA per FLOP).
+    ``early_release`` measured neutral (within the +-2% run-to-run spread, both ways in two runs); kept on at d128
+    because the heavy-first measurement ran with it."""
     return {"fuse_dq": True, "warp_specialize": True, "defer_dq": False, "block_rows": 64,
-            "stages": 3 if head_dim <= 64 else 2, "dq_buffers": 2}
+            "stages": 3 if head_dim <= 64 else 2, "dq_buffers": 2, "early_release": head_dim > 64,
+            "heavy_first": True}
+
+
+# dtypes checked on the H200 against float64 (benchmarks/hopper_attention.py --check, 2026-11-30: bf16 and fp16,
+# 22 cases each way: GQA/MQA, bottom-right causal, odd and unequal lengths, strided views)
+VALIDATED_DTYPES = (torch.bfloat16, torch.float16)
 
 
 def _desc(t: torch.Tensor, rows: int) -> TensorDescriptor:
@@ -416,22 +494,46 @@ def _desc(t: torch.Tensor, rows: int) -> TensorDescriptor:
     return TensorDescriptor(t, list(t.shape), list(t.stride()), block, layout)
 
 
-def hopper_supported(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool = False) -> bool:
-    """True when ``hopper_backward`` takes these inputs: an sm90 CUDA device, bf16, head_dim 64 or 128,
-    as many k/v heads as q heads, 4-d (batch, heads, seq, head_dim) tensors whose last stride is 1 and whose
-    other strides and base pointers are 16-byte aligned. ``causal`` is accepted either way (top-left aligned)."""
+def hopper_supported(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *, causal: bool, bottom_right: bool,
+                     window: tuple[int, int] | None, deterministic: bool, varlen: bool) -> bool:
+    """True when ``hopper_backward`` takes these inputs (``hopper_unsupported`` says why not)."""
+    return hopper_unsupported(q, k, v, causal=causal, bottom_right=bottom_right, window=window,
+                              deterministic=deterministic, varlen=varlen) is None
+
+
+def hopper_unsupported(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *, causal: bool, bottom_right: bool,
+                       window: tuple[int, int] | None, deterministic: bool, varlen: bool) -> str | None:
+    """None when ``hopper_backward`` takes these inputs, else the first reason it does not. Taken: a validated
+    dtype (bf16, fp16); head_dim 64 or 128; 4-d (batch, heads, seq, head_dim) q and k, v with k/v heads dividing
+    q heads (GQA/MQA); last stride 1, other strides and base pointers 16-byte aligned; causal masking either way,
+    aligned top-left or bottom-right, or none; an sm90 CUDA device (checked last, so that the rest can be asked
+    on any machine). Not handled: a sliding window, packed variable-length batches, a deterministic backward
+    (dQ is summed by reduce-adds in whatever order the key tiles finish)."""
+    del causal, bottom_right  # both alignments and no mask are handled
+    if window is not None:
+        return "sliding windows are not handled"
+    if deterministic:
+        return "not deterministic: dQ is summed by reduce-adds in completion order"
+    if varlen:
+        return "packed variable-length batches are not handled"
     tensors = (q, k, v)
-    if not all(t.is_cuda and t.dim() == 4 for t in tensors):
-        return False
-    if torch.cuda.get_device_capability(q.device) != (9, 0):
-        return False
-    if q.dtype != torch.bfloat16 or k.dtype != q.dtype or v.dtype != q.dtype:
-        return False  # fp16 compiles too, but only bf16 was validated on the device
-    if q.shape[-1] not in (64, 128) or k.shape[-1] != q.shape[-1] or v.shape[-1] != q.shape[-1]:
-        return False
-    if k.shape[:2] != q.shape[:2] or v.shape != k.shape:
-        return False
-    return all(_tma_ok(t) for t in tensors)
+    if not all(isinstance(t, torch.Tensor) and t.dim() == 4 for t in tensors):
+        return "q, k, v must be 4-d (batch, heads, seq, head_dim) tensors"
+    if q.dtype not in VALIDATED_DTYPES or k.dtype != q.dtype or v.dtype != q.dtype:
+        return f"dtype {q.dtype}/{k.dtype}/{v.dtype}: one of {', '.join(map(str, VALIDATED_DTYPES))} for all three"
+    if q.shape[-1] not in (64, 128) or k.shape[-1] != q.shape[-1] or v.shape != k.shape:
+        return f"head_dim {q.shape[-1]} (64 or 128, k and v alike)"
+    if k.shape[0] != q.shape[0] or k.shape[1] < 1 or q.shape[1] % k.shape[1]:
+        return f"{q.shape[1]} q heads over {k.shape[1]} k/v heads (k/v heads must divide q heads, same batch)"
+    if not all(_tma_ok(t) for t in tensors):
+        return "strides or base pointers not 16-byte aligned (last stride must be 1)"
+    if not all(t.is_cuda for t in tensors) or torch.cuda.get_device_capability(q.device) != (9, 0):
+        return "needs an sm90 CUDA device"
+    return None
+
+
+def _num_sms(device: torch.device) -> int:
+    return torch.cuda.get_device_properties(device).multi_processor_count
 
 
 def _tma_ok(t: torch.Tensor) -> bool:
@@ -439,20 +541,30 @@ def _tma_ok(t: torch.Tensor) -> bool:
     return t.stride(-1) == 1 and t.data_ptr() % 16 == 0 and all((s * size) % 16 == 0 for s in t.stride()[:-1])
 
 
-def hopper_backward(q, k, v, o, lse, do, causal: bool, sm_scale: float, dq, dk, dv, **config) -> None:
+def hopper_backward(q, k, v, o, lse, do, causal: bool, sm_scale: float, dq, dk, dv, *, bottom_right: bool = False,
+                    **config) -> None:
     """Writes dq, dk, dv (preallocated, same shapes as q, k, v; any TMA-legal strides) for the attention whose
-    forward gave o and lse (base-2 LSE, (batch, heads, n_q) fp32 contiguous). With ``fuse_dq=False`` only dk and
-    dv are written (the dK/dV kernel alone: the prototype's measurement). ``warp_specialize`` gives the TMA
-    loads to a producer warp (FlashAttention-3's structure) instead of the math warps; ``defer_dq`` overlaps each
-    step's dQ product and reduce-add with the next step's products; ``stages`` query tiles in flight; ``dq_buffers``
-    fp32 dQ staging buffers. Any of these left out takes ``default_config(head_dim)``. Extra memory: the fp32 dQ
-    accumulator (batch, heads, n_q, head_dim) and two padded fp32 vectors (LSE copy, delta) of one value per
-    query row."""
+    forward gave o and lse (base-2 LSE, (batch, q heads, n_q) fp32). k and v may have fewer heads than q (GQA: q
+    head h reads k/v head h // (q heads / kv heads)); dk, dv of a kv head are summed over its q heads inside the
+    kernel. ``bottom_right`` aligns the causal mask to the end (query i sees keys j <= i + n_k - n_q,
+    FlashAttention's convention; rows that see no key get dq = 0 whatever their LSE); otherwise top-left (SDPA's
+    ``is_causal``).
+
+    Config (any left out takes ``default_config(head_dim)``): with ``fuse_dq=False`` only dk and dv are written
+    (the dK/dV kernel alone: the prototype's measurement). ``warp_specialize`` gives the TMA loads to a producer
+    warp (FlashAttention-3's structure) instead of the math warps; ``defer_dq`` overlaps each step's dQ product and
+    reduce-add with the next step's products; ``stages`` query tiles in flight; ``dq_buffers`` fp32 dQ staging
+    buffers; ``early_release`` hands a query-tile stage back under the dQ barrier (one CTA barrier fewer per
+    step); ``heavy_first`` orders causal programs longest first within chunks of heads (see ``_program_tile``).
+    Extra memory: the fp32 dQ accumulator (batch, q heads, n_q, head_dim) and two padded fp32 vectors
+    (LSE copy, delta) of one value per query row."""
     cfg = {**default_config(q.shape[-1]), **config}
     fuse_dq, warp_specialize, defer_dq = cfg["fuse_dq"], cfg["warp_specialize"], cfg["defer_dq"]
     block_rows, stages, dq_buffers = cfg["block_rows"], cfg["stages"], cfg["dq_buffers"]
     batch, heads, n_q, head_dim = q.shape
-    n_k = k.shape[2]
+    kv_heads, n_k = k.shape[1], k.shape[2]
+    if heads % kv_heads:
+        raise ValueError(f"hopper_backward: q has {heads} heads, not a multiple of k/v's {kv_heads}")
     bm = block_rows or block_m(head_dim)
     do = do if _tma_ok(do) else do.contiguous()  # read by TMA; o and dq go through pointers (any strides)
     dk_out, dv_out = dk, dv
@@ -464,18 +576,21 @@ def hopper_backward(q, k, v, o, lse, do, causal: bool, sm_scale: float, dq, dk, 
     delta_pad = torch.empty((batch * heads * n_pad,), device=q.device, dtype=torch.float32)
     dq_acc = torch.empty((batch, heads, n_q, head_dim), device=q.device, dtype=torch.float32) if fuse_dq else None
     grid_pre = (n_pad // bm, batch * heads)
-    _bwd_pre[grid_pre](o, do, lse, lse_pad, delta_pad, dq_acc if fuse_dq else delta_pad, o.stride(0), o.stride(1),
-                       o.stride(2), do.stride(0), do.stride(1), do.stride(2), heads, n_q, n_pad,
+    _bwd_pre[grid_pre](o, do, lse, lse_pad, delta_pad, dq_acc if dq_acc is not None else delta_pad, o.stride(0),
+                       o.stride(1), o.stride(2), do.stride(0), do.stride(1), do.stride(2), heads, n_q, n_pad,
                        HEAD_DIM=head_dim, BLOCK=bm, ZERO_DQ=fuse_dq, num_warps=4)
     descs = [_desc(q, bm), _desc(k, BLOCK_N), _desc(v, BLOCK_N), _desc(do, bm), _desc(lse_pad, bm),
              _desc(delta_pad, bm), _desc(dk, BLOCK_N), _desc(dv, BLOCK_N)]
-    descs.append(_desc(dq_acc, bm) if fuse_dq else descs[0])
-    grid = (triton.cdiv(n_k, BLOCK_N), batch * heads)
-    _attn_bwd_hopper[grid](*descs, sm_scale * LOG2E, sm_scale, heads, n_q, n_k,
-                           HEAD_DIM=head_dim, BLOCK_M=bm, CAUSAL=bool(causal), FUSE_DQ=bool(fuse_dq),
+    descs.append(_desc(dq_acc, bm) if dq_acc is not None else descs[0])
+    causal_off = n_k - n_q if (causal and bottom_right) else 0
+    grid = (triton.cdiv(n_k, BLOCK_N), batch * kv_heads)
+    chunk = max(1, _num_sms(q.device) // grid[0])  # heads per chunk of the heavy-first order: one wave of programs
+    _attn_bwd_hopper[grid](*descs, sm_scale * LOG2E, sm_scale, heads, n_q, n_k, causal_off, chunk,
+                           GROUP=heads // kv_heads, HEAVY_FIRST=bool(cfg["heavy_first"]), HEAD_DIM=head_dim,
+                           BLOCK_M=bm, CAUSAL=bool(causal), FUSE_DQ=bool(fuse_dq),
                            DEFER_DQ=bool(fuse_dq and defer_dq), WS=bool(warp_specialize), STAGES=stages,
-                           DQ_BUFS=dq_buffers, num_warps=NUM_WARPS)
-    if fuse_dq:
+                           DQ_BUFS=dq_buffers, EARLY_RELEASE=bool(cfg["early_release"]), num_warps=NUM_WARPS)
+    if dq_acc is not None:
         post_block = 64
         _bwd_post[(triton.cdiv(n_q, post_block), batch * heads)](
             dq_acc, dq, dq.stride(0), dq.stride(1), dq.stride(2), heads, n_q, sm_scale,
