@@ -358,14 +358,16 @@ def compile_check(device="cuda", dtype=torch.bfloat16, backend: str = "aot_eager
     breaks = torch._dynamo.explain(block)(x).graph_break_count
     eager = block(x)
     eager.float().square().sum().backward()
-    eager_grads = [p.grad.clone() for p in block.parameters()]
+
+    def gradients() -> list[torch.Tensor]:
+        return [torch.zeros_like(p) if p.grad is None else p.grad.detach().clone() for p in block.parameters()]
+
+    eager_grads = gradients()
     block.zero_grad()
     compiled = torch.compile(block, fullgraph=True, backend=backend)(x)
     compiled.float().square().sum().backward()
     out_diff = (compiled.float() - eager.float()).abs().max().item()
-    grad_diff = max(
-        (p.grad.float() - g.float()).abs().max().item() for p, g in zip(block.parameters(), eager_grads, strict=True)
-    )
+    grad_diff = max((g.float() - e.float()).abs().max().item() for g, e in zip(gradients(), eager_grads, strict=True))
     scale = max(g.float().abs().max().item() for g in eager_grads)
     ok = breaks == 0 and out_diff <= 2e-2 and grad_diff <= 2e-2 * max(scale, 1.0)
     return {"backend": backend, "graph_breaks": breaks, "out_max_diff": out_diff, "grad_max_diff": grad_diff, "ok": ok}
