@@ -214,6 +214,8 @@ def test_varlen_bad_lengths_are_refused():
         attention_varlen(q, q, q, cu, cu, 6, 7)
     with pytest.raises(ValueError, match="rank 3"):
         attention_varlen(q[None], q[None], q[None], cu, cu, 7, 7)
+    with pytest.raises(ValueError, match="empty input"):
+        attention_varlen(q[:0], q, q, torch.tensor([0, 0], dtype=torch.int32), cu[[0, 2]], 0, 12)
 
 
 # ------------------------------------------------------------------------------------- deterministic

@@ -95,6 +95,8 @@ def _check_tensors(q, k, v, rank: int, layout: str, enable_gqa: bool, entry: str
             )
     if not 1 <= head_dim <= MAX_HEAD_DIM:
         raise ValueError(f"{entry}: head_dim must be between 1 and {MAX_HEAD_DIM}, got {head_dim}")
+    if min(q.shape[:-1]) < 1 or min(k.shape[:-1]) < 1:
+        raise ValueError(f"{entry}: empty input, q {tuple(q.shape)}, k {tuple(k.shape)}")
 
 
 def _check_options(scale, window, causal_align: str, entry: str) -> tuple[int, int]:
