@@ -11,16 +11,22 @@ and it is not paused. Each finished request's outcome (document, links, status) 
 open transaction. What may be fetched, when, and what an answer becomes are policies of ``pipeline.crawler``,
 each a small module with its contract in its docstring:
 
-    scope       where a link may lead: allow-list, depth, traps, private addresses, discarded URLs
+    scope       where a link may lead: allow-list, depth, traps, private addresses (at every connection
+                too), discarded URLs
+    bounds      how much one page or host can make the crawl hold: links per page, the frontier's size
     hosts       per-host pace and pauses, the address check and robots.txt before a host's first request
-    robots      robots.txt: fetched once per host, what it allows, Crawl-delay
+    robots      robots.txt: fetched once per host, what it allows, Crawl-delay; a host that cannot be reached
     retry       what is tried again, Retry-After and backoff, the 429/503 host pause, when to give up
     redirects   a 3xx is queued as a link, hop by hop; a moved seed's host joins the scope
     reading     a body → extraction → documents stored → links to follow
-    files       local files and folders, read from disk
+    workers     extraction in worker processes: off the loop, within time and memory, killable
+    files       local files and folders, read from disk as the walk reaches them
     arxiv       arXiv API searches: query URLs, paging, the API's pace
     ledger      how each entry ends (done, skipped, retried, given up), written and counted in one place
-    settings    CrawlSettings: every knob, as plain data
+    settings    CrawlSettings: every knob, as plain data, and what a wrong value is
+
+One crawl per database at a time (``store.lock``: an OS lock beside the database file, which the kernel drops
+when the process dies); a second crawl on the same database stops at once, naming the first one's pid.
 """
 
 from __future__ import annotations
@@ -28,24 +34,29 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import sqlite_utils
 
 from . import urls
 from .crawler import arxiv
+from .crawler.bounds import Bounds
 from .crawler.files import LocalFiles
 from .crawler.hosts import Hosts, HostState
-from .crawler.ledger import CrawlStats, Ledger, SkipReason
+from .crawler.ledger import CrawlStats, ErrorReason, Ledger, SkipReason
 from .crawler.reading import Reader
 from .crawler.redirects import Redirects
 from .crawler.retry import RetryPolicy
 from .crawler.scope import Scope
-from .crawler.settings import CrawlSettings
+from .crawler.settings import CrawlSettings, setting_problem
+from .crawler.workers import Workers
 from .errors import UsageError
 from .fetch import REDIRECTS, ClientPool, FetchError, Response
 from .seeds import Seeds, parse_seeds
 from .store import Entry, Frontier
+from .store.frontier import hashed_url
+from .store.lock import crawl_lock
 
 __all__ = ["CrawlSettings", "CrawlStats", "Crawler", "crawl", "crawl_embedded"]
 
@@ -73,9 +84,11 @@ class Crawler:
         seed_hosts = {urls.host_of(u) for u in seeds.urls} | ({self.api_host} if self.api_host else set())
         self.ledger = Ledger(frontier, run_id, self.stats)
         self.scope = Scope(settings, seed_hosts, frontier.discarded, resolver)
+        self.bounds = Bounds(settings, frontier, self.ledger)
         self.retry = RetryPolicy(settings, self.ledger)
         self.redirects = Redirects(settings.max_redirects, self.scope, self.ledger)
-        self.reader = Reader(frontier, self.ledger)
+        self.workers = Workers(settings.extract_workers, settings.extract_memory_mb)
+        self.reader = Reader(frontier, self.ledger, self.workers, settings.limits(), self.bounds)
         self.pages_base = frontier.pages_done(run_id)  # requests a resumed run had already finished
         self._inflight = 0
         self._claim_wanted = True
@@ -89,18 +102,32 @@ class Crawler:
     def discover(
         self, raw: str, base: str | None, depth: int, parent: str | None, kind: str = "page", check_scope: bool = True
     ) -> None:
-        """Queues a link, or records why not (``Scope.judge``)."""
+        """Queues a link, or records why not (``Scope.judge``, ``Bounds``)."""
+        if self.bounds.too_long_to_read(raw):
+            self._refuse_long(raw, base, depth, parent)
+            return
         url = urls.canonical(raw, base)
-        if url is None or url in self.frontier.seen:
+        if url is None:
+            return
+        if self.bounds.too_long_to_keep(url):
+            self._refuse_long(url, base, depth, parent)
+            return
+        if url in self.frontier.seen:
             return
         reason = self.scope.judge(url, depth, check_scope=check_scope)
         if reason:
             self.ledger.count(reason)
             if reason == SkipReason.DEPTH:
                 return  # counted, not stored: a trap would fill the frontier with them
+        host = urls.host_of(url)
+        if check_scope:
+            cap = self.bounds.full(host)
+            if cap:
+                self.ledger.capped(cap)
+                return
         self.frontier.add(
             url,
-            urls.host_of(url),
+            host,
             depth,
             parent,
             kind=kind,
@@ -109,6 +136,17 @@ class Crawler:
         )
         if not reason:
             self._claim_wanted = True
+
+    def _refuse_long(self, url: str, base: str | None, depth: int, parent: str | None) -> None:
+        """A trap URL too long to keep: counted once, stored by its hash (``Bounds``)."""
+        key = hashed_url(url)
+        if key in self.frontier.seen:
+            return
+        self.ledger.count(SkipReason.TRAP)
+        host = urls.host_of(base) if base else ""
+        if self.bounds.full(host) is None:
+            error = f"URL of {len(url)} characters (longer than {self.settings.max_url_length})"
+            self.frontier.add(key, host, depth, parent, status="skipped", skip_reason=SkipReason.TRAP, last_error=error)
 
     # -- one request ---------------------------------------------------------------------------------------
 
@@ -130,7 +168,12 @@ class Crawler:
                 entry.url, max_bytes=s.max_bytes, budget_s=s.response_budget, headers=headers or None
             )
         except FetchError as exc:
-            self._claim_wanted |= self.retry.failed(entry, None, str(exc), exc.retryable)
+            if exc.reason == "unsafe":  # the name led to a private address when connecting (DNS rebinding)
+                self.ledger.skip(entry, SkipReason.UNSAFE, str(exc), fetched=False)
+            else:
+                self._claim_wanted |= self.retry.failed(
+                    entry, None, str(exc), exc.retryable, reason=ErrorReason(exc.reason)
+                )
             return
         self.stats.fetched += 1
         self.stats.bytes += response.wire_bytes
@@ -173,7 +216,7 @@ class Crawler:
         else:
             for link in self.reader.links(entry, extraction, outcomes):
                 self.discover(link, entry.url, entry.depth + 1, entry.url)
-        self.ledger.done(entry, etag=etag, last_modified=last_modified)
+        self.ledger.done(entry, etag=etag, last_modified=last_modified, error=self.reader.note(extraction))
 
     # -- the loop ------------------------------------------------------------------------------------------
 
@@ -198,8 +241,11 @@ class Crawler:
         while state.queue and started < budget and len(tasks) < self.settings.concurrency and state.ready(now_m, now_w):
             entry = state.queue.popleft()
             refused = state.refusal(entry)
-            if refused:
-                self.ledger.skip(entry, *refused, fetched=False)
+            if refused and refused.error:
+                self.ledger.give_up(entry, None, refused.note or str(refused.error), refused.error)
+                continue
+            if refused and refused.skip:
+                self.ledger.skip(entry, refused.skip, refused.note, fetched=False)
                 continue
             state.started(now_m)
             tasks.add(asyncio.ensure_future(self.process(entry, state)))
@@ -216,7 +262,7 @@ class Crawler:
         for entry in claimed:
             if self.scope.is_discarded(entry.url):  # since it was queued
                 self.ledger.skip(entry, SkipReason.DISCARDED, fetched=False)
-            else:
+            elif not self.retry.exhausted(entry):
                 self.hosts.get(entry.host).queue.append(entry)
         return bool(claimed)
 
@@ -241,6 +287,8 @@ class Crawler:
                 # 3. done?
                 if not tasks and not self.hosts.buffered():
                     if budget <= 0:
+                        if self.frontier.queued():
+                            self.stats.stopped = "max_pages"
                         break
                     wake = self.frontier.next_wakeup()
                     if wake is None:
@@ -268,14 +316,24 @@ class Crawler:
             self.ledger.requeue(self.hosts.close(), 0)
             self.frontier.commit()
 
-    async def run(self) -> CrawlStats:
+    async def run(self, paths: list[Path], fetch: Callable[[], bool]) -> CrawlStats:
+        """Reads the local ``paths``, then runs the HTTP loop if ``fetch()`` says there is anything to fetch; the
+        extraction workers end with the run."""
         s = self.settings
-        self.http = ClientPool(s.concurrency, s.connect_timeout, s.read_timeout)
-        self.hosts = Hosts(s, self.scope, self.http, self.api_host)
         try:
-            await self.run_http()
+            if paths:
+                files = LocalFiles(s, self.frontier, self.ledger, self.reader)
+                await files.crawl(paths, lambda: self.pages_done)
+                self.frontier.commit()
+            if fetch():
+                self.http = ClientPool(s.concurrency, s.connect_timeout, s.read_timeout, self.scope.addresses)
+                self.hosts = Hosts(s, self.scope, self.http, self.api_host)
+                try:
+                    await self.run_http()
+                finally:
+                    await self.http.aclose()
         finally:
-            await self.http.aclose()
+            await self.workers.aclose()
         return self.stats
 
 
@@ -293,9 +351,21 @@ def crawl(
     ``on_progress`` is called with the stats as the crawl goes (at most every 0.2 s) and once at the end.
     """
     settings = settings or CrawlSettings()
-    for name, least in (("max_pages", 0), ("max_depth", 0), ("concurrency", 1), ("per_host", 1), ("delay", 0)):
-        if getattr(settings, name) < least:
-            raise UsageError(f"must be ≥ {least}, not {getattr(settings, name)}", field=name)
+    for name, value in settings.to_json().items():
+        problem = setting_problem(name, value)
+        if problem:
+            raise UsageError(problem, field=name)
+    with crawl_lock(db):
+        return _crawl(db, seeds, settings, resolver, on_progress)
+
+
+def _crawl(
+    db: sqlite_utils.Database,
+    seeds: list[str],
+    settings: CrawlSettings,
+    resolver: urls.Resolver | None,
+    on_progress: ProgressCallback | None,
+) -> CrawlStats:
     frontier = Frontier(db)
     previous = frontier.unfinished_run()
     last = frontier.last_run_settings() or {}
@@ -326,10 +396,7 @@ def crawl(
         first = arxiv.query_url(settings.arxiv_api, query, 0, settings.arxiv_page_size)
         crawler.discover(first, None, 0, None, kind=arxiv.KIND, check_scope=False)
     frontier.commit()
-    LocalFiles(settings, frontier, crawler.ledger, crawler.reader).crawl(parsed.paths, lambda: crawler.pages_done)
-    frontier.commit()
-    if parsed.urls or parsed.arxiv or frontier.queued():
-        asyncio.run(crawler.run())
+    asyncio.run(crawler.run(parsed.paths, fetch=lambda: bool(parsed.urls or parsed.arxiv or frontier.queued())))
     crawler.fill_stats()
     stats.queued = frontier.queued()
     stats.documents_total = frontier.documents_total()

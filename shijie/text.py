@@ -69,6 +69,33 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "crawl.documents": ("documents in the database", "数据库文档总数"),
     "crawl.elapsed": ("elapsed", "用时"),
     "crawl.rate": ("pages/s", "页/秒"),
+    "crawl.error_reason": ("errors: {reason}", "错误：{reason}"),
+    "crawl.truncated": ("documents cut by a budget (kept in part)", "因预算截断的文档（保留已读部分）"),
+    "crawl.cap.links_per_page": ("links beyond {n} per page (not taken)", "超出每页链接上限 {n} 的链接（未收录）"),
+    "crawl.cap.frontier_per_host": (
+        "links refused: {n} URLs for one host already queued",
+        "被拒链接：单个站点已有 {n} 个网址（站点队列上限）",
+    ),
+    "crawl.cap.frontier": ("links refused: the frontier holds {n} URLs", "被拒链接：抓取队列已有 {n} 个网址（总上限）"),
+    "crawl.stopped.max_pages": (
+        "Stopped at --max-pages {max_pages} with {queued} URLs still queued: run the same command again to"
+        " continue (each run fetches up to --max-pages).",
+        "已在 --max-pages {max_pages} 处停止，仍有 {queued} 个网址在队列中：再次运行同一命令即可继续"
+        "（每次运行最多抓取 --max-pages 页）。",
+    ),
+    # -- why an entry was given up (pipeline.crawler.ledger.ErrorReason; "HTTP 404" is shown as it is) -----
+    "crawl.reason.unreachable": ("host unreachable", "无法连接主机"),
+    "crawl.reason.timeout": ("timeout", "超时"),
+    "crawl.reason.too slow": ("answer too slow", "响应过慢"),
+    "crawl.reason.transport": ("connection broken", "连接中断"),
+    "crawl.reason.too large": ("too large", "内容过大"),
+    "crawl.reason.protocol": ("not an HTTP answer (protocol)", "非 HTTP 响应（协议错误）"),
+    "crawl.reason.bad encoding": ("bad encoding", "编码错误"),
+    "crawl.reason.redirects": ("redirects", "重定向错误"),
+    "crawl.reason.unreadable": ("unreadable content", "内容无法解析"),
+    "crawl.reason.extraction killed": ("extraction stopped (time or memory)", "解析超时或超内存，已终止"),
+    "crawl.reason.interrupted": ("interrupted too often", "多次被中断"),
+    "crawl.reason.file": ("file cannot be read", "文件无法读取"),
     # -- the HTML report ------------------------------------------------------------------------------------
     "report.title": ("shijie report", "视界 报告"),
     "report.summary": ("Summary", "概览"),
@@ -346,6 +373,12 @@ def lang_in(argv: list[str]) -> Lang:
         if value == Lang.zh:
             return Lang.zh
     return Lang.en
+
+
+def reason_text(reason: str, lang: Lang | str = Lang.en) -> str:
+    """Why a crawl gave an entry up, in words (``unreachable`` → ``host unreachable``); ``HTTP 404`` as it is."""
+    key = f"crawl.reason.{reason}"
+    return say(key, lang) if key in CATALOGUE else reason
 
 
 def words(section: str, lang: Lang | str = Lang.en) -> dict[str, str]:

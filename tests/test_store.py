@@ -90,7 +90,7 @@ def test_frontier_seams_the_crawl_uses(db_path):
     frontier.set_run_seeds(run, ["https://a.example/", "https://b.example/"])
     frontier.add("file:///tmp/x.md", "", 0, None, kind="file", status="fetching")
     frontier.store_document("https://a.example/", Document(kind="text", title="a", text="one"), **FETCH)
-    assert frontier.file_state("file:///tmp/x.md") == ("fetching", None)
+    assert frontier.file_state("file:///tmp/x.md") == ("fetching", None, 0)  # (status, last_modified, attempts)
     assert frontier.file_state("file:///tmp/other.md") is None
     assert frontier.documents_total() == 1
     frontier.commit()
@@ -145,7 +145,7 @@ def test_pipeline_modules_import_no_cycle():
         deps = set()
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.level:
-                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + [node.module or ""])
+                base = ".".join([*package.split(".")[: len(package.split(".")) - node.level + 1], node.module or ""])
                 targets = [f"{base.rstrip('.')}.{a.name}" for a in node.names] + [base.rstrip(".")]
             elif isinstance(node, ast.ImportFrom):
                 targets = [node.module or ""] + [f"{node.module}.{a.name}" for a in node.names]
@@ -164,10 +164,10 @@ def test_pipeline_modules_import_no_cycle():
             node, path = stack.pop()
             for dep in graph[node]:
                 if dep == start:
-                    return path + [dep]
+                    return [*path, dep]
                 if dep not in seen:
                     seen.add(dep)
-                    stack.append((dep, path + [dep]))
+                    stack.append((dep, [*path, dep]))
         return None
 
     assert [c for c in map(cycle_from, sorted(graph)) if c] == []

@@ -5,8 +5,10 @@ starts its check at once, in the background: where the name leads (``Scope.leads
 hosts) and then its robots.txt (``robots.fetch_robots``; not for the arXiv API). Until ``checked`` no
 request starts there; a check that fails for any reason leaves the host checked and closed (robots
 ``disallow_all`` with the reason as note), never unchecked, or its entries would wait forever. Once checked,
-``HostState.refusal(entry)`` says why an entry may not be requested there: ``unsafe`` (the name leads to a
-private address) or ``robots`` (robots.txt disallows a page, or could not be read: its note says why).
+``HostState.refusal(entry)`` says why an entry may not be requested there: a skip, ``unsafe`` (the name leads
+to a private address, when the host was met or when the robots.txt connection was made) or ``robots``
+(robots.txt disallows a page, or answered 5xx/429: its note says why); or an error, when the host could not be
+reached at all (the robots.txt request got no answer: ``unreachable``, ``timeout``…, with the message).
 
 A host's pace: ``delay`` seconds between request starts (``max(delay, robots Crawl-delay or Request-rate)``,
 the latter capped at ``max_crawl_delay``; the robots.txt request counts as the first start) and ``slots``
@@ -29,10 +31,19 @@ from .. import urls
 from ..fetch import ClientPool
 from ..store import Entry
 from . import arxiv
-from .ledger import SkipReason
+from .ledger import ErrorReason, SkipReason
 from .robots import Robots, fetch_robots
 from .scope import Scope
 from .settings import CrawlSettings
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why an entry may not be requested from its host: a skip (``skip``) or an error (``error``), and a note."""
+
+    skip: SkipReason | None = None
+    error: ErrorReason | None = None
+    note: str | None = None
 
 
 @dataclass
@@ -56,12 +67,17 @@ class HostState:
         self.active += 1
         self.next_start = now_mono + self.delay
 
-    def refusal(self, entry: Entry) -> tuple[SkipReason, str | None] | None:
-        """Why ``entry`` may not be requested from this checked host (reason, note), None when it may."""
+    def refusal(self, entry: Entry) -> Refusal | None:
+        """Why ``entry`` may not be requested from this checked host, None when it may."""
         if not self.private_ok:
-            return SkipReason.UNSAFE, "host resolves to a private address"
+            return Refusal(skip=SkipReason.UNSAFE, note="host resolves to a private address")
+        if self.robots is not None and self.robots.unsafe:
+            return Refusal(skip=SkipReason.UNSAFE, note=self.robots.unsafe)
+        if self.robots is not None and self.robots.unreachable:
+            reason, message = self.robots.unreachable
+            return Refusal(error=ErrorReason(reason), note=f"host cannot be reached: {message}")
         if self.robots is not None and entry.kind == "page" and not self.robots.allows(entry.url):
-            return SkipReason.ROBOTS, self.robots.note or None
+            return Refusal(skip=SkipReason.ROBOTS, note=self.robots.note or None)
         return None
 
     def pause(self, until: float) -> list[Entry]:
@@ -121,7 +137,7 @@ class Hosts:
     async def _init(self, state: HostState) -> None:
         try:
             await self._check(state)
-        except Exception as exc:  # noqa: BLE001 (never leave a host unchecked: its entries would wait forever)
+        except Exception as exc:  # never leave a host unchecked: its entries would wait forever
             state.robots = Robots(disallow_all=True, note=f"host check failed ({exc.__class__.__name__}: {exc})")
         state.checked = True
 

@@ -9,11 +9,16 @@ a run and the rows of the frontier cannot disagree:
 - ``count(reason)``: a reason counted with no entry to end (a link too deep is never stored; an empty page
   or the links of a duplicate end ``done``);
 - ``retry(entry, at)``: back to the queue until ``at`` (epoch seconds), ``stats.retries``;
-- ``give_up(entry, status, error)``: an error for this run, logged in ``fetch_errors``, ``stats.errors``;
-- ``stored(outcome)``: what writing one document did (``Outcome``), counted as stored, duplicate or updated.
+- ``give_up(entry, status, error, reason)``: an error for this run, logged in ``fetch_errors``, counted in
+  ``stats.errors`` and under its reason in ``stats.errors_by_reason`` (``ErrorReason``, or ``HTTP 404`` for
+  an answer that is the error);
+- ``stored(outcome)``: what writing one document did (``Outcome``), counted as stored, duplicate or updated;
+- ``cut(note)``: a document kept cut by an extraction budget (``stats.truncated``);
+- ``capped(cap, n)``: ``n`` links not taken because a frontier bound bit (``Cap``, ``stats.caps``).
 
-The values of ``SkipReason`` and ``Outcome`` are the strings found in the database (``frontier.skip_reason``)
-and in ``shijie crawl --json`` (``skipped``); they are ``StrEnum`` so they are those strings.
+The values of ``SkipReason``, ``ErrorReason``, ``Cap`` and ``Outcome`` are the strings found in the database
+(``frontier.skip_reason``) and in ``shijie crawl --json`` (``skipped``, ``errors_by_reason``, ``caps``); they
+are ``StrEnum`` so they are those strings.
 """
 
 from __future__ import annotations
@@ -37,6 +42,31 @@ class SkipReason(StrEnum):
     EMPTY = "empty"  # fetched, no text in it (counted; the entry is done)
     LINKS_OF_DUPLICATE = "links of duplicate"  # a page exactly like a stored one: its links are not followed
     REDIRECT = "redirect"  # not a skip: marks a done entry that answered a redirect (never counted)
+
+
+class ErrorReason(StrEnum):
+    """Why an entry was given up, when no HTTP status says it (``HTTP 404`` does)."""
+
+    UNREACHABLE = "unreachable"  # no connection: the name does not resolve, refused, connect timeout
+    TIMEOUT = "timeout"  # connected, but no answer within read_timeout
+    TOO_SLOW = "too slow"  # the whole answer took longer than response_budget (a slow drip)
+    TRANSPORT = "transport"  # the connection broke mid-answer
+    TOO_LARGE = "too large"  # over max_bytes
+    PROTOCOL = "protocol"  # not an HTTP answer: the server dropped the connection, a malformed response
+    BAD_ENCODING = "bad encoding"  # a Content-Encoding we do not decode, a corrupt compressed body
+    REDIRECTS = "redirects"  # too many, or without a Location
+    UNREADABLE = "unreadable"  # the body is of a type we read but could not be read
+    EXTRACTION_KILLED = "extraction killed"  # the extraction worker ran out of time or memory, or died
+    INTERRUPTED = "interrupted"  # max_attempts crawls stopped (killed) while fetching or reading it
+    FILE = "file"  # a local file that cannot be read (permissions, vanished, too large)
+
+
+class Cap(StrEnum):
+    """A frontier bound that bit (``pipeline.crawler.bounds``)."""
+
+    LINKS_PER_PAGE = "links_per_page"
+    FRONTIER_PER_HOST = "frontier_per_host"
+    FRONTIER = "frontier"
 
 
 class Outcome(StrEnum):
@@ -68,6 +98,10 @@ class CrawlStats:
     resumed: bool = False
     pages_per_s: float = 0.0
     bytes: int = 0
+    errors_by_reason: dict[str, int] = field(default_factory=dict)
+    truncated: int = 0  # documents kept cut by an extraction budget (each says so in metadata["truncated"])
+    caps: dict[str, int] = field(default_factory=dict)  # links not taken, by the bound that bit
+    stopped: str | None = None  # "max_pages" when the page budget ended the run with work left
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -100,11 +134,21 @@ class Ledger:
         if entries:
             self.frontier.unclaim(entries, at)
 
-    def give_up(self, entry: Entry, status: int | None, error: str) -> None:
-        """``status`` None: no answer came (a transport error, a local file): no request counts as spent."""
+    def give_up(self, entry: Entry, status: int | None, error: str, reason: ErrorReason | None = None) -> None:
+        """``status`` None: no answer came (a transport error, a local file): no request counts as spent.
+        ``reason`` None: the answer's status is the reason (``HTTP 404``)."""
         self.stats.errors += 1
+        key = str(reason) if reason is not None else f"HTTP {status}" if status is not None else "other"
+        self.stats.errors_by_reason[key] = self.stats.errors_by_reason.get(key, 0) + 1
         self.frontier.record_error(entry.url, status, error)
         self.frontier.finish(entry, self.run_id, status="error", error=error, fetched=status is not None)
+
+    def cut(self) -> None:
+        self.stats.truncated += 1
+
+    def capped(self, cap: Cap, n: int = 1) -> None:
+        if n:
+            self.stats.caps[str(cap)] = self.stats.caps.get(str(cap), 0) + n
 
     def stored(self, outcome: Outcome) -> None:
         if outcome == Outcome.STORED:

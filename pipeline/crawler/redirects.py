@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from .. import urls
 from ..store import Entry
-from .ledger import Ledger, SkipReason
+from .ledger import ErrorReason, Ledger, SkipReason
 from .scope import Scope
 
 
@@ -35,15 +35,16 @@ class Redirects:
         """Ends ``entry`` (it answered ``status`` with ``location``); returns the target to queue, if any."""
         hops = self.hops.get(entry.url, 0)
         if not location:
-            self.ledger.give_up(entry, status, f"HTTP {status} without Location")
+            self.ledger.give_up(entry, status, f"HTTP {status} without Location", ErrorReason.REDIRECTS)
             return None
         if hops >= self.max_redirects:
-            self.ledger.give_up(entry, status, f"more than {self.max_redirects} redirects")
+            self.ledger.give_up(entry, status, f"more than {self.max_redirects} redirects", ErrorReason.REDIRECTS)
             return None
         target = urls.canonical(location, entry.url)
         if target and entry.depth == 0 and entry.kind == "page" and not target.startswith("file:"):
             self.scope.admit(urls.host_of(target))
         if target:
             self.hops[target] = hops + 1
-        self.ledger.done(entry, skip_reason=SkipReason.REDIRECT, error=f"{status} → {target}")
+        shown = target if target is None or len(target) <= 300 else target[:300] + "…"
+        self.ledger.done(entry, skip_reason=SkipReason.REDIRECT, error=f"{status} → {shown}")
         return target

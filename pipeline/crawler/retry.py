@@ -10,7 +10,11 @@
 - a 429 or 503 also pauses its whole host until then, and hands back the host's claimed entries (the
   server said it is overloaded: no other request of ours should reach it sooner);
 - given up (an error for this run, logged in ``fetch_errors``): a failure that is not retryable, the
-  ``max_attempts``-th attempt, or a ``Retry-After`` longer than ``max_retry_after`` (said in the error).
+  ``max_attempts``-th attempt, or a ``Retry-After`` longer than ``max_retry_after`` (said in the error);
+- given up before it is tried again (``exhausted``, asked when an entry is claimed): an entry whose tries,
+  those a killed crawl left unfinished included (``Frontier.resume`` counts them), reached ``max_attempts``.
+  One document that makes the crawl process die — while it is fetched or read — is given up after
+  ``max_attempts`` crawls, instead of killing every resumed crawl (``interrupted``).
 
 Settings read: ``max_attempts``, ``backoff_base``, ``backoff_cap``, ``max_retry_after``; ``rng_seed`` seeds the
 jitter (tests).
@@ -24,7 +28,7 @@ import time
 
 from ..store import Entry
 from .hosts import HostState
-from .ledger import Ledger
+from .ledger import ErrorReason, Ledger
 from .settings import CrawlSettings
 
 HOST_PAUSING = frozenset({429, 503})
@@ -66,15 +70,17 @@ class RetryPolicy:
         retryable: bool,
         retry_after: str | None = None,
         host: HostState | None = None,
+        reason: ErrorReason | None = None,
     ) -> bool:
-        """Re-queues or gives up ``entry`` (``status`` None: no answer); True when it will be tried again."""
+        """Re-queues or gives up ``entry`` (``status`` None: no answer; ``reason`` None: the status is the reason);
+        True when it will be tried again."""
         s = self.settings
         attempt = entry.attempts + 1
         wait = parse_retry_after(retry_after)
         if wait is not None and wait > s.max_retry_after:
             retryable, error = False, f"{error}, Retry-After {wait:.0f} s is longer than {s.max_retry_after:g} s"
         if not retryable or attempt >= s.max_attempts:
-            self.ledger.give_up(entry, status, error)
+            self.ledger.give_up(entry, status, error, reason)
             return False
         if wait is None:
             wait = backoff_seconds(attempt, s.backoff_base, s.backoff_cap, self.rng)
@@ -82,4 +88,16 @@ class RetryPolicy:
         if host is not None and status in HOST_PAUSING:
             self.ledger.requeue(host.pause(until), host.paused_until)
         self.ledger.retry(entry, until, error)
+        return True
+
+    def exhausted(self, entry: Entry) -> bool:
+        """Gives ``entry`` up when its tries reached ``max_attempts`` (the last ones interrupted); True if it did."""
+        if entry.attempts < self.settings.max_attempts:
+            return False
+        self.ledger.give_up(
+            entry,
+            None,
+            f"given up after {entry.attempts} attempts, the last interrupted: a crawl stopped while fetching or reading it",
+            ErrorReason.INTERRUPTED,
+        )
         return True

@@ -2,9 +2,13 @@
 
 - Parsed by protego (Scrapy's parser: wildcards, Allow/Disallow precedence by longest match, Crawl-delay,
   Request-rate), for the agent ``shijie`` (a group for ``*`` applies when none names us).
-- Answers (RFC 9309 §2.3.1): 2xx, the rules; 4xx, no rules; 5xx, 429 or no answer, crawl nothing there for
-  now (``disallow_all``, with a ``note`` saying why, written as the skipped entries' error); a robots.txt
-  protego cannot read is no rules, as in Scrapy.
+- Answers (RFC 9309 §2.3.1): 2xx, the rules; 4xx, no rules; 5xx or 429, crawl nothing there for now
+  (``disallow_all``, with a ``note`` saying why, written as the skipped entries' error); a robots.txt protego
+  cannot read, too large or in an encoding we do not decode is no rules, as in Scrapy.
+- No answer at all (the host does not resolve, refuses the connection, times out, drops it) is not a robots.txt
+  rule but a host that cannot be reached: ``unreachable`` holds the reason (``FetchError.reason``) and the
+  message, and the host's entries are errors that say so. A name that resolves to a private address when the
+  connection is made is ``unsafe`` (DNS rebinding: see ``Scope.addresses``).
 - ``fetch_robots`` asks ``{origin}/robots.txt`` once per host, before any page of it, within 512 KiB and
   30 s; it follows at most ``max_redirects`` redirects itself, each target checked like a link's host
   (``Scope.leads_private``): a redirect to a ``file:`` URL, an unusable URL or a private host, or too many
@@ -34,6 +38,8 @@ class Robots:
     rules: Protego | None = None
     disallow_all: bool = False
     note: str = ""
+    unreachable: tuple[str, str] | None = None  # (reason, message): no answer came
+    unsafe: str | None = None  # the connection was refused by the address check
 
     @classmethod
     def from_response(cls, status: int | None, body: bytes) -> Robots:
@@ -43,7 +49,7 @@ class Robots:
             return cls(note=f"robots.txt answered {status}: no rules")
         try:
             return cls(rules=Protego.parse(body.decode("utf-8", errors="replace")))
-        except Exception as exc:  # noqa: BLE001 (a robots.txt protego cannot read is no rules, like Scrapy)
+        except Exception as exc:  # a robots.txt protego cannot read is no rules, like Scrapy
             return cls(note=f"robots.txt unreadable ({exc.__class__.__name__}): no rules")
 
     def allows(self, url: str) -> bool:
@@ -70,7 +76,11 @@ async def fetch_robots(
         try:
             response = await http.fetch(url, max_bytes=MAX_BYTES, budget_s=min(BUDGET_S, response_budget))
         except FetchError as exc:
-            return Robots.from_response(None, f"{exc}".encode())
+            if exc.reason == "unsafe":
+                return Robots(unsafe=str(exc))
+            if exc.reason in ("too large", "bad encoding"):
+                return Robots(note=f"robots.txt unreadable ({exc}): no rules")
+            return Robots(unreachable=(exc.reason, str(exc)))
         if response.status in REDIRECTS and response.headers.get("location"):
             target = urls.canonical(response.headers["location"], url)
             if target is None or target.startswith("file:") or await scope.leads_private(urls.host_of(target)):

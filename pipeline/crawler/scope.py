@@ -17,15 +17,22 @@ Seeds, redirect targets of seeds and arXiv API pages are judged with ``check_sco
 depth): only safety, traps and discards apply to them. Both private-address checks go through
 ``urls.is_private_host``, by spelling (``resolve=False``) or after resolving with the crawl's ``resolver``.
 
+``Scope.addresses(host, port)`` is the check at every new connection (``pipeline.fetch`` connects only to what it
+answers): the name is resolved again with the crawl's ``resolver`` and every address checked, so a name that
+resolved to a public address when its host was met and to 127.0.0.1 now (DNS rebinding) is refused
+(``UnsafeAddress``) — unless it is a seed's host, which the user asked for.
+
 Settings read: ``allow_hosts``, ``max_depth``, ``max_url_length``, ``max_segment_repeats``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 from collections.abc import Collection
 
 from .. import urls
+from ..fetch import UnsafeAddress
 from .ledger import SkipReason
 from .settings import CrawlSettings
 
@@ -78,6 +85,24 @@ class Scope:
     def is_discarded(self, url: str) -> bool:
         """Curated out by the user (asked again when an entry is claimed: it may have been discarded since)."""
         return url in self.discarded
+
+    async def addresses(self, host: str, port: int) -> list[str]:
+        """The addresses a connection to ``host`` (a name or IP, no brackets) on ``port`` may use: all of the name's
+        addresses, each checked; raises ``UnsafeAddress`` when one is private and the host is not a seed's."""
+        netloc = f"[{host}]" if ":" in host else host
+        trusted = netloc in self.seed_hosts or f"{netloc}:{port}" in self.seed_hosts
+        try:
+            ipaddress.ip_address(host)
+            found = [host]
+        except ValueError:
+            found = await asyncio.to_thread(self.resolver or urls.system_resolver, host)
+        if not trusted:
+            for address in found:
+                if urls.is_private_address(address):
+                    raise UnsafeAddress(f"{host} resolves to a private address ({address}) when connecting")
+            if urls.is_private_host(host, resolve=False):  # localhost and *.localhost, whatever they resolve to
+                raise UnsafeAddress(f"{host} is a private name")
+        return found
 
     async def leads_private(self, host: str) -> bool:
         """True when ``host`` is not a seed's host and is, or resolves to, a private address (DNS off the loop)."""

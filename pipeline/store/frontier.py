@@ -4,12 +4,22 @@ Crash safety comes from one rule: every change a finished fetch makes (its docum
 found, its own status) is written in the same transaction, and a transaction is only ever committed whole.
 The crawl keeps one transaction open and commits it every ``commit_every`` writes or ``commit_interval``
 seconds (WAL with synchronous=NORMAL: a commit is an append to the WAL, no fsync), so a SIGKILL loses at most
-the last fraction of a second of work, and that work is simply redone on resume:
+the last tenth of a second of work, and that work is simply redone on resume:
 
-- claimed entries are marked ``fetching``; ``resume()`` turns every ``fetching`` back into ``queued``;
+- claimed entries are marked ``fetching``, and a claim is committed at once (a batch of claims, one commit), so
+  an entry a killed crawl was fetching or reading is known as such; ``resume()`` turns every ``fetching`` back
+  into ``queued`` and counts the interrupted try in ``attempts`` (the retry policy gives an entry up after
+  ``max_attempts``: one document that kills the crawl cannot make every resumed crawl die on it). An entry
+  that was finished but not yet committed when the crawl died counts an interrupted try too: the short
+  ``commit_interval`` keeps that window to a tenth of a second (a busy crawl commits every ``commit_every``
+  writes long before; an idle one commits rarely either way);
 - a document is looked up by URL and by content hash (both UNIQUE) before it is written, so a page fetched
   again after a crash, or the same content under another URL, never makes a second row (the second URL goes
   to ``url_aliases`` and counts as a duplicate; see ``pipeline.store.documents``).
+
+The frontier knows its size, per host and in all (``size``, ``host_size``: kept in memory, loaded with the
+``seen`` set), for the crawl's bounds. A refused URL longer than the crawl keeps whole is stored by its hash
+(``hashed_url``: ``sha256:…``), in the table and in ``seen`` alike.
 
 Documents and runs are written by ``pipeline.store.documents`` and ``pipeline.store.runs``; the methods
 here call them inside the frontier's open transaction and count their writes toward the next commit. This
@@ -21,8 +31,10 @@ All access happens on the crawl's event-loop thread; nothing here is async.
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 import time
+from collections import Counter
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -34,6 +46,14 @@ if TYPE_CHECKING:
     from sqlite_utils import Database
 
     from ..extract import Document
+
+
+def hashed_url(url: str) -> str:
+    """How a refused URL too long to keep is stored: ``sha256:`` and the hex digest of its UTF-8 bytes."""
+    return "sha256:" + hashlib.sha256(url.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+INTERRUPTED = "interrupted: a crawl stopped while fetching or reading it"
 
 
 @dataclass
@@ -55,7 +75,7 @@ _CLAIM = """
 SELECT url, host, depth, kind, attempts, etag, last_modified, parent FROM (
     SELECT f.*, ROW_NUMBER() OVER (PARTITION BY host ORDER BY depth, rid) AS host_rank FROM (
         SELECT rowid AS rid, * FROM frontier INDEXED BY frontier_claim
-        WHERE status = 'queued' AND next_try <= ? {exclude}
+        WHERE status = 'queued' AND next_try <= ? AND kind != 'file' {exclude}
         ORDER BY depth, rowid LIMIT ?
     ) f
 ) WHERE host_rank <= ? ORDER BY depth, host_rank, rid LIMIT ?
@@ -63,7 +83,7 @@ SELECT url, host, depth, kind, attempts, etag, last_modified, parent FROM (
 
 
 class Frontier:
-    def __init__(self, db: Database, commit_every: int = 256, commit_interval: float = 0.5):
+    def __init__(self, db: Database, commit_every: int = 256, commit_interval: float = 0.1):
         self.db = db
         self.conn: sqlite3.Connection = db.conn
         self.commit_every = commit_every
@@ -73,6 +93,7 @@ class Frontier:
         self.finished_fetches = 0  # entries this process finished after a request (the run's page budget)
         self.seen: set[str] = set()
         self.discarded: set[str] = set()
+        self.rows_by_host: Counter[str] = Counter()
         self.reload_seen()
 
     # -- transactions ------------------------------------------------------------------------------------
@@ -135,8 +156,12 @@ class Frontier:
         self.commit()
 
     def resume(self) -> int:
-        """Entries a killed crawl left 'fetching' go back to 'queued'; returns how many."""
-        count = self._write("UPDATE frontier SET status = 'queued' WHERE status = 'fetching'").rowcount
+        """Entries a killed crawl left 'fetching' go back to 'queued', the interrupted try counted in ``attempts``;
+        returns how many."""
+        count = self._write(
+            "UPDATE frontier SET status = 'queued', attempts = attempts + 1, last_error = ? WHERE status = 'fetching'",
+            (INTERRUPTED,),
+        ).rowcount
         self.commit()
         return count
 
@@ -176,9 +201,21 @@ class Frontier:
         return moved
 
     def reload_seen(self) -> None:
-        """Re-reads the URLs already in the frontier and those curation discarded."""
-        self.seen = {row[0] for row in self.conn.execute("SELECT url FROM frontier")}
+        """Re-reads the URLs already in the frontier (and its size per host), and those curation discarded."""
+        self.seen = set()
+        self.rows_by_host = Counter()
+        for url, host in self.conn.execute("SELECT url, host FROM frontier"):
+            self.seen.add(url)
+            self.rows_by_host[host] += 1
         self.discarded = curation.discarded_urls(self.db)
+
+    @property
+    def size(self) -> int:
+        """Rows in the frontier, every status."""
+        return len(self.seen)
+
+    def host_size(self, host: str) -> int:
+        return self.rows_by_host[host]
 
     # -- the frontier ----------------------------------------------------------------------------------------
 
@@ -193,10 +230,11 @@ class Frontier:
         skip_reason: str | None = None,
         last_error: str | None = None,
     ) -> bool:
-        """Adds ``url`` unless already known; True when it was new."""
+        """Adds ``url`` (or a refused URL's ``hashed_url``) unless already known; True when it was new."""
         if url in self.seen:
             return False
         self.seen.add(url)
+        self.rows_by_host[host] += 1
         self._write(
             "INSERT OR IGNORE INTO frontier (url, host, depth, parent, status, skip_reason, last_error, kind,"
             " discovered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -205,7 +243,8 @@ class Frontier:
         return True
 
     def claim(self, limit: int, per_host: int, exclude_hosts: Collection[str] = ()) -> list[Entry]:
-        """Marks up to ``limit`` ready entries 'fetching' (at most ``per_host`` per host, shallow first)."""
+        """Marks up to ``limit`` ready entries 'fetching' (at most ``per_host`` per host, shallow first), and commits
+        (see the module docstring: a killed crawl's entries must be known as interrupted)."""
         exclude = ""
         params: list[Any] = [time.time()]
         if exclude_hosts:
@@ -217,8 +256,15 @@ class Frontier:
         if entries:
             self._begin()
             self.conn.executemany("UPDATE frontier SET status = 'fetching' WHERE url = ?", [(e.url,) for e in entries])
-            self._writes += len(entries)
+            self.commit()
         return entries
+
+    def mark_fetching(self, url: str, fresh: bool) -> None:
+        """A local file about to be read (``fresh``: read anew, its count of tries starts again)."""
+        self._write(
+            "UPDATE frontier SET status = 'fetching', attempts = CASE WHEN ? THEN 0 ELSE attempts END WHERE url = ?",
+            (fresh, url),
+        )
 
     def unclaim(self, entries: list[Entry], next_try: float) -> None:
         for entry in entries:
@@ -255,20 +301,25 @@ class Frontier:
             "INSERT INTO fetch_errors (url, at, status, error) VALUES (?, ?, ?, ?)", (url, time.time(), status, error)
         )
 
-    def file_state(self, url: str) -> tuple[str, str | None] | None:
-        """(status, last_modified) of ``url``'s frontier row; None when the frontier does not hold it."""
-        row = self.conn.execute("SELECT status, last_modified FROM frontier WHERE url = ?", (url,)).fetchone()
-        return None if row is None else (row[0], row[1])
+    def file_state(self, url: str) -> tuple[str, str | None, int] | None:
+        """(status, last_modified, attempts) of ``url``'s frontier row; None when the frontier does not hold it."""
+        row = self.conn.execute("SELECT status, last_modified, attempts FROM frontier WHERE url = ?", (url,)).fetchone()
+        return None if row is None else (row[0], row[1], row[2])
 
     def pages_done(self, run_id: int) -> int:
         return self.conn.execute("SELECT count(*) FROM frontier WHERE fetched_run = ?", (run_id,)).fetchone()[0]
 
     def queued(self) -> int:
-        return self.conn.execute("SELECT count(*) FROM frontier WHERE status IN ('queued', 'fetching')").fetchone()[0]
+        """Entries still to fetch (local files are read from their seeds, not from the queue)."""
+        return self.conn.execute(
+            "SELECT count(*) FROM frontier WHERE status IN ('queued', 'fetching') AND kind != 'file'"
+        ).fetchone()[0]
 
     def next_wakeup(self) -> float | None:
         """Epoch time of the earliest queued entry (None: nothing queued)."""
-        row = self.conn.execute("SELECT min(next_try) FROM frontier WHERE status = 'queued'").fetchone()
+        row = self.conn.execute(
+            "SELECT min(next_try) FROM frontier WHERE status = 'queued' AND kind != 'file'"
+        ).fetchone()
         return row[0]
 
     # -- documents -------------------------------------------------------------------------------------------
