@@ -87,20 +87,38 @@ def invoke(
     seq: Annotated[int, typer.Option("--seq", help="Sequence length the tile plan's traffic is computed for.")] = 4096,
     head_dim: Annotated[int, typer.Option("--head-dim", help="Head dimension to plan for.")] = 128,
     causal: Annotated[bool, typer.Option("--causal/--no-causal", help="Plan for causal attention.")] = True,
+    heads: Annotated[int, typer.Option("--heads", help="Query heads to plan for.")] = 16,
+    kv_heads: Annotated[
+        int | None, typer.Option("--kv-heads", help="Key/value heads, fewer than --heads: grouped-query attention.")
+    ] = None,
+    window: Annotated[
+        str | None, typer.Option("--window", help="Sliding window LEFT,RIGHT around the diagonal (-1: unbounded).")
+    ] = None,
+    seqlens: Annotated[
+        str | None, typer.Option("--seqlens", help="Packed variable-length sequences, e.g. 2048,100,700.")
+    ] = None,
     db: DbOpt = None,
     as_json: JsonOpt = False,
     lang: LangOpt = Lang.en,
 ) -> None:
     """Runs a learned skill on an operator: adaptation list, tile plan, validation, sources.
 
-    Example: shijie skills invoke operator-adaptation --op FusedAttentionBackward --target l100
+    Example: shijie skills invoke operator-adaptation --op FusedAttentionBackward --target l100 --kv-heads 4
     """
     from skills.learning import invoke as invoke_skill
-    from skills.operator_adaptation.tile_plan import Problem
+    from skills.operator_adaptation.tile_plan import Problem, int_list
 
     out = output(as_json, lang)
     database, registry = _context(db)
-    problem = Problem(seq=seq, head_dim=head_dim, causal=causal)
+    problem = Problem(
+        seq=seq,
+        head_dim=head_dim,
+        causal=causal,
+        heads=heads,
+        kv_heads=kv_heads,
+        window=int_list(window, "window") if window else (-1, -1),
+        seqlens=int_list(seqlens, "seqlens") if seqlens else None,
+    )
     result = invoke_skill(
         database, registry, name, op=op, device=device, target=target, benchmark=benchmark, problem=problem
     )

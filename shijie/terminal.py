@@ -250,6 +250,20 @@ def _plan(console: Console, plan: dict[str, Any]) -> None:
         f" arithmetic intensity {plan['arithmetic_intensity']['fused']} FLOP/B fused vs ridge point"
         f" {plan['ridge_point']} FLOP/B: {plan['bound']}-bound"
     )
+    work = plan.get("work")
+    if work:
+        line = (
+            f"Work: GQA group {work['gqa_group']} ({work['kv_heads']} kv heads; {work['dkdv_programs']} dK/dV programs"
+            f" of {work['dkdv_query_heads_per_program']} query heads, {work['dkdv_waves']} waves),"
+            f" visible fraction {work['visible_fraction']:.3f} (window {tuple(work['window'])})"
+        )
+        if "varlen" in work:
+            varlen = work["varlen"]
+            line += (
+                f"; {varlen['sequences']} packed sequences, {varlen['total_tokens']} tokens"
+                f" (padded: {varlen['padded_tokens']}), {varlen['padding_work_avoided']:.0%} of the padded work avoided"
+            )
+        console.print(line)
 
 
 def _dq_strategies(console: Console, strategies: dict[str, dict[str, Any]]) -> None:
@@ -277,6 +291,8 @@ def _validation(console: Console, rows: list[dict[str, Any]], device_name: str |
         case = f"B{row.get('batch')} H{row.get('heads')} N{row.get('seq')} D{row.get('head_dim')}" + (
             " causal" if row.get("causal") else ""
         )
+        if row.get("feature", "plain") != "plain":
+            case += f" [{row['feature']}]"
         passed = "[green]yes[/green]" if row.get("passed") else "[red]NO[/red]"
         table.add_row(
             case,
@@ -302,6 +318,16 @@ def _benchmark(console: Console, rows: list[dict[str, Any]], summary: dict[str, 
         )
 
 
+def _capabilities(console: Console, rows: list[dict[str, Any]]) -> None:
+    table = Table(title="Capabilities")
+    for column in ("capability", "use", "validated", "evidence"):
+        table.add_column(column)
+    marks = {True: "[green]yes[/green]", False: "[red]NO[/red]", None: "-"}
+    for row in rows:
+        table.add_row(row["capability"], row["use"], marks[row["validated"]], row["evidence"])
+    console.print(table)
+
+
 def invocation(console: Console, result: Invocation, lang: Lang) -> None:
     """Adaptation list, tile plan, dQ strategies, validation, tuned configs, benchmark, knowledge used."""
     console.print(f"[bold]{say('invoke.adaptation', lang)}[/bold]")
@@ -320,6 +346,8 @@ def invocation(console: Console, result: Invocation, lang: Lang) -> None:
         _plan(console, result.plan)
     if result.extras.get("dq_strategies"):
         _dq_strategies(console, result.extras["dq_strategies"])
+    if result.extras.get("capabilities"):
+        _capabilities(console, result.extras["capabilities"])
     if result.validation:
         _validation(console, result.validation, result.device_name)
     if result.extras.get("tuned_configs"):

@@ -15,8 +15,7 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("triton")
 
-from skills.operator_adaptation import attention  # noqa: E402
-from skills.operator_adaptation import fused_attention, kernel_check, launch  # noqa: E402
+from skills.operator_adaptation import attention, fused_attention, kernel_check, launch  # noqa: E402
 from skills.operator_adaptation.tuner import Tuner  # noqa: E402
 
 
@@ -58,7 +57,7 @@ def test_autograd_entry_with_strided_inputs_and_custom_scale():
     ref_out, leaves = _reference(q, k, v, True, 0.3)
     ref_out.sum().backward()
     assert _rel(out, ref_out) < 2e-3
-    for ours, ref in zip((q.grad, k.grad, v.grad), leaves):
+    for ours, ref in zip((q.grad, k.grad, v.grad), leaves, strict=True):
         assert ours.shape == ref.shape
         assert _rel(ours, ref.grad) < 5e-3
 
@@ -73,9 +72,9 @@ def test_default_scale_is_inverse_sqrt_head_dim():
 def test_checker_catches_unwritten_output(monkeypatch):
     real_backward = launch.backward
 
-    def skips_last_row(q, k, v, o, lse, do, causal, sm_scale, dq=None, dk=None, dv=None, tuner=None):
+    def skips_last_row(q, k, v, o, lse, do, causal, sm_scale, dq=None, dk=None, dv=None, tuner=None, **options):
         full_dk = torch.empty_like(dk)
-        real_backward(q, k, v, o, lse, do, causal, sm_scale, dq=dq, dk=full_dk, dv=dv, tuner=tuner)
+        real_backward(q, k, v, o, lse, do, causal, sm_scale, dq=dq, dk=full_dk, dv=dv, tuner=tuner, **options)
         dk[..., :-1, :] = full_dk[..., :-1, :]  # the last key row keeps its NaN poison
 
     monkeypatch.setattr(launch, "backward", skips_last_row)
@@ -114,17 +113,17 @@ def _tensors(*shapes, dtype=torch.float16):
     [
         (lambda: _tensors((1, 2, 8, 16), (1, 2, 8, 16), (1, 2, 8, 16), dtype=torch.float32), TypeError, "bfloat16"),
         (lambda: _tensors((2, 8, 16), (2, 8, 16), (2, 8, 16)), ValueError, "rank 4"),
-        (lambda: _tensors((1, 2, 8, 16), (1, 3, 8, 16), (1, 3, 8, 16)), ValueError, "must agree"),
+        (lambda: _tensors((1, 2, 8, 16), (1, 3, 8, 16), (1, 3, 8, 16)), RuntimeError, "must match the size"),
         (lambda: _tensors((1, 2, 8, 16), (1, 2, 8, 16), (1, 2, 9, 16)), ValueError, "same shape"),
         (lambda: _tensors((1, 2, 8, 300), (1, 2, 8, 300), (1, 2, 8, 300)), ValueError, "head_dim"),
         (
-            lambda: _tensors((1, 2, 8, 16), (1, 2, 8, 16)) + [torch.randn(1, 2, 8, 16).to(torch.bfloat16)],
+            lambda: [*_tensors((1, 2, 8, 16), (1, 2, 8, 16)), torch.randn(1, 2, 8, 16).to(torch.bfloat16)],
             TypeError,
             "share one dtype",
         ),
         (
             lambda: (
-                _tensors((1, 2, 8, 16), (1, 2, 8, 16)) + [torch.empty(1, 2, 8, 16, dtype=torch.float16, device="meta")]
+                [*_tensors((1, 2, 8, 16), (1, 2, 8, 16)), torch.empty(1, 2, 8, 16, dtype=torch.float16, device="meta")]
             ),
             ValueError,
             "one device",

@@ -201,6 +201,35 @@ def test_invoke_on_cpu_validates_the_numpy_backward_and_cites_sources(learned):
         assert text in human
 
 
+def test_dry_run_plans_gqa_windows_and_packed_sequences(learned):
+    # issue 14: the planner's dry run for a card nobody here has, with the features a training loop uses
+    args = ("skills", "invoke", SKILL, "--op", "FusedAttentionBackward", "--device", "cpu", "--target", "l100")
+    plain = shijie_json(learned, *args, "--seq", "2048")
+    featured = shijie_json(
+        learned, *args, "--kv-heads", "4", "--window", "255,0", "--seqlens", "2048,100,700", "--head-dim", "64"
+    )
+    work = featured["plan"]["work"]
+    assert (work["gqa_group"], work["kv_heads"], work["dkdv_query_heads_per_program"]) == (4, 4, 4)
+    assert work["window"] == [255, 0] and 0 < work["visible_fraction"] < plain["plan"]["work"]["visible_fraction"]
+    assert work["varlen"]["total_tokens"] == 2848 and work["varlen"]["padded_tokens"] == 3 * 2048
+    assert 0 < work["varlen"]["padding_work_avoided"] < 1
+    assert featured["plan"]["problem"]["seqlens"] == [2048, 100, 700] and featured["plan"]["problem"]["batch"] == 3
+    # the window and the packing cut the FLOPs; GQA cuts the K/V traffic
+    assert featured["plan"]["flops"] < plain["plan"]["flops"] / 4
+    assert work["kv_bytes_saved_by_gqa"] > 0 and plain["plan"]["work"]["kv_bytes_saved_by_gqa"] == 0
+    names = [row["capability"] for row in featured["capabilities"]]
+    assert any(name.startswith("GQA") for name in names) and any("varlen" in name for name in names)
+    assert any("deterministic" in name for name in names) and any("torch.compile" in name for name in names)
+    assert all(row["validated"] is None for row in featured["capabilities"])  # the CPU run validates no kernel
+
+    human = shijie(learned, *args, "--kv-heads", "2", "--window", "128,-1").stdout
+    assert "Capabilities" in human and "GQA group 8" in human and "enable_gqa=True" in human
+    with pytest.raises(UsageError, match="--window must be integers separated by commas"):
+        shijie(learned, *args, "--window", "wide")
+    with pytest.raises(UsageError, match="--kv-heads must divide the 16 heads, not 5"):
+        shijie(learned, *args, "--kv-heads", "5")
+
+
 def test_an_op_the_skill_does_not_adapt_gets_a_plan_only(learned):
     result = shijie_json(learned, "skills", "invoke", SKILL, "--op", "LayerNormBackward", "--device", "cpu")
     assert result["adapted"] is False

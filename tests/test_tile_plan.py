@@ -160,3 +160,34 @@ def test_launch_candidates_nest_fit_and_end_with_the_plans_choice():
     assert all(tp.nests("dkdv", bm, bn) for bm, bn, _, _ in tiles)
     with pytest.raises(UsageError, match="kernel must be one of"):
         tp.launch_candidates(l100, "bwd", 128)
+
+
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("window", [(-1, -1), (0, 0), (3, -1), (-1, 2), (4, 7), (100, 100)])
+def test_visible_pairs_count_the_mask_exactly(causal, window):
+    # the closed form against counting the (query, key) pairs one by one, FlashAttention's window semantics
+    problem = tp.Problem(causal=causal, window=window)
+    left, right = window
+    if causal:
+        right = 0 if right < 0 else min(right, 0)
+    for n in (1, 2, 5, 17, 64):
+        brute = sum(
+            1 for i in range(n) for j in range(n) if (right < 0 or j - i <= right) and (left < 0 or i - j <= left)
+        )
+        assert problem.visible_pairs(n) == brute
+
+
+def test_gqa_window_and_packing_change_the_plan_as_they_change_the_work():
+    h100 = tp.load_profile("h100")
+    base = tp.plan(h100, tp.Problem(batch=2, heads=16, seq=4096, head_dim=128))
+    gqa = tp.plan(h100, tp.Problem(batch=2, heads=16, seq=4096, head_dim=128, kv_heads=4))
+    assert gqa["flops"] == base["flops"]  # the same products per query head
+    assert gqa["hbm"]["fused_bytes"] < base["hbm"]["fused_bytes"]  # K, V, dK, dV once per group of 4
+    assert gqa["work"]["dkdv_programs"] * 4 == base["work"]["dkdv_programs"]
+    window = tp.plan(h100, tp.Problem(batch=2, heads=16, seq=4096, head_dim=128, window=(511, -1)))
+    assert abs(window["flops"] / base["flops"] - 0.25) < 0.02  # ~512 keys per query, against causal's ~2048
+    packed = tp.plan(h100, tp.Problem(heads=16, head_dim=128, seqlens=(4096, 1024, 512, 512)))
+    assert packed["problem"]["batch"] == 4 and packed["work"]["varlen"]["total_tokens"] == 6144
+    assert packed["flops"] < base["flops"] and packed["work"]["varlen"]["padding_work_avoided"] > 0.5
+    with pytest.raises(UsageError, match="must divide"):
+        tp.Problem(heads=16, kv_heads=3)

@@ -4,9 +4,11 @@
 their best passages, and the ordered adaptation path (``ADAPTATION_PATH``) with the passages behind
 each step. ``invoke`` puts it to work on one operator:
 
-* an operator the skill adapts (``metadata.ops`` in SKILL.md): the tile plan for the target profile,
-  then the kernel validated on the device: on a CPU the NumPy tiled FlashAttention-2 backward against
-  float64; on CUDA the Triton kernel (``kernel_check``), and ``benchmark`` when asked;
+* an operator the skill adapts (``metadata.ops`` in SKILL.md): the tile plan for the target profile (GQA,
+  windows and packed sequences included, ``tile_plan.Problem``), then the kernel validated on the device: on a
+  CPU the NumPy tiled FlashAttention-2 backward against float64; on CUDA the Triton kernel (``kernel_check``:
+  the plain cases and one per capability, and a torch.compile check), and ``benchmark`` when asked; the
+  capability list (``capabilities``) says what the kernel offers and what this run validated;
 * any other operator: the adaptation path with passages found for that operator, and nothing that
   pretends to be a kernel.
 """
@@ -85,6 +87,48 @@ ADAPTATION_PATH = [
 
 PASSAGES_PER_STEP = 3
 PASSAGES_PER_TOPIC = 3
+
+# What the kernel offers a training loop: (capability, how a user asks for it, the kernel_check feature word its
+# device cases carry). "compile" and "hopper" are validated by their own checks.
+CAPABILITIES = (
+    ("SDPA's problem (causal top-left, any lengths, strides)", "attention(q, k, v, is_causal=True)", "plain"),
+    ("GQA / MQA, dK/dV summed per kv head in the kernel", "attention(q, k, v, enable_gqa=True)", "qa"),
+    ("sliding window", "attention(q, k, v, window=(left, right))", "window"),
+    ("bottom-right causal (FlashAttention's)", "attention(..., is_causal=True, causal_align='bottom_right')",
+     "bottom-right"),
+    ("varlen packed sequences", "attention_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, max_q, max_k)", "varlen"),
+    ("deterministic backward (bitwise repeatable)", "attention(..., deterministic=True)", "deterministic"),
+    ("torch.compile, fullgraph, zero graph breaks", "torch.compile(model, fullgraph=True)", "compile"),
+    ("Hopper (sm90) backward in Gluon", "chosen by launch.backward on sm90 when hopper_supported()", "hopper"),
+)  # fmt: skip
+
+
+def capabilities(validation: list[dict] | None, compiled: dict | None, sm90: bool | None) -> list[dict]:
+    """The capability list ``invoke`` shows: each with how to use it and whether this run validated it on the
+    device (True/False; None where the run did not: a CPU run, or a Hopper path on another GPU)."""
+    rows = []
+    for name, use, word in CAPABILITIES:
+        validated: bool | None = None
+        evidence = "validated with --device cuda"
+        if word == "compile" and compiled is not None:
+            validated = bool(compiled["ok"])
+            evidence = f"{compiled['graph_breaks']} graph breaks ({compiled['backend']}), compiled == eager"
+        elif word == "hopper":
+            if sm90:  # the device cases ran through launch.backward, which took the Hopper path where it could:
+                # those without a window, packed sequences or the deterministic order (which it declines)
+                declined = ("window", "varlen", "deterministic")
+                cases = [row for row in validation or [] if not any(w in str(row.get("feature")) for w in declined)]
+                validated = all(row["passed"] for row in cases) if cases else None
+                evidence = f"{len(cases)} device cases through the sm90 dispatch"
+            elif sm90 is False:
+                evidence = "not an sm90 device: the portable kernels run"
+        elif validation:
+            cases = [row for row in validation if word in str(row.get("feature", "plain"))]
+            if cases:
+                validated = all(row["passed"] for row in cases)
+                evidence = f"{sum(row['passed'] for row in cases)}/{len(cases)} device cases pass"
+        rows.append({"capability": name, "use": use, "validated": validated, "evidence": evidence})
+    return rows
 
 
 def op_key(op: str) -> str:
@@ -171,11 +215,17 @@ class OperatorAdaptation:
         plan = tile_plan.plan(profile, problem)
         dq_config = tile_plan.TileConfig(**{k: v for k, v in plan["kernels"]["dq"].items() if k != "candidates"})
         strategies = tile_plan.dq_strategies(profile, problem or tile_plan.Problem(), dq_config)
+        compiled = sm90 = None
         if device_used == "cuda":
             validation, bench, bench_summary = self._cuda(benchmark)
+            import torch
+
             from .fused_attention import chosen_configs
+            from .kernel_check import compile_check
 
             tuned = chosen_configs()  # what the autotuner picked per shape class, cached across runs
+            compiled = compile_check("cuda")
+            sm90 = torch.cuda.get_device_capability() == (9, 0)
         else:
             tuned = None
             validation = [
@@ -197,7 +247,12 @@ class OperatorAdaptation:
             benchmark=bench,
             knowledge=pack["path"],
             notes=notes,
-            extras={"dq_strategies": strategies, "benchmark_summary": bench_summary, "tuned_configs": tuned},
+            extras={
+                "dq_strategies": strategies,
+                "benchmark_summary": bench_summary,
+                "tuned_configs": tuned,
+                "capabilities": capabilities(validation if device_used == "cuda" else None, compiled, sm90),
+            },
         )
 
     @staticmethod
@@ -241,8 +296,9 @@ class OperatorAdaptation:
         from . import kernel_check
 
         validation = []
+        cases = kernel_check.DEVICE_CASES + kernel_check.DEVICE_FEATURE_CASES
         for dtype in (torch.bfloat16, torch.float16):
-            for row in kernel_check.validate("cuda", dtype, kernel_check.DEVICE_CASES):
+            for row in kernel_check.validate("cuda", dtype, cases):
                 # the kernel's rule: its max error vs float64 within 2x of PyTorch's same-dtype math
                 errors = {name: row[f"{name}_err"] for name in kernel_check.GRADS}
                 validation.append(

@@ -68,18 +68,62 @@ OWNS_KEY_BLOCK = {"fwd": False, "dkdv": True, "dkdv_atomic": True, "dq": False}
 
 @dataclass(frozen=True)
 class Problem:
+    """The attention problem a plan is for. Beyond (batch, heads, seq, head_dim, causal): ``kv_heads`` fewer than
+    ``heads`` is grouped-query attention (K, V and dK, dV per kv head; the dK/dV program sums its group's query
+    heads), ``window`` (left, right) a sliding window around the diagonal (-1 unbounded; causal caps right at 0),
+    ``seqlens`` packed variable-length sequences (self-attention; ``batch`` and ``seq`` are then the count and
+    the longest)."""
+
     batch: int = 4
     heads: int = 16
     seq: int = 4096
     head_dim: int = 128
     causal: bool = True
     dtype: str = "bf16"
+    kv_heads: int | None = None
+    window: tuple[int, ...] = (-1, -1)  # (left, right)
+    seqlens: tuple[int, ...] | None = None
 
     def __post_init__(self):
         if self.dtype not in ELEMENT_BYTES:
             raise UsageError(f"dtype must be one of {', '.join(ELEMENT_BYTES)}, not {self.dtype!r}")
         if min(self.batch, self.heads, self.seq, self.head_dim) < 1:
             raise UsageError("batch, heads, seq and head_dim must be positive")
+        if self.kv_heads is not None and (self.kv_heads < 1 or self.heads % self.kv_heads):
+            raise UsageError(f"must divide the {self.heads} heads, not {self.kv_heads}", field="kv_heads")
+        if len(self.window) != 2 or min(self.window) < -1:
+            raise UsageError(f"must be left,right, each >= -1 (-1: unbounded), not {self.window}", field="window")
+        if self.seqlens is not None:
+            if not self.seqlens or min(self.seqlens) < 1:
+                raise UsageError(f"must be positive sequence lengths, not {self.seqlens}", field="seqlens")
+            object.__setattr__(self, "batch", len(self.seqlens))
+            object.__setattr__(self, "seq", max(self.seqlens))
+
+    @property
+    def group(self) -> int:
+        """Query heads per kv head (1: multi-head attention)."""
+        return self.heads // (self.kv_heads or self.heads)
+
+    @property
+    def lengths(self) -> tuple[int, ...]:
+        """Every sequence's length: the packed ones, or batch x seq."""
+        return self.seqlens if self.seqlens is not None else (self.seq,) * self.batch
+
+    def visible_pairs(self, n: int) -> int:
+        """(query, key) pairs a sequence of n tokens computes under the causal mask and the window: row i sees
+        keys max(0, i - left) .. min(n - 1, i + right), summed in closed form."""
+        left, right = self.window
+        if self.causal:
+            right = 0 if right < 0 else min(right, 0)
+        r = n - 1 if right < 0 else min(right, n - 1)
+        l = n if left < 0 else min(left, n)  # noqa: E741 -- the window's left bound, as FlashAttention names it
+        upper = (n - r) * (n - r - 1) // 2 + r * (n - r) + r * (n - 1)  # sum of min(n - 1, i + r)
+        lower = (n - l) * (n - l - 1) // 2  # sum of max(0, i - l)
+        return upper - lower + n
+
+    def visible_fraction(self) -> float:
+        """Computed pairs over the full n^2 of every sequence (1.0: no mask; ~0.5: causal)."""
+        return sum(self.visible_pairs(n) for n in self.lengths) / sum(n * n for n in self.lengths)
 
 
 @dataclass(frozen=True)
@@ -234,6 +278,14 @@ def candidates(profile: HardwareProfile, head_dim: int, kernel: str = "dkdv", dt
     return sorted(fitting, key=rank)
 
 
+def int_list(text: str, field: str) -> tuple[int, ...]:
+    """'512,1024' -> (512, 1024): how a command line writes a window or packed sequence lengths."""
+    try:
+        return tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise UsageError(f"must be integers separated by commas, not {text!r}", field=field) from None
+
+
 Tile = tuple[int, int, int, int]  # (BLOCK_M, BLOCK_N, num_warps, num_stages)
 
 
@@ -259,25 +311,33 @@ def launch_candidates(
 
 
 def hbm_traffic(profile: HardwareProfile, problem: Problem, dkdv: TileConfig, dq: TileConfig) -> dict:
-    """Bytes the whole backward moves to and from HBM, fused (this plan) and unfused."""
-    b_h = problem.batch * problem.heads
-    n, d, elem = problem.seq, problem.head_dim, ELEMENT_BYTES[problem.dtype]
-    matrix = n * d * elem  # one (N, D) tensor of one head
-    rows = n * ROW_STAT_BYTES
-    # delta pre-pass: read O, dO, write delta; then both passes read their inputs once, write their outputs
-    compulsory = (2 * matrix + rows) + (4 * matrix + 2 * rows + 2 * matrix) + (4 * matrix + 2 * rows + matrix)
-    visible = (n + 1) / (2 * n) if problem.causal else 1.0  # fraction of (query, key) pairs computed
-    k_blocks, q_blocks = math.ceil(n / dkdv.block_n), math.ceil(n / dq.block_m)
-    rereads = ((k_blocks - 1) * (2 * matrix + 2 * rows) + (q_blocks - 1) * 2 * matrix) * visible
-    # re-reads stay in L2 when every head in flight keeps its streamed tensors there
+    """Bytes the whole backward moves to and from HBM, fused (this plan) and unfused. Query-side tensors (Q, O,
+    dO, dQ, the LSE and delta rows) count per query head, K, V, dK, dV per kv head (GQA reads them once per
+    group); re-reads scale with the visible fraction (windows and causal skip blocks); sequences are summed."""
+    d, elem = problem.head_dim, ELEMENT_BYTES[problem.dtype]
+    heads, kv_heads = problem.heads, problem.heads // problem.group
+    visible = problem.visible_fraction()
+    compulsory = rereads = working_set = unfused = 0.0
     programs_in_flight = profile.sm_count * dkdv.blocks_per_sm
-    heads_in_flight = min(b_h, math.ceil(programs_in_flight / k_blocks))
-    working_set = heads_in_flight * (2 * matrix + 2 * rows)
+    for n in problem.lengths:
+        matrix = n * d * elem  # one (N, D) tensor of one head
+        rows = n * ROW_STAT_BYTES
+        # delta pre-pass (O, dO in, delta out); dK/dV pass (Q, dO, lse, delta per query head; K, V in and dK, dV
+        # out per kv head); dQ pass (Q, dO, lse, delta in, dQ out per query head; K, V per kv head, the group's
+        # other reads from L2)
+        compulsory += heads * (2 * matrix + rows) + heads * (2 * matrix + 2 * rows) + kv_heads * 4 * matrix
+        compulsory += heads * (2 * matrix + 2 * rows + matrix) + kv_heads * 2 * matrix
+        k_blocks, q_blocks = math.ceil(n / dkdv.block_n), math.ceil(n / dq.block_m)
+        rereads += heads * ((k_blocks - 1) * (2 * matrix + 2 * rows) + (q_blocks - 1) * 2 * matrix) * visible
+        # re-reads stay in L2 when every head in flight keeps its streamed tensors there
+        heads_in_flight = min(heads * len(problem.lengths), math.ceil(programs_in_flight / k_blocks) * problem.group)
+        working_set = max(working_set, heads_in_flight * (2 * matrix + 2 * rows))
+        # textbook backward: Q, dO read, dQ written per query head, K, V read and dK, dV written per kv head, and
+        # P, dP, dS through HBM (a window masks them but they are still materialized)
+        unfused += heads * (3 * matrix + 7 * n * n * elem) + kv_heads * 4 * matrix
     l2_bytes = int(profile.l2_mib * 1024 * 1024)
-    fused_no_l2 = b_h * (compulsory + rereads)
-    fused = b_h * compulsory if working_set <= l2_bytes else fused_no_l2
-    # textbook backward: Q, K, V, dO read, dQ, dK, dV written, and P, dP, dS go through HBM
-    unfused = b_h * (7 * matrix + 7 * n * n * elem)
+    fused_no_l2 = compulsory + rereads
+    fused = compulsory if working_set <= l2_bytes else fused_no_l2
     return {
         "fused_bytes": int(fused),
         "fused_bytes_no_l2": int(fused_no_l2),
@@ -298,38 +358,75 @@ def dq_strategies(profile: HardwareProfile, problem: Problem, dq: TileConfig) ->
     and a summation order that changes from run to run. Which wins depends on how the L2 handles the
     atomics, which this model does not know: the autotuner measures both.
     """
-    b_h = problem.batch * problem.heads
-    n, d, elem = problem.seq, problem.head_dim, ELEMENT_BYTES[problem.dtype]
-    visible = (n + 1) / (2 * n) if problem.causal else 1.0
-    matmul = 2 * n * n * d * visible
-    fp32_matrix = n * d * 4
-    separate_pass = 4 * n * d * elem + 2 * n * ROW_STAT_BYTES + n * d * elem  # Q, K, V, dO, lse, delta in; dQ out
+    heads, kv_heads = problem.heads, problem.heads // problem.group
+    d, elem = problem.head_dim, ELEMENT_BYTES[problem.dtype]
+    tokens = sum(problem.lengths)
+    matmul = sum(2 * problem.visible_pairs(n) * d for n in problem.lengths)  # one product, one head, all sequences
+    visible = problem.visible_fraction()
+    # Q, dO, lse, delta in and dQ out per query head; K, V in per kv head
+    separate_pass = heads * (3 * tokens * d * elem + 2 * tokens * ROW_STAT_BYTES) + kv_heads * 2 * tokens * d * elem
     result = {
         "separate": {
             "dq_config": f"{dq.block_m}x{dq.block_n}, {dq.num_warps} warps, {dq.num_stages} stages",
-            "backward_matmul_flops": int(b_h * 7 * matmul),
-            "dq_hbm_bytes": int(b_h * separate_pass),
+            "backward_matmul_flops": int(heads * 7 * matmul),
+            "dq_hbm_bytes": int(separate_pass),
             "l2_atomic_bytes": 0,
-            "deterministic": True,
+            "deterministic": True,  # the one attention(..., deterministic=True) runs
         }
     }
     fitting = candidates(profile, problem.head_dim, "dkdv_atomic", problem.dtype)
     if fitting:
         best = fitting[0]
-        k_blocks = math.ceil(n / best.block_n)
+        l2_atomics = sum(math.ceil(n / best.block_n) * visible * 2 * n * d * 4 for n in problem.lengths)
         result["atomic"] = {
             "dkdv_config": f"{best.block_m}x{best.block_n}, {best.num_warps} warps, {best.num_stages} stages",
             "registers_per_thread": best.registers_per_thread,
-            "backward_matmul_flops": int(b_h * 5 * matmul),
+            "backward_matmul_flops": int(heads * 5 * matmul),
             # zero the fp32 buffer, write it back from L2, read it in the conversion pass, write dQ
-            "dq_hbm_bytes": int(b_h * (3 * fp32_matrix + n * d * elem)),
-            "l2_atomic_bytes": int(b_h * k_blocks * visible * 2 * fp32_matrix),
+            "dq_hbm_bytes": int(heads * (3 * tokens * d * 4 + tokens * d * elem)),
+            "l2_atomic_bytes": int(heads * l2_atomics),
             "deterministic": False,
         }
     else:
         result["atomic"] = {
             "fits": False,
             "why": "no dK/dV tile with a dQ accumulator fits the registers and shared memory",
+        }
+    return result
+
+
+def work(profile: HardwareProfile, problem: Problem, dkdv: TileConfig, dq: TileConfig) -> dict:
+    """What the features do to the kernels' work: the GQA group (the dK/dV grid has one program per kv head, each
+    summing ``group`` query heads: fewer, longer programs), the window's and causal mask's visible fraction (the
+    blocks the loops skip), and for packed sequences the tokens and score pairs padding to the longest would add."""
+    kv_heads = problem.heads // problem.group
+    key_blocks = sum(math.ceil(n / dkdv.block_n) for n in problem.lengths)
+    query_blocks = sum(math.ceil(n / dq.block_m) for n in problem.lengths)
+    dkdv_programs, dq_programs = key_blocks * kv_heads, query_blocks * problem.heads
+    full_pairs = sum(n * n for n in problem.lengths)
+    result = {
+        "gqa_group": problem.group,
+        "kv_heads": kv_heads,
+        "window": list(problem.window),
+        "visible_fraction": round(problem.visible_fraction(), 4),
+        "pairs_skipped_by_masks": int(full_pairs - sum(problem.visible_pairs(n) for n in problem.lengths)),
+        "dkdv_programs": dkdv_programs,
+        "dkdv_query_heads_per_program": problem.group,
+        "dkdv_waves": round(dkdv_programs / (profile.sm_count * dkdv.blocks_per_sm), 2),
+        "dq_programs": dq_programs,
+        "dq_waves": round(dq_programs / (profile.sm_count * dq.blocks_per_sm), 2),
+        "kv_bytes_saved_by_gqa": int((problem.heads - kv_heads) * 4 * sum(problem.lengths) * problem.head_dim
+                                     * ELEMENT_BYTES[problem.dtype]),  # K, V read and dK, dV written once a group
+    }  # fmt: skip
+    if problem.seqlens is not None:
+        padded_pairs = len(problem.lengths) * problem.seq * problem.seq
+        result["varlen"] = {
+            "sequences": len(problem.lengths),
+            "total_tokens": sum(problem.lengths),
+            "padded_tokens": len(problem.lengths) * problem.seq,
+            "score_pairs": full_pairs,
+            "padded_score_pairs": padded_pairs,
+            "padding_work_avoided": round(1 - full_pairs / padded_pairs, 4),
         }
     return result
 
@@ -350,9 +447,9 @@ def plan(profile: HardwareProfile | str, problem: Problem | None = None) -> dict
             )
         chosen[kernel] = (fitting[0], len(fitting))
     traffic = hbm_traffic(profile, problem, chosen["dkdv"][0], chosen["dq"][0])
-    visible = (problem.seq + 1) / (2 * problem.seq) if problem.causal else 1.0
-    # five matmuls of 2*N*N*D FLOPs each: S recomputed, dV, dP, dK, dQ (dq pass recomputes S and dP too)
-    flops = problem.batch * problem.heads * 5 * 2 * problem.seq**2 * problem.head_dim * visible
+    # five matmuls of 2*D FLOPs per visible (query, key) pair and query head: S recomputed, dV, dP, dK, dQ (the dq
+    # pass recomputes S and dP too)
+    flops = problem.heads * 5 * 2 * problem.head_dim * sum(problem.visible_pairs(n) for n in problem.lengths)
     ridge = profile.ridge_point(problem.dtype)
     fused_intensity = flops / traffic["fused_bytes"]
     return {
@@ -380,6 +477,7 @@ def plan(profile: HardwareProfile | str, problem: Problem | None = None) -> dict
         },
         "ridge_point": round(ridge, 1),
         "bound": "compute" if fused_intensity >= ridge else "memory",
+        "work": work(profile, problem, chosen["dkdv"][0], chosen["dq"][0]),
     }
 
 
@@ -394,6 +492,9 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=4)
     parser.add_argument("--heads", type=int, default=16)
     parser.add_argument("--no-causal", action="store_true")
+    parser.add_argument("--kv-heads", type=int, default=None, help="fewer than --heads: grouped-query attention")
+    parser.add_argument("--window", default="-1,-1", help="left,right sliding window (-1: unbounded)")
+    parser.add_argument("--seqlens", default=None, help="packed sequence lengths, e.g. 2048,100,700")
     parser.add_argument("--dtype", default="bf16", choices=sorted(ELEMENT_BYTES))
     args = parser.parse_args()
     problem = Problem(
@@ -403,6 +504,9 @@ def main() -> None:
         head_dim=args.head_dim,
         causal=not args.no_causal,
         dtype=args.dtype,
+        kv_heads=args.kv_heads,
+        window=int_list(args.window, "window"),
+        seqlens=int_list(args.seqlens, "seqlens") if args.seqlens else None,
     )
     print(json.dumps(plan(args.profile, problem), indent=2))
 
