@@ -55,7 +55,7 @@ def main() -> None:
         # the usual count: forward 2 matmuls, backward 5 (the dQ pass recomputing S and dP is not counted)
         flops = b * h * (4 + 10) * n * n * d * visible
         print(
-            f"{b:>2} {h:>2} {n:>5} {d:>4} {str(causal):>6} {block:>7} {seconds:>8.3f} {flops / seconds / 1e9:>8.1f} "
+            f"{b:>2} {h:>2} {n:>5} {d:>4} {causal!s:>6} {block:>7} {seconds:>8.3f} {flops / seconds / 1e9:>8.1f} "
             f"{reference_seconds:>14.3f} {error:>11.1e}"
         )
 

@@ -26,10 +26,10 @@ from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pipeline.corpus_server import serve_folder  # noqa: E402
-from pipeline.crawl import CrawlSettings, crawl  # noqa: E402
-from pipeline.score import score_corpus  # noqa: E402
-from pipeline.store import open_db  # noqa: E402
+from pipeline.corpus_server import serve_folder
+from pipeline.crawl import CrawlSettings, crawl
+from pipeline.score import score_corpus
+from pipeline.store import open_db
 
 NUMBA = Path("/usr/share/doc/numba-doc/html")
 PYTHON = Path("/usr/share/doc/python3.11/html")

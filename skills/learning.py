@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Unpack
 
 from pipeline.errors import UsageError
 
-from .protocol import InvokeOptions, Invocation, Phase
+from .protocol import Invocation, InvokeOptions, Phase
 from .registry import Registry, SkillEntry, standing
 
 if TYPE_CHECKING:

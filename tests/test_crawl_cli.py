@@ -5,8 +5,8 @@ import json
 from conftest import run_shijie
 from siteserver import Site, html
 
-from pipeline.seeds import load_seeds_file, parse_seeds
 from pipeline.resources import data_dir
+from pipeline.seeds import load_seeds_file, parse_seeds
 
 
 def test_json_contract_and_local_folder(cli, tmp_path):

@@ -90,19 +90,18 @@ def test_resume_after_the_corpus_moved_to_another_port(cli, db_path):
 
 
 def test_corpus_server_conditional_requests_types_and_trap():
-    with serve_folder(corpus_dir()) as base:
-        with httpx.Client(base_url=base) as client:
-            page = client.get("/index.html")
-            assert page.status_code == 200 and page.headers["content-type"] == "text/html"
-            assert client.get("/index.html", headers={"If-None-Match": page.headers["etag"]}).status_code == 304
-            assert (
-                client.get("/index.html", headers={"If-Modified-Since": page.headers["last-modified"]}).status_code
-                == 304
-            )
-            assert client.get("/papers/lse-online-softmax-note.pdf").headers["content-type"] == "application/pdf"
-            assert client.get("/notes/validating-kernels.md").headers["content-type"] == "text/markdown"
-            trap = client.get("/trap/2031/12/day/9/")
-            assert trap.status_code == 200 and trap.content == (corpus_dir() / "trap" / "index.html").read_bytes()
-            assert client.get("/guides").status_code == 301 and client.get("/guides").headers["location"] == "/guides/"
-            assert client.get("/no/such/page.html").status_code == 404
-            assert client.get("/%2e%2e/%2e%2e/etc/passwd").status_code == 404
+    with serve_folder(corpus_dir()) as base, httpx.Client(base_url=base) as client:
+        page = client.get("/index.html")
+        assert page.status_code == 200 and page.headers["content-type"] == "text/html"
+        assert client.get("/index.html", headers={"If-None-Match": page.headers["etag"]}).status_code == 304
+        assert (
+            client.get("/index.html", headers={"If-Modified-Since": page.headers["last-modified"]}).status_code
+            == 304
+        )
+        assert client.get("/papers/lse-online-softmax-note.pdf").headers["content-type"] == "application/pdf"
+        assert client.get("/notes/validating-kernels.md").headers["content-type"] == "text/markdown"
+        trap = client.get("/trap/2031/12/day/9/")
+        assert trap.status_code == 200 and trap.content == (corpus_dir() / "trap" / "index.html").read_bytes()
+        assert client.get("/guides").status_code == 301 and client.get("/guides").headers["location"] == "/guides/"
+        assert client.get("/no/such/page.html").status_code == 404
+        assert client.get("/%2e%2e/%2e%2e/etc/passwd").status_code == 404

@@ -2,7 +2,7 @@
 
 import pytest
 
-from pipeline.extract import UnsupportedType, Unreadable, decode, extract
+from pipeline.extract import Unreadable, UnsupportedType, decode, extract
 
 PAGE = b"""<!doctype html><html><head><title>Tiling  guide</title><script>var tracker = 1;</script>
 <style>p { color: red }</style></head><body>
@@ -51,7 +51,7 @@ def test_malformed_html_is_tolerated():
         ("<p>并行计算</p>".encode("gb18030"), "gb2312", "并行计算"),
         ("<p>Café</p>".encode("cp1252"), None, "Café"),  # not UTF-8, no declaration: windows-1252
         (b"\xef\xbb\xbf<p>Caf\xc3\xa9</p>", "iso-8859-1", "Café"),  # the BOM wins over the header
-        ("<p>Ünïcödé</p>".encode("utf-8"), None, "Ünïcödé"),
+        ("<p>Ünïcödé</p>".encode(), None, "Ünïcödé"),
     ],
 )
 def test_charsets(body, header, expected):

@@ -14,8 +14,7 @@ from pipeline.crawler.retry import RetryPolicy
 from pipeline.crawler.scope import Scope
 from pipeline.crawler.settings import CrawlSettings
 from pipeline.extract import Document, Extraction
-from pipeline.store import Frontier
-from pipeline.store import open_db
+from pipeline.store import Frontier, open_db
 
 SEED = "docs.example.org"
 

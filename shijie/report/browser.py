@@ -83,7 +83,7 @@ class Chromium:
 
     # -- process and transport --------------------------------------------------------------------------
 
-    def __enter__(self) -> "Chromium":
+    def __enter__(self) -> Chromium:
         self._profile = tempfile.TemporaryDirectory(prefix="shijie-chromium-")
         browser_reads, self._to_browser = os.pipe()
         self._from_browser, browser_writes = os.pipe()
