@@ -82,7 +82,7 @@ def main() -> None:
             )
             print("| # | value | relevance | redundancy | page | kind |")
             print("|---:|---:|---|---|---|---|")
-            for n, (s, mark) in enumerate(zip(top, marks), 1):
+            for n, (s, mark) in enumerate(zip(top, marks, strict=True), 1):
                 path = s.url[len(base_of[mark]) :] or "/"
                 print(
                     f"| {n} | {s.value} | {s.relevance} {s.relevance_score:.2f} | {s.redundancy} | "
@@ -95,7 +95,7 @@ def main() -> None:
                 f"CUDA chapters' relevance ranks: median {cuda_ranks[len(cuda_ranks) // 2]}, "
                 f"last {cuda_ranks[-1]} of {len(ranked)}"
             )
-        high = [k for s, k in zip(ranked, kinds) if s.relevance == "high"]
+        high = [k for s, k in zip(ranked, kinds, strict=True) if s.relevance == "high"]
         print(f"relevance 'high': {len(high)} pages, {high.count('cuda')} of them CUDA chapters")
 
 

@@ -34,6 +34,7 @@ from skills.protocol import Device, Invocation, Phase
 
 if TYPE_CHECKING:
     from pipeline.crawl import CrawlSettings
+    from pipeline.store import Database
 
 T = TypeVar("T")
 

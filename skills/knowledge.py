@@ -95,7 +95,7 @@ def cluster_topics(documents, skill_domains: list[str], max_topics: int = MAX_TO
     model = KMeans(n_clusters=k, n_init=10, random_state=0).fit(matrix)
     topics = []
     for cluster in range(k):
-        members = [doc for doc, label in zip(documents, model.labels_) if label == cluster]
+        members = [doc for doc, label in zip(documents, model.labels_, strict=True) if label == cluster]
         if not members:
             continue
         centroid = model.cluster_centers_[cluster]

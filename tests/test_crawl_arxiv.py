@@ -1,6 +1,7 @@
 """arXiv seeds against a fake arXiv API on loopback: paging, request spacing, version replacement."""
 
 import json
+from itertools import pairwise
 from urllib.parse import parse_qs, urlsplit
 
 from siteserver import Reply, Site
@@ -49,11 +50,11 @@ def test_paging_spacing_and_version_replacement(db_path, monkeypatch):
         stats = crawl(db, ["arxiv:all:flash attention"], CrawlSettings(**settings))
         starts = [int(parse_qs(urlsplit(r.path).query)["start"][0]) for r in site.requests]
         assert starts == [0, 2, 4]  # three pages, in order; no robots.txt asked of an API
-        gaps = [b.at - a.at for a, b in zip(site.requests, site.requests[1:])]
+        gaps = [b.at - a.at for a, b in pairwise(site.requests)]
         assert min(gaps) >= 0.3  # one request per arxiv_delay at most (3 s by default)
         assert stats.stored == 5
         row = db.execute("SELECT id, url, kind, title, metadata FROM documents WHERE url LIKE '%2401.00003'").fetchone()
-        doc_id, url, kind, title, meta = row
+        doc_id, url, kind, _, meta = row
         assert (url, kind) == ("https://arxiv.org/abs/2401.00003", "arxiv")
         meta = json.loads(meta)
         assert meta["arxiv_id"] == "2401.00003" and meta["version"] == 2 and len(meta["authors"]) == 2

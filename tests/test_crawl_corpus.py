@@ -36,7 +36,7 @@ def test_robots_disallowed_pages_are_never_fetched(crawled):
 
 
 def test_trap_is_bounded(crawled):
-    stats, conn = crawled
+    _, conn = crawled
     trap_fetches = conn.execute(
         "SELECT count(*) FROM frontier WHERE url LIKE '%/trap/%' AND status = 'done'"
     ).fetchone()[0]

@@ -2,6 +2,7 @@
 
 import email.utils
 import time
+from itertools import pairwise
 
 from siteserver import Reply, Site, html
 
@@ -75,7 +76,7 @@ def test_crawl_delay_spaces_requests(db_path):
         stats = crawl(db, [base + "/"], quick(per_host=4, concurrency=4))
     assert stats.stored == 4
     starts = [r.at for r in site.requests]  # robots.txt, then the four pages
-    gaps = [b - a for a, b in zip(starts, starts[1:])]
+    gaps = [b - a for a, b in pairwise(starts)]
     assert len(gaps) == 4 and min(gaps) >= 0.75, gaps  # per-host slots do not override Crawl-delay
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+import typer
 
 from shijie import docs
 
@@ -48,8 +49,8 @@ def test_every_command_help_has_a_runnable_example(path, command):
 
 
 def test_parse_example_rejects_a_wrong_example():
-    path, command = LEAVES[0]
-    with pytest.raises(Exception):
+    path, _ = LEAVES[0]
+    with pytest.raises(typer.TyperException, match="no-such-option"):
         docs.parse_example(" ".join(path) + " --no-such-option")
 
 

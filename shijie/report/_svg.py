@@ -261,7 +261,7 @@ def memory_hierarchy(levels: list[MemoryLevel], groups: list[TileGroup], *, titl
     )
     colours = ["#1f4e79", "#2e75b6", "#5b9bd5", "#9dc3e6"]
     y = top
-    for i, (level, h) in enumerate(zip(levels, heights)):
+    for i, (level, h) in enumerate(zip(levels, heights, strict=True)):
         inset = i * left_w * 0.05
         x, w = 10 + inset, left_w - 2 * inset
         ink = "#fff" if i < 3 else "#111"

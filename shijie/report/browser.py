@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import contextlib
 import json
 import os
 import shutil
@@ -136,10 +137,8 @@ class Chromium:
                     self._proc.wait(timeout=10)
         finally:
             for fd in (self._to_browser, self._from_browser):
-                try:
+                with contextlib.suppress(OSError):
                     os.close(fd)
-                except OSError:
-                    pass
             self._stderr.close()
             self._profile.cleanup()
 
