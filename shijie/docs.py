@@ -75,7 +75,8 @@ def examples(command: Any, path: tuple[str, ...]) -> list[str]:
     """The example command lines in a command's help: after ``Example:`` (on that line or the lines below
     it) or after a ``$`` prompt, starting with the command's own full name."""
     prefix = " ".join(path)
-    found, in_block = [], False
+    found: list[str] = []
+    in_block = False
     for raw in (command.help or "").splitlines():
         line = raw.strip().lstrip("\b").strip()
         heading = re.match(r"(?i)examples?:\s*(.*)$", line)

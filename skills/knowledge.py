@@ -11,10 +11,12 @@ A pack is plain JSON (lists and dicts) so it can be stored, exported and compare
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 if TYPE_CHECKING:
+    from pipeline.query import CuratedDocument, Passage
     from pipeline.store import Database
 
 MAX_TOPICS = 8
@@ -41,7 +43,31 @@ class PathStep:
     domain: str
 
 
-def passage_record(passage) -> dict:
+class PassageRecord(TypedDict):
+    document_id: int
+    url: str
+    title: str
+    excerpt: str  # white space folded, cut at a word boundary near EXCERPT_CHARS
+    score: float
+
+
+class TopicDocument(TypedDict):
+    id: int
+    url: str
+    title: str
+    value: int
+
+
+class Topic(TypedDict):
+    label: list[str]  # the centroid's heaviest terms
+    domain: str | None  # the skill domain its documents cover most
+    domain_coverage: dict[str, float]
+    documents: list[TopicDocument]  # best first
+    id: NotRequired[int]  # 1 = the biggest topic; set once every topic is known
+    passages: NotRequired[list[PassageRecord]]  # the skill adds them (topic_passages)
+
+
+def passage_record(passage: Passage) -> PassageRecord:
     text = " ".join(passage.text.split())
     if len(text) > EXCERPT_CHARS:
         text = text[:EXCERPT_CHARS].rsplit(" ", 1)[0] + " …"
@@ -54,7 +80,7 @@ def passage_record(passage) -> dict:
     }
 
 
-def find_passages(db: Database, query: str, domain: str | None, limit: int) -> list[dict]:
+def find_passages(db: Database, query: str, domain: str | None, limit: int) -> list[PassageRecord]:
     """The best passages for a query, within the domain first, then anywhere in the corpus."""
     from pipeline.query import passages
 
@@ -63,14 +89,18 @@ def find_passages(db: Database, query: str, domain: str | None, limit: int) -> l
         seen = {(p.document_id, p.text) for p in found}
         found += [p for p in passages(db, query, limit=limit * 3) if (p.document_id, p.text) not in seen]
     # one passage per document first: sources that agree are worth more than one source quoted twice
-    first, repeats, documents = [], [], set()
+    first: list[Passage] = []
+    repeats: list[Passage] = []
+    documents: set[int] = set()
     for passage in found:
         (repeats if passage.document_id in documents else first).append(passage)
         documents.add(passage.document_id)
     return [passage_record(passage) for passage in (first + repeats)[:limit]]
 
 
-def cluster_topics(documents, skill_domains: list[str], max_topics: int = MAX_TOPICS) -> list[dict]:
+def cluster_topics(
+    documents: Iterable[CuratedDocument], skill_domains: list[str], max_topics: int = MAX_TOPICS
+) -> list[Topic]:
     """Groups documents into topics; each topic: label terms, domain, member documents (best first)."""
     from sklearn.cluster import KMeans
     from sklearn.feature_extraction.text import TfidfVectorizer
@@ -93,7 +123,7 @@ def cluster_topics(documents, skill_domains: list[str], max_topics: int = MAX_TO
     # about sqrt(n/2) topics: enough to separate themes, few enough that each has several documents
     k = max(1, min(max_topics, len(documents), round(math.sqrt(len(documents) / 2))))
     model = KMeans(n_clusters=k, n_init=10, random_state=0).fit(matrix)
-    topics = []
+    topics: list[Topic] = []
     for cluster in range(k):
         members = [doc for doc, label in zip(documents, model.labels_, strict=True) if label == cluster]
         if not members:
@@ -104,7 +134,7 @@ def cluster_topics(documents, skill_domains: list[str], max_topics: int = MAX_TO
             domain: sum(doc.domains.get(domain, 0.0) for doc in members) / len(members)
             for domain in (skill_domains or sorted({d for doc in members for d in doc.domains}))
         }
-        domain = max(coverage, key=coverage.get) if coverage else None
+        domain = max(coverage, key=coverage.__getitem__) if coverage else None
         members.sort(key=lambda doc: (-doc.value, doc.id))
         topics.append(
             {
@@ -123,7 +153,7 @@ def cluster_topics(documents, skill_domains: list[str], max_topics: int = MAX_TO
     return topics
 
 
-def _label(ranked_terms) -> list[str]:
+def _label(ranked_terms: Iterable[str]) -> list[str]:
     """The heaviest terms, skipping one that repeats a term already taken ('room' after 'reading room')."""
     label: list[str] = []
     for term in ranked_terms:
@@ -136,7 +166,7 @@ def _label(ranked_terms) -> list[str]:
     return label
 
 
-def topic_passages(db: Database, topic: dict, limit: int = 3) -> list[dict]:
+def topic_passages(db: Database, topic: Topic, limit: int = 3) -> list[PassageRecord]:
     """The best passages for a topic, preferring its own documents."""
     members = {doc["id"] for doc in topic["documents"]}
     found = find_passages(db, " ".join(topic["label"]), topic["domain"], limit * 3)

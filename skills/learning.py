@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING, Any, Unpack
 from pipeline.errors import UsageError
 
 from .protocol import Invocation, InvokeOptions, Phase
-from .registry import Registry, SkillEntry, standing
+from .registry import Registry, WorkingSkill, standing
 
 if TYPE_CHECKING:
-    from pipeline.store import Database
+    from pipeline.query import Mastery
+    from pipeline.store import Database, StoredPack
 
 
 @dataclass
@@ -43,13 +44,13 @@ class Learned:
         return cls(**{"skill": "", "title": "", "level": 0, **{k: v for k, v in data.items() if k in names}})
 
 
-def _mastery(db: Database):
+def _mastery(db: Database) -> Mastery:
     from pipeline.query import mastery
 
     return mastery(db)
 
 
-def mastery_dict(mastery) -> dict:
+def mastery_dict(mastery: Mastery) -> dict[str, Any]:
     return {"overall": round(mastery.overall, 4), "domains": {k: round(v, 4) for k, v in mastery.domains.items()}}
 
 
@@ -61,7 +62,8 @@ def list_skills(db: Database, registry: Registry) -> list[dict]:
     levels = learned_levels(db)
     rows = []
     for entry in registry.entries:
-        if not entry.ok:
+        skill = entry.working()
+        if skill is None:
             rows.append(
                 {
                     "name": entry.name,
@@ -74,7 +76,7 @@ def list_skills(db: Database, registry: Registry) -> list[dict]:
                 }
             )
             continue
-        manifest = entry.manifest
+        manifest = skill.manifest
         where = standing(manifest, mastery, levels.get(entry.name, 0))
         rows.append(
             {
@@ -95,7 +97,7 @@ def list_skills(db: Database, registry: Registry) -> list[dict]:
     return rows
 
 
-def locked_message(entry: SkillEntry, shortfalls: dict[str, float], mastery) -> str:
+def locked_message(entry: WorkingSkill, shortfalls: dict[str, float], mastery: Mastery) -> str:
     parts = [
         f"{domain} {mastery.domains.get(domain, 0.0):.1%} < {entry.manifest.requires[domain]:.1%} (short {gap:.1%})"
         for domain, gap in shortfalls.items()
@@ -133,7 +135,7 @@ def learn(
     )
 
 
-def stored_pack(db: Database, registry: Registry, name: str):
+def stored_pack(db: Database, registry: Registry, name: str) -> tuple[WorkingSkill, StoredPack]:
     """(entry, stored pack) of a learned skill; a clear error telling how to learn it otherwise."""
     from pipeline.store import load_pack
 

@@ -79,6 +79,22 @@ class SkillEntry:
     def ok(self) -> bool:
         return not self.problems
 
+    def working(self) -> WorkingSkill | None:
+        """This skill with its manifest and implementation, which a skill without problems has; else None."""
+        if self.problems or self.manifest is None or self.implementation is None:
+            return None
+        return WorkingSkill(self.name, self.origin, self.manifest, self.implementation)
+
+
+@dataclass(frozen=True)
+class WorkingSkill:
+    """A skill that can be learned and invoked: its manifest parsed and its implementation meets the protocol."""
+
+    name: str
+    origin: str
+    manifest: Manifest
+    implementation: Skill
+
 
 @dataclass(frozen=True)
 class Standing:
@@ -103,13 +119,13 @@ class Registry:
             f"{entry.name} ({entry.origin}): {'; '.join(entry.problems)}" for entry in self.entries if entry.problems
         ]
 
-    def get(self, name: str) -> SkillEntry:
+    def get(self, name: str) -> WorkingSkill:
         """The working skill called ``name``; a one-line error naming every problem otherwise."""
         matches = [entry for entry in self.entries if entry.name == name]
         if not matches:
             known = ", ".join(self.names()) or "none"
             raise UsageError(f"no skill named {name!r}; known skills: {known}")
-        working = [entry for entry in matches if entry.ok]
+        working = [skill for entry in matches if (skill := entry.working()) is not None]
         if working:
             return working[0]
         problems = "; ".join(problem for entry in matches for problem in entry.problems)

@@ -249,11 +249,10 @@ def memory_hierarchy(levels: list[MemoryLevel], groups: list[TileGroup], *, titl
     bar_h, head_h, gap, top = 16, 46, 16, 12
     left_w = width * 0.58
     heights = [head_h + len(level.budgets) * (bar_h + 6) + 6 for level in levels]
-    height = top + sum(heights) + gap * len(levels) + 10
     largest = max((max(t.rows, t.cols) for g in groups for t in g.tiles), default=1)
     scale = min(1.0, 60 / largest)  # the largest tile side is 60 px
     group_h = [30 + max((t.rows * scale for t in g.tiles), default=0) + 34 for g in groups]
-    height = max(height, top + sum(group_h) + 10)
+    height = max(top + sum(heights) + gap * len(levels) + 10, top + sum(group_h) + 10)
     parts = [_svg_open(width, height, title)]
     parts.append(
         '<defs><marker id="down" viewBox="0 0 10 10" refX="5" refY="9" markerWidth="7" markerHeight="7" '
@@ -296,7 +295,7 @@ def memory_hierarchy(levels: list[MemoryLevel], groups: list[TileGroup], *, titl
             )
         y += h + gap
     # right: each program's tiles, to scale
-    rx, gy = left_w + 36, top
+    rx, gy = left_w + 36, float(top)
     for g, group in enumerate(groups):
         parts.append(_text(rx, gy + 14, clip(group.title, 62), size=10.5, weight="bold"))
         tx = rx

@@ -274,9 +274,10 @@ def validation_rows(validation: Any) -> tuple[list[dict], list[str]]:
             ours, theirs = errors.get(tensor), case.get(f"{tensor}_torch_err")
             if ours is None:
                 continue
-            row[tensor] = f"{ours:.1e}" + (f" ({theirs:.1e})" if isinstance(theirs, (int, float)) else "")
+            cell = f"{ours:.1e}" + (f" ({theirs:.1e})" if isinstance(theirs, (int, float)) else "")
             if case.get(f"{tensor}_nonfinite"):
-                row[tensor] += f", {case[f'{tensor}_nonfinite']} non-finite"
+                cell += f", {case[f'{tensor}_nonfinite']} non-finite"
+            row[tensor] = cell
         if case.get("tolerance") is not None:
             row["tolerance"] = case["tolerance"]
         row["passed"] = first(case, "passed", "ok")

@@ -74,9 +74,10 @@ class Chromium:
     """One headless browser with one page. Use as a context manager."""
 
     def __init__(self, executable: str | None = None, *, width: int = 1280, height: int = 900, timeout: float = 30):
-        self.executable = executable or find_chromium()
-        if not self.executable:
+        found = executable or find_chromium()
+        if not found:
             raise BrowserError("no chromium found on PATH (apt-get install chromium)")
+        self.executable: str = found
         self.width, self.height, self.timeout = width, height, timeout
         self._next_id = 0
         self._buffer = b""
