@@ -44,6 +44,7 @@ def ceilings() -> dict:
     torch.cuda.empty_cache()
     return {"copy_tb_per_s": round(copy_tbs, 2), "bf16_matmul_tflops": round(mm_tflops, 1)}
 
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--impls", default=",".join(benchmark.IMPLEMENTATIONS))

@@ -71,7 +71,9 @@ def _usage(cubin: bytes) -> dict:
 
 def _row(name: str, args, kwargs, kernel) -> str:
     cfg = next((a for a in args if hasattr(a, "_fields")), None)
-    constants = {field: getattr(value, "value", value) for field, value in zip(cfg._fields, cfg, strict=True)} if cfg else {}
+    constants = (
+        {field: getattr(value, "value", value) for field, value in zip(cfg._fields, cfg, strict=True)} if cfg else {}
+    )
     dtype = str(args[0].dtype).removeprefix("torch.")
     flags = [f for f in ("CAUSAL", "LIMIT_RIGHT", "FUSED_DQ", "DQ_TMA", "LOAD_TMA") if constants.get(f)]
     tile = f"{constants.get('BLOCK_M')}x{constants.get('BLOCK_N')}"

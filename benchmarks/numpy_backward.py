@@ -63,5 +63,6 @@ def main() -> None:
     ]:
         print(row(rng, n, d, causal, block))
 
+
 if __name__ == "__main__":
     main()

@@ -95,8 +95,7 @@ def test_corpus_server_conditional_requests_types_and_trap():
         assert page.status_code == 200 and page.headers["content-type"] == "text/html"
         assert client.get("/index.html", headers={"If-None-Match": page.headers["etag"]}).status_code == 304
         assert (
-            client.get("/index.html", headers={"If-Modified-Since": page.headers["last-modified"]}).status_code
-            == 304
+            client.get("/index.html", headers={"If-Modified-Since": page.headers["last-modified"]}).status_code == 304
         )
         assert client.get("/papers/lse-online-softmax-note.pdf").headers["content-type"] == "application/pdf"
         assert client.get("/notes/validating-kernels.md").headers["content-type"] == "text/markdown"
