@@ -27,7 +27,6 @@ RSS" is the peak of the crawler's and its workers' resident memory summed, sampl
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import random
@@ -37,6 +36,10 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import NamedTuple
+
+import loopback
+from loopback import response
 
 REPO = Path(__file__).resolve().parent.parent
 WORDS = [
@@ -68,47 +71,16 @@ def build_site(pages: int, seed: int = 7) -> dict[bytes, bytes]:
     return site
 
 
-def _response(status: bytes, body: bytes, ctype: bytes) -> bytes:
-    return (
-        b"HTTP/1.1 "
-        + status
-        + b"\r\nContent-Type: "
-        + ctype
-        + b"\r\nContent-Length: "
-        + str(len(body)).encode()
-        + b"\r\nConnection: keep-alive\r\n\r\n"
-        + body
-    )
-
-
-def serve(port_file: str, pages: int) -> None:
-    """The site server (runs in its own process): prebuilt responses, keep-alive, pipelining-safe."""
+def serve_site(port_file: str, pages: int) -> None:
+    """The site server (runs in its own process)."""
     site = build_site(pages)
-    ready = {
-        path: _response(b"200 OK", body, b"text/plain" if path.endswith(b".txt") else b"text/html")
-        for path, body in site.items()
-    }
-    not_found = _response(b"404 Not Found", b"not found", b"text/plain")
-
-    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            while True:
-                head = await reader.readuntil(b"\r\n\r\n")
-                path = head.split(b" ", 2)[1]
-                writer.write(ready.get(path, not_found))
-                await writer.drain()
-        except (asyncio.IncompleteReadError, ConnectionError, asyncio.LimitOverrunError):
-            pass
-        finally:
-            writer.close()
-
-    async def main() -> None:
-        server = await asyncio.start_server(handle, "127.0.0.1", 0, backlog=1024)
-        Path(port_file).write_text(str(server.sockets[0].getsockname()[1]))
-        async with server:
-            await server.serve_forever()
-
-    asyncio.run(main())
+    loopback.serve(
+        port_file,
+        {
+            path: response("200 OK", body, "text/plain" if path.endswith(b".txt") else "text/html")
+            for path, body in site.items()
+        },
+    )
 
 
 # -- the crawlers ------------------------------------------------------------------------------------------
@@ -183,9 +155,16 @@ class TreeSampler:
         return self.peak // 1024
 
 
-def run_measured(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, int, float, str, int]:
-    """Runs ``argv``; returns (wall s, peak RSS MiB, CPU s (user + system) of that process and the children it
-    waited for, stdout, peak tree RSS MiB)."""
+class Measured(NamedTuple):
+    wall_s: float
+    rss_mib: int  # peak RSS of the process
+    cpu_s: float  # user + system of the process and the children it waited for
+    stdout: str
+    tree_rss_mib: int  # peak RSS of the process and its descendants, summed
+
+
+def run_measured(argv: list[str], env: dict[str, str] | None = None) -> Measured:
+    """Runs ``argv`` to its end, measured; a failure ends the benchmark with its stderr."""
     start = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     sampler = TreeSampler(proc.pid)
@@ -196,47 +175,36 @@ def run_measured(argv: list[str], env: dict[str, str] | None = None) -> tuple[fl
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
         raise SystemExit(f"{argv[:4]} failed ({proc.returncode}):\n{stderr[-2000:]}")
-    return time.perf_counter() - start, usage.ru_maxrss // 1024, usage.ru_utime + usage.ru_stime, stdout, tree
+    return Measured(time.perf_counter() - start, usage.ru_maxrss // 1024, usage.ru_utime + usage.ru_stime, stdout, tree)
+
+
+def row(crawler: str, concurrency: int, pages: int, stored: int, crawl_s: float, measured: Measured) -> dict:
+    """One line of the table (and of the JSON printed as each run ends)."""
+    return {
+        "crawler": crawler,
+        "concurrency": concurrency,
+        "pages": pages,
+        "stored": stored,
+        "crawl_s": crawl_s,
+        "wall_s": measured.wall_s,
+        "rss_mib": measured.rss_mib,
+        "tree_rss_mib": measured.tree_rss_mib,
+        "cpu_s": measured.cpu_s,
+    }
+
+
+def shijie_row(crawler: str, concurrency: int, measured: Measured) -> dict:
+    """The row of a shijie crawl, which prints its stats as JSON."""
+    stats = json.loads(measured.stdout)
+    return row(crawler, concurrency, stats["fetched"], stats["stored"], stats["elapsed_s"], measured)
 
 
 def bench_shijie(base: str, pages: int, concurrency: int, workdir: Path) -> dict:
     db = workdir / f"shijie-{concurrency}-{time.time_ns()}.db"
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    wall, rss, cpu, out, tree = run_measured(
-        [
-            sys.executable,
-            "-m",
-            "shijie",
-            "crawl",
-            base + "/p/0.html",
-            "--db",
-            str(db),
-            "--delay",
-            "0",
-            "--concurrency",
-            str(concurrency),
-            "--per-host",
-            str(concurrency),
-            "--max-pages",
-            str(pages),
-            "--max-depth",
-            "100",
-            "--json",
-        ],
-        env,
-    )
-    stats = json.loads(out)
-    return {
-        "crawler": "shijie",
-        "concurrency": concurrency,
-        "pages": stats["fetched"],
-        "stored": stats["stored"],
-        "crawl_s": stats["elapsed_s"],
-        "wall_s": wall,
-        "rss_mib": rss,
-        "tree_rss_mib": tree,
-        "cpu_s": cpu,
-    }
+    argv = [sys.executable, "-m", "shijie", "crawl", base + "/p/0.html", "--db", str(db), "--json"]
+    argv += ["--delay", "0", "--concurrency", str(concurrency), "--per-host", str(concurrency)]
+    argv += ["--max-pages", str(pages), "--max-depth", "100"]
+    return shijie_row("shijie", concurrency, run_measured(argv, {**os.environ, "PYTHONPATH": str(REPO)}))
 
 
 LIBRARY_CALL = """
@@ -253,41 +221,17 @@ print(json.dumps(stats.to_json()))
 def bench_shijie_library(base: str, pages: int, concurrency: int, workdir: Path) -> dict:
     """The same crawl as a library call: what the crawler itself costs, without the CLI's other imports."""
     db = workdir / f"lib-{concurrency}-{time.time_ns()}.db"
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    wall, rss, cpu, out, tree = run_measured(
-        [sys.executable, "-c", LIBRARY_CALL, base, str(db), str(pages), str(concurrency)], env
-    )
-    stats = json.loads(out)
-    return {
-        "crawler": "shijie (library)",
-        "concurrency": concurrency,
-        "pages": stats["fetched"],
-        "stored": stats["stored"],
-        "crawl_s": stats["elapsed_s"],
-        "wall_s": wall,
-        "rss_mib": rss,
-        "tree_rss_mib": tree,
-        "cpu_s": cpu,
-    }
+    argv = [sys.executable, "-c", LIBRARY_CALL, base, str(db), str(pages), str(concurrency)]
+    return shijie_row("shijie (library)", concurrency, run_measured(argv, {**os.environ, "PYTHONPATH": str(REPO)}))
 
 
 def bench_scrapy(base: str, pages: int, concurrency: int, workdir: Path) -> dict:
     script = workdir / "scrapy_bench_spider.py"
     script.write_text(SCRAPY_SPIDER)
     out = workdir / f"scrapy-{concurrency}.json"
-    wall, rss, cpu, _, tree = run_measured([sys.executable, str(script), base, str(pages), str(concurrency), str(out)])
+    measured = run_measured([sys.executable, str(script), base, str(pages), str(concurrency), str(out)])
     stats = json.loads(out.read_text())
-    return {
-        "crawler": "scrapy",
-        "concurrency": concurrency,
-        "pages": stats["responses"],
-        "stored": 0,
-        "crawl_s": stats["elapsed_s"],
-        "wall_s": wall,
-        "rss_mib": rss,
-        "tree_rss_mib": tree,
-        "cpu_s": cpu,
-    }
+    return row("scrapy", concurrency, stats["responses"], 0, stats["elapsed_s"], measured)
 
 
 def main() -> None:
@@ -299,19 +243,14 @@ def main() -> None:
     parser.add_argument("--serve", metavar="PORT_FILE", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        serve(args.serve, args.pages)
+        serve_site(args.serve, args.pages)
         return
 
     with tempfile.TemporaryDirectory(prefix="crawl-bench-") as tmp:
         workdir = Path(tmp)
         port_file = workdir / "port"
-        server = subprocess.Popen([sys.executable, __file__, "--serve", str(port_file), "--pages", str(args.pages)])
-        try:
-            for _ in range(200):
-                if port_file.exists() and port_file.read_text():
-                    break
-                time.sleep(0.05)
-            base = f"http://127.0.0.1:{port_file.read_text()}"
+        server = [sys.executable, __file__, "--serve", str(port_file), "--pages", str(args.pages)]
+        with loopback.server_process(server, port_file) as base:
             rows = []
             for concurrency in args.concurrency:
                 for _ in range(args.repeat):
@@ -323,9 +262,6 @@ def main() -> None:
                         if args.only in (None, name):
                             rows.append(bench(base, args.pages, concurrency, workdir))
                             print(json.dumps(rows[-1]), file=sys.stderr)
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
 
     print(f"\n{args.pages}-page site on 127.0.0.1, {os.cpu_count()} CPUs, Python {sys.version.split()[0]}\n")
     print(

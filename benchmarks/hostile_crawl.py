@@ -21,7 +21,6 @@ the 9 MB noise page in this process. Prints the stats and a markdown row for doc
 from __future__ import annotations
 
 import argparse
-import asyncio
 import gzip
 import json
 import os
@@ -37,80 +36,47 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
+import loopback  # noqa: E402
 from crawl_bench import TreeSampler  # noqa: E402
+from loopback import DROP, response  # noqa: E402
 from pdfmaker import nested_arrays_pdf, objstm_assert_pdf, operators_pdf, shared_stream_pdf  # noqa: E402
-
-DROP = b"<drop>"  # the server closes the connection without answering
-
-
-def _response(status: str, body: bytes, ctype: str, extra: str = "") -> bytes:
-    head = f"HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\nContent-Length: {len(body)}\r\n{extra}Connection: keep-alive\r\n\r\n"
-    return head.encode() + body
 
 
 def build_site() -> dict[bytes, bytes]:
     html = "text/html"
     pages: dict[str, bytes] = {
-        "/meta-hex.html": _response("200 OK", b'<meta charset="hex"><title>hex</title><p>declared hex</p>', html),
-        "/pdf/nested.pdf": _response("200 OK", nested_arrays_pdf(), "application/pdf"),
-        "/pdf/assert.pdf": _response("200 OK", objstm_assert_pdf(), "application/pdf"),
-        "/pdf/bomb.pdf": _response("200 OK", shared_stream_pdf(pages=400, lines=40_000), "application/pdf"),
-        "/pdf/operators.pdf": _response("200 OK", operators_pdf(30), "application/pdf"),
-        "/noise.html": _response(
+        "/meta-hex.html": response("200 OK", b'<meta charset="hex"><title>hex</title><p>declared hex</p>', html),
+        "/pdf/nested.pdf": response("200 OK", nested_arrays_pdf(), "application/pdf"),
+        "/pdf/assert.pdf": response("200 OK", objstm_assert_pdf(), "application/pdf"),
+        "/pdf/bomb.pdf": response("200 OK", shared_stream_pdf(pages=400, lines=40_000), "application/pdf"),
+        "/pdf/operators.pdf": response("200 OK", operators_pdf(30), "application/pdf"),
+        "/noise.html": response(
             "200 OK",
             ("<html><body><main><p>" + "<script>s</script>w " * 450_000 + "</p></main></body></html>").encode(),
             html,
         ),
-        "/gzip-bomb.html": _response(
+        "/gzip-bomb.html": response(
             "200 OK", gzip.compress(b"\0" * (64 * 1024 * 1024), compresslevel=9), html, "Content-Encoding: gzip\r\n"
         ),
-        "/image.html": _response("200 OK", b"\x89PNG\r\n\x1a\n" + bytes(5000), html),
-        "/loop/a": _response("302 Found", b"", "text/plain", "Location: /loop/b\r\n"),
-        "/loop/b": _response("302 Found", b"", "text/plain", "Location: /loop/a\r\n"),
+        "/image.html": response("200 OK", b"\x89PNG\r\n\x1a\n" + bytes(5000), html),
+        "/loop/a": response("302 Found", b"", "text/plain", "Location: /loop/b\r\n"),
+        "/loop/b": response("302 Found", b"", "text/plain", "Location: /loop/a\r\n"),
         "/drops": DROP,
-        "/robots.txt": _response("200 OK", b"User-agent: *\nAllow: /\n", "text/plain"),
+        "/robots.txt": response("200 OK", b"User-agent: *\nAllow: /\n", "text/plain"),
     }
     for charset in ("rot13", "base64", "zlib", "bz2", "idna", "punycode", "undefined"):
-        pages[f"/charset/{charset}.html"] = _response(
+        pages[f"/charset/{charset}.html"] = response(
             "200 OK", f"<p>{charset}</p>".encode(), f"{html}; charset={charset}"
         )
     for i in range(5):
         links = "".join(f'<a href="/many/{i}/{j}">x</a>' for j in range(340_000))
         page = f"<html><body><h1>links page {i}</h1>{links}</body></html>"
-        pages[f"/links/{i}.html"] = _response("200 OK", page.encode(), html)
+        pages[f"/links/{i}.html"] = response("200 OK", page.encode(), html)
     long_links = "".join(f'<a href="/trap/{i}/{"x" * 100_000}">t</a>' for i in range(40))
-    pages["/long.html"] = _response("200 OK", f"<html><body>{long_links}</body></html>".encode(), html)
+    pages["/long.html"] = response("200 OK", f"<html><body>{long_links}</body></html>".encode(), html)
     home = "".join(f'<a href="{path}">{path}</a>' for path in pages if path != "/robots.txt")
-    pages["/"] = _response("200 OK", f"<html><body><main><h1>hostile</h1>{home}</main></body></html>".encode(), html)
-    return {path.encode(): response for path, response in pages.items()}
-
-
-def serve(port_file: str) -> None:
-    site = build_site()
-    not_found = _response("404 Not Found", b"not found", "text/plain")
-
-    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            while True:
-                head = await reader.readuntil(b"\r\n\r\n")
-                path = head.split(b" ", 2)[1]
-                response = site.get(path, not_found)
-                if response is DROP:
-                    break
-                writer.write(response)
-                await writer.drain()
-        except (asyncio.IncompleteReadError, ConnectionError, asyncio.LimitOverrunError):
-            pass
-        finally:
-            writer.close()
-
-    async def main() -> None:
-        server = await asyncio.start_server(handle, "127.0.0.1", 0, backlog=256)
-        Path(port_file).write_text(str(server.sockets[0].getsockname()[1]))
-        async with server:
-            await server.serve_forever()
-
-    asyncio.run(main())
+    pages["/"] = response("200 OK", f"<html><body><main><h1>hostile</h1>{home}</main></body></html>".encode(), html)
+    return {path.encode(): ready for path, ready in pages.items()}
 
 
 CRAWL = """
@@ -130,7 +96,7 @@ def main() -> None:
     parser.add_argument("--serve", metavar="PORT_FILE", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        serve(args.serve)
+        loopback.serve(args.serve, build_site(), backlog=256)
         return
 
     from pipeline.extract import extract
@@ -142,13 +108,8 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory(prefix="hostile-") as tmp:
         port_file = Path(tmp) / "port"
-        server = subprocess.Popen([sys.executable, __file__, "--serve", str(port_file)])
-        try:
-            for _ in range(600):
-                if port_file.exists() and port_file.read_text():
-                    break
-                time.sleep(0.05)
-            base = f"http://127.0.0.1:{port_file.read_text()}"
+        # building the site (its PDFs, a 9 MB page) takes a while
+        with loopback.server_process([sys.executable, __file__, "--serve", str(port_file)], port_file, 30) as base:
             env = {**os.environ, "PYTHONPATH": str(REPO)}
             start = time.perf_counter()
             proc = subprocess.Popen(
@@ -162,9 +123,6 @@ def main() -> None:
             tree_mib = sampler.stop()
             wall = time.perf_counter() - start
             largest_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024  # the server is not reaped yet
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
     if proc.returncode != 0:
         raise SystemExit(f"the crawl failed ({proc.returncode}):\n{err.decode()[-3000:]}")
     stats = json.loads(out)
