@@ -253,19 +253,27 @@ def _flex_tflops(q, k, v, do, causal, flops, warmup, rep):
         t.grad = None
     out = compiled(q, k, v, block_mask=mask)
     out.backward(do, retain_graph=True)
-    ms = triton.testing.do_bench(
-        functools.partial(out.backward, do, retain_graph=True),
-        warmup=warmup,
-        rep=rep,
-        grad_to_none=[q, k, v],
-        return_mode="median",
-    )
-    return round(flops / ms / 1e9, 1)
+    return round(flops / _backward_ms(out, do, [q, k, v], warmup, rep) / 1e9, 1)
+
+
+def _backward_ms(out, do, inputs, warmup, rep):
+    """Median ms of ``out.backward(do)`` alone: the graph kept between calls, the inputs' gradients cleared."""
+    backward = functools.partial(out.backward, do, retain_graph=True)
+    return triton.testing.do_bench(backward, warmup=warmup, rep=rep, grad_to_none=inputs, return_mode="median")
+
+
+def _cudnn_tflops(q, k, v, do, causal, flops, warmup, rep, enable_gqa=False):
+    """The backward of SDPA's cuDNN backend on leaf copies of q, k, v, timed as ours is."""
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    qg, kg, vg = (t.clone().requires_grad_() for t in (q, k, v))
+    with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
+        out = torch.nn.functional.scaled_dot_product_attention(qg, kg, vg, is_causal=causal, enable_gqa=enable_gqa)
+    out.backward(do, retain_graph=True)
+    return round(flops / _backward_ms(out, do, [qg, kg, vg], warmup, rep) / 1e9, 1)
 
 
 def bench(variants, kind, rows, warmup=10, rep=60, flex=False):
-    from torch.nn.attention import SDPBackend, sdpa_kernel
-
     for d, causal, n, b, h in grid(kind):
         gen = torch.Generator(device="cuda").manual_seed(n + d)
         shape = (b, h, n, d)
@@ -298,22 +306,11 @@ def bench(variants, kind, rows, warmup=10, rep=60, flex=False):
                 torch.cuda.synchronize()
                 row["mem_ours_gib"] = round((torch.cuda.max_memory_allocated() - before) / 2**30, 3)
                 del o2, lse_n, g2
-        qg, kg, vg = (t.clone().requires_grad_() for t in (q, k, v))
-        with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
-            out = torch.nn.functional.scaled_dot_product_attention(qg, kg, vg, is_causal=causal)
-        out.backward(do, retain_graph=True)
-        ms = triton.testing.do_bench(
-            functools.partial(out.backward, do, retain_graph=True),
-            warmup=warmup,
-            rep=rep,
-            grad_to_none=[qg, kg, vg],
-            return_mode="median",
-        )
-        row["cudnn"] = round(flops / ms / 1e9, 1)
-        del out
+        row["cudnn"] = _cudnn_tflops(q, k, v, do, causal, flops, warmup, rep)
         if flex and n in (2048, 8192):
+            qg, kg, vg = (t.clone().requires_grad_() for t in (q, k, v))
             row["flex"] = _flex_tflops(qg, kg, vg, do, causal, flops, warmup, rep)
-        del qg, kg, vg
+            del qg, kg, vg
         rows.append(row)
         print(json.dumps(row), flush=True)
         del q, k, v, do, o, lse, lse2, grads
@@ -323,8 +320,6 @@ def bench(variants, kind, rows, warmup=10, rep=60, flex=False):
 def bench_gqa(variant, rows, warmup=10, rep=60):
     """GQA 4:1 next to MHA with as many q heads (same FLOPs): TFLOP/s of ours and of cuDNN (``enable_gqa``; 0 where
     it refuses), d128, 16 q heads, seq 4k, batch 4, causal or not (issue 14: within 5% of MHA per FLOP)."""
-    from torch.nn.attention import SDPBackend, sdpa_kernel
-
     b, h, n, d = 4, 16, 4096, 128
     for causal in (False, True):
         for hkv in (h, h // 4):
@@ -342,21 +337,7 @@ def bench_gqa(variant, rows, warmup=10, rep=60):
             ms = triton.testing.do_bench(fn, warmup=warmup, rep=rep, return_mode="median")
             row = {"gqa": f"{h}/{hkv}", "causal": causal, "seq": n, "d": d, variant: round(flops / ms / 1e9, 1)}
             try:
-                qg, kg, vg = (t.clone().requires_grad_() for t in (q, k, v))
-                with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
-                    out = torch.nn.functional.scaled_dot_product_attention(
-                        qg, kg, vg, is_causal=causal, enable_gqa=hkv != h
-                    )
-                out.backward(do, retain_graph=True)
-                ms = triton.testing.do_bench(
-                    functools.partial(out.backward, do, retain_graph=True),
-                    warmup=warmup,
-                    rep=rep,
-                    grad_to_none=[qg, kg, vg],
-                    return_mode="median",
-                )
-                row["cudnn"] = round(flops / ms / 1e9, 1)
-                del out
+                row["cudnn"] = _cudnn_tflops(q, k, v, do, causal, flops, warmup, rep, enable_gqa=hkv != h)
             except RuntimeError as error:
                 print(f"cudnn refused gqa {h}/{hkv}: {str(error).splitlines()[:1]}", flush=True)
                 row["cudnn"] = 0.0
