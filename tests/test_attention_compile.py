@@ -17,7 +17,7 @@ pytest.importorskip("triton")
 
 from torch._subclasses.fake_tensor import FakeTensor  # noqa: E402
 
-from skills.operator_adaptation import attention, attention_varlen, fused_attention, launch  # noqa: E402
+from skills.operator_adaptation import attention, attention_varlen, fused_attention, kernel_check, launch  # noqa: E402
 
 
 def _tensors(*shapes, dtype=torch.bfloat16, grad=True, seed=0):
@@ -48,23 +48,6 @@ def test_opcheck_varlen_window():
     torch.library.opcheck(torch.ops.shijie.attention_forward.default, args)
 
 
-class _Block(torch.nn.Module):
-    """A Llama-style attention block with GQA, what a user compiles."""
-
-    def __init__(self, dim=32, heads=4, kv_heads=2):
-        super().__init__()
-        self.heads, self.kv_heads, self.head_dim = heads, kv_heads, dim // heads
-        self.q = torch.nn.Linear(dim, dim, bias=False)
-        self.kv = torch.nn.Linear(dim, 2 * kv_heads * self.head_dim, bias=False)
-
-    def forward(self, x):
-        b, n, _ = x.shape
-        q = self.q(x).view(b, n, self.heads, self.head_dim).transpose(1, 2)
-        k, v = self.kv(x).view(b, n, 2, self.kv_heads, self.head_dim).permute(2, 0, 3, 1, 4)
-        out = attention(q, k, v, is_causal=True, enable_gqa=True, window=(12, -1))
-        return out.transpose(1, 2).reshape(b, n, -1)
-
-
 def _record_launches(monkeypatch):
     """Every call of the launchers (where the tuner runs), with whether a fake tensor or a trace reached it."""
     calls = []
@@ -86,7 +69,7 @@ def test_compile_fullgraph_no_graph_break_and_no_tuning_while_tracing(backend, m
 
     torch._dynamo.reset()
     torch.manual_seed(0)
-    block = _Block().to(torch.bfloat16)
+    block = kernel_check.AttentionBlock(dim=32, window=(12, -1)).to(torch.bfloat16)
     x = torch.randn(2, 20, 32).to(torch.bfloat16)
     explanation = torch._dynamo.explain(block)(x)
     assert explanation.graph_break_count == 0 and explanation.graph_count == 1

@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass
 import torch
 
 from . import launch
+from .fused_attention import attention
 from .tuner import Tuner
 
 ALLOWED_RATIO = 2.0
@@ -330,30 +331,31 @@ def validate(
     ]
 
 
+class AttentionBlock(torch.nn.Module):
+    """A Llama-style causal attention block with grouped-query heads: what a user compiles."""
+
+    def __init__(self, dim: int = 128, heads: int = 4, kv_heads: int = 2, window: tuple[int, int] | None = None):
+        super().__init__()
+        self.heads, self.kv_heads, self.head_dim, self.window = heads, kv_heads, dim // heads, window
+        self.q = torch.nn.Linear(dim, dim, bias=False)
+        self.kv = torch.nn.Linear(dim, 2 * kv_heads * self.head_dim, bias=False)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        b, n, _ = x.shape
+        q = self.q(x).view(b, n, self.heads, self.head_dim).transpose(1, 2)
+        k, v = self.kv(x).view(b, n, 2, self.kv_heads, self.head_dim).permute(2, 0, 3, 1, 4)
+        out = attention(q, k, v, is_causal=True, enable_gqa=True, window=self.window)
+        return out.transpose(1, 2).reshape(b, n, -1)
+
+
 def compile_check(device="cuda", dtype=torch.bfloat16, backend: str = "aot_eager") -> dict:
     """torch.compile(fullgraph=True) over a small GQA attention block: graph breaks (torch._dynamo's explain)
     and the compiled forward and gradients against eager; ``ok`` when there is no break and they agree."""
     import torch._dynamo
 
-    from .fused_attention import attention
-
-    class Block(torch.nn.Module):
-        def __init__(self, dim: int = 128, heads: int = 4, kv_heads: int = 2):
-            super().__init__()
-            self.heads, self.kv_heads, self.head_dim = heads, kv_heads, dim // heads
-            self.q = torch.nn.Linear(dim, dim, bias=False)
-            self.kv = torch.nn.Linear(dim, 2 * kv_heads * self.head_dim, bias=False)
-
-        def forward(self, x):
-            b, n, _ = x.shape
-            q = self.q(x).view(b, n, self.heads, self.head_dim).transpose(1, 2)
-            k, v = self.kv(x).view(b, n, 2, self.kv_heads, self.head_dim).permute(2, 0, 3, 1, 4)
-            out = attention(q, k, v, is_causal=True, enable_gqa=True)
-            return out.transpose(1, 2).reshape(b, n, -1)
-
     torch._dynamo.reset()
     generator = torch.Generator(device=device).manual_seed(0)
-    block = Block().to(device=device, dtype=dtype)
+    block = AttentionBlock().to(device=device, dtype=dtype)
     x = torch.randn(2, 100, 128, generator=generator, device=device).to(dtype)
     breaks = torch._dynamo.explain(block)(x).graph_break_count
     eager = block(x)
