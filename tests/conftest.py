@@ -1,4 +1,4 @@
-"""Shared fixtures: a fresh database file per test, and the CLI run as users run it."""
+"""Shared fixtures: a fresh database file per test, the CLI run as users run it, the kernels validated on the CPU."""
 
 from __future__ import annotations
 
@@ -50,3 +50,18 @@ def run_shijie(*args: str, timeout: float = 300, **kwargs) -> subprocess.Complet
     return subprocess.run(
         [sys.executable, "-m", "shijie", *args], capture_output=True, text=True, timeout=timeout, env=env, **kwargs
     )
+
+
+def validate_on_cpu(cases: list, dtype, strategy: str, seed: int) -> list[dict]:
+    """``kernel_check.validate`` of ``cases`` under Triton's interpreter, with a fresh tuner using ``strategy``
+    for dQ; asserts every case ran, came out finite and within twice PyTorch's own error. Imported lazily: the
+    calling test module sets TRITON_INTERPRET before the kernels are defined."""
+    from skills.operator_adaptation import kernel_check
+    from skills.operator_adaptation.tuner import Tuner
+
+    rows = kernel_check.validate("cpu", dtype, cases, seed=seed, tuner=Tuner(None, dq_strategy=strategy))
+    assert len(rows) == len(cases)
+    for row in rows:
+        assert all(row[f"{name}_nonfinite"] == 0 for name in kernel_check.GRADS), row
+        assert row["ok"], row
+    return rows

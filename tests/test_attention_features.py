@@ -13,6 +13,7 @@ import os
 os.environ["TRITON_INTERPRET"] = "1"  # read when the kernels are defined: set before they are imported
 
 import pytest
+from conftest import validate_on_cpu
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("triton")
@@ -29,12 +30,7 @@ from skills.operator_adaptation.tuner import Tuner  # noqa: E402
     ids=["bf16-fused-dq", "fp16-split-dq"],
 )
 def test_features_within_twice_pytorch_error(dtype, strategy):
-    tuner = Tuner(None, dq_strategy=strategy)
-    rows = kernel_check.validate("cpu", dtype, kernel_check.SMALL_FEATURE_CASES, seed=4321, tuner=tuner)
-    assert len(rows) == len(kernel_check.SMALL_FEATURE_CASES)
-    for row in rows:
-        assert all(row[f"{name}_nonfinite"] == 0 for name in kernel_check.GRADS), row
-        assert row["ok"], row
+    rows = validate_on_cpu(kernel_check.SMALL_FEATURE_CASES, dtype, strategy, seed=4321)
     assert all(row["repeat_bitwise_equal"] for row in rows if row["deterministic"])
 
 
