@@ -10,6 +10,7 @@ from pathlib import Path
 
 from pipeline.extract import Document
 from pipeline.store import open_db, store_document
+from tests.conftest import run_shijie
 
 BODY = """The kernel keeps a tile of K and V in shared memory, and each warp of 32 threads reads it without bank
 conflicts because the tile is padded by one column. Tensor cores multiply the tiles in bf16 and accumulate in
@@ -170,4 +171,13 @@ def build(db_path: Path) -> dict[str, int]:
         ids[name] = db.conn.execute("SELECT id FROM documents WHERE url = ?", (doc.url or url,)).fetchone()[0]
     db.conn.commit()
     db.conn.close()
+    return ids
+
+
+def build_curated(db_path: Path) -> dict[str, int]:
+    """``build``, then scored and curated (min value 15) by the real CLI, as a reader finds it."""
+    ids = build(db_path)
+    for args in (("score",), ("curate", "--min-value", "15")):
+        result = run_shijie(*args, "--db", str(db_path))
+        assert result.returncode == 0, result.stderr[-2000:]
     return ids

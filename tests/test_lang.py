@@ -11,17 +11,13 @@ from rich.cells import cell_len
 from shijie import __version__
 from shijie.text import Lang, translate
 from tests.conftest import run_shijie
-from tests.reader_corpus import build
+from tests.reader_corpus import build_curated
 
 
 @pytest.fixture(scope="module")
 def curated(tmp_path_factory):
     db = tmp_path_factory.mktemp("zh") / "shijie.db"
-    ids = build(db)
-    for args in (("score",), ("curate", "--min-value", "15")):
-        result = run_shijie(*args, "--db", str(db))
-        assert result.returncode == 0, result.stderr[-2000:]
-    return db, ids
+    return db, build_curated(db)
 
 
 def zh(db, *args: str, code: int = 0):

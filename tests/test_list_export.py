@@ -11,17 +11,13 @@ import pytest
 
 from pipeline.export import latex
 from tests.conftest import run_shijie
-from tests.reader_corpus import HOSTILE_FORMULA, build
+from tests.reader_corpus import HOSTILE_FORMULA, build_curated
 
 
 @pytest.fixture(scope="module")
 def curated(tmp_path_factory):
     db = tmp_path_factory.mktemp("list") / "shijie.db"
-    ids = build(db)
-    for args in (("score",), ("curate", "--min-value", "15")):
-        result = run_shijie(*args, "--db", str(db))
-        assert result.returncode == 0, result.stderr[-2000:]
-    return db, ids
+    return db, build_curated(db)
 
 
 def listed(db, *args):

@@ -13,7 +13,7 @@ import pytest
 from pipeline.links import SCHEME, Links, corpus_file
 from skills.export import md_link, topics_markdown
 from tests.conftest import run_shijie
-from tests.reader_corpus import HOSTILE_MARKDOWN, build
+from tests.reader_corpus import HOSTILE_MARKDOWN, build_curated
 
 HREF = re.compile(r'href="([^"]+)"')
 
@@ -55,9 +55,7 @@ def test_report_of_a_database_run_made(demo):
 
 def test_report_of_a_database_that_never_ran(tmp_path):
     db = tmp_path / "mine.db"
-    build(db)
-    for args in (("score",), ("curate", "--min-value", "15")):
-        assert run_shijie(*args, "--db", str(db)).returncode == 0
+    build_curated(db)
     result = run_shijie("report", "--db", str(db), "--out", str(tmp_path / "report"), "--lang", "zh")
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == f"报告：{tmp_path / 'report' / 'report.html'}"

@@ -14,17 +14,13 @@ from pipeline.errors import UsageError
 from pipeline.store import display_text, fts_text, open_db, parse_search
 from pipeline.store.fts import CLOSE, MAX_QUERY_CHARS, OPEN
 from tests.conftest import run_shijie
-from tests.reader_corpus import build
+from tests.reader_corpus import build, build_curated
 
 
 @pytest.fixture(scope="module")
 def curated(tmp_path_factory):
     db = tmp_path_factory.mktemp("search") / "shijie.db"
-    ids = build(db)
-    for args in (("score",), ("curate", "--min-value", "15")):
-        result = run_shijie(*args, "--db", str(db))
-        assert result.returncode == 0, result.stderr[-2000:]
-    return db, ids
+    return db, build_curated(db)
 
 
 @pytest.fixture

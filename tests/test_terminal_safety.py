@@ -9,7 +9,7 @@ import pytest
 
 from shijie.terminal import clean, highlighted, plain, safe
 from tests.conftest import run_shijie
-from tests.reader_corpus import HOSTILE_LINK, HOSTILE_MARKUP, build
+from tests.reader_corpus import HOSTILE_LINK, HOSTILE_MARKUP, build_curated
 
 SGR = re.compile(r"\x1b\[[0-9;]*m")  # the colours rich itself writes
 
@@ -17,11 +17,7 @@ SGR = re.compile(r"\x1b\[[0-9;]*m")  # the colours rich itself writes
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory):
     db = tmp_path_factory.mktemp("hostile") / "shijie.db"
-    ids = build(db)
-    for args in (("score",), ("curate", "--min-value", "15")):
-        result = run_shijie(*args, "--db", str(db))
-        assert result.returncode == 0, result.stderr[-2000:]
-    return db, ids
+    return db, build_curated(db)
 
 
 def shijie(monkeypatch, *args: str) -> str:
