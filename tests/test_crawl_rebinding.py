@@ -6,6 +6,7 @@ address it checked (Host header and TLS name stay the name). Also 6to4, Teredo, 
 private addresses are private."""
 
 import socket
+from contextlib import contextmanager
 
 import pytest
 from siteserver import Site, html
@@ -19,6 +20,18 @@ PUBLIC = "93.184.216.34"
 
 def quick(**overrides) -> CrawlSettings:
     return CrawlSettings(**{"delay": 0.0, "backoff_base": 0.05, "rng_seed": 1, "max_attempts": 1, **overrides})
+
+
+@contextmanager
+def site_linking_to(name: str, path: str, text: str):
+    """A loopback site whose home page links to ``path`` under the host ``name`` on the site's own port, where a
+    page saying ``text`` waits; yields (site, base URL)."""
+    site = Site()
+    with site.serve() as base:
+        port = base.rsplit(":", 1)[1]
+        site.page("/", html("home", links=[f"http://{name}:{port}{path}"]))
+        site.page(path, html(text))
+        yield site, base
 
 
 @pytest.fixture
@@ -41,11 +54,7 @@ def rebinding_dns(monkeypatch):
 
 
 def test_a_name_that_rebinds_to_loopback_never_reaches_it(db_path, rebinding_dns):
-    site = Site()
-    with site.serve() as base:
-        port = base.rsplit(":", 1)[1]
-        site.page("/", html("home", links=[f"http://rebind.test:{port}/secret"]))
-        site.page("/secret", html("internal admin page"))
+    with site_linking_to("rebind.test", "/secret", "internal admin page") as (site, base):
         db = open_db(db_path)
         stats = crawl(db, [base + "/"], quick(allow_hosts=["rebind.test"]))
     assert len(rebinding_dns) >= 2  # checked first (public), then asked again to connect (loopback)
@@ -77,11 +86,7 @@ def test_a_name_that_resolves_to_private_and_public_addresses_is_refused_at_conn
     """Checked when the host is met and again at every connection: a resolver that adds a private address later
     (a second A record) is refused when the connection is made."""
     answers = iter([[PUBLIC], [PUBLIC, "127.0.0.1"]])
-    site = Site()
-    with site.serve() as base:
-        port = base.rsplit(":", 1)[1]
-        site.page("/", html("home", links=[f"http://mixed.test:{port}/inside"]))
-        site.page("/inside", html("inside"))
+    with site_linking_to("mixed.test", "/inside", "inside") as (site, base):
         db = open_db(db_path)
         crawl(
             db,

@@ -19,6 +19,15 @@ def sample_results(lang: str = "en") -> dict:
     """Results shaped exactly like the stages' --json outputs, with hostile strings wherever a crawled page
     could put one (title, URL, domain name, passage text)."""
     hopper = "http://127.0.0.1:8000/guides/hopper.html"
+    # the same passages back a topic and a path step, as in a real pack (the graph's bridges)
+    hopper_passage = {
+        "document_id": 1,
+        "url": hopper,
+        "title": "Hopper tuning guide",
+        "excerpt": "228 KiB of shared memory per SM",
+        "score": 3.1,
+    }
+    evil_passage = {"document_id": 2, "url": "http://x/2", "title": EVIL, "excerpt": EVIL, "score": 1.0}
     return {
         "lang": lang,
         "generated_at": "2026-11-30 05:40 UTC",
@@ -116,24 +125,14 @@ def sample_results(lang: str = "en") -> dict:
                         "label": ["shared memory", "tiles"],
                         "domain": "gpu_architecture",
                         "documents": [{"id": 1, "url": hopper, "title": "Hopper tuning guide", "value": 92}],
-                        "passages": [
-                            {
-                                "document_id": 1,
-                                "url": hopper,
-                                "title": "Hopper tuning guide",
-                                "excerpt": "228 KiB of shared memory per SM",
-                                "score": 3.1,
-                            }
-                        ],
+                        "passages": [hopper_passage],
                     },
                     {
                         "id": 2,
                         "label": [EVIL],
                         "domain": EVIL,
                         "documents": [],
-                        "passages": [
-                            {"document_id": 2, "url": "http://x/2", "title": EVIL, "excerpt": EVIL, "score": 1.0}
-                        ],
+                        "passages": [evil_passage],
                     },
                 ],
                 "path": [
@@ -144,15 +143,7 @@ def sample_results(lang: str = "en") -> dict:
                         "title_zh": "读取硬件参数",
                         "domain": "gpu_architecture",
                         "query": "shared memory per SM",
-                        "passages": [
-                            {
-                                "document_id": 1,
-                                "url": hopper,
-                                "title": "Hopper tuning guide",
-                                "excerpt": "228 KiB of shared memory per SM",
-                                "score": 3.1,
-                            }
-                        ],
+                        "passages": [hopper_passage],
                     },
                     {
                         "step": 2,
@@ -161,9 +152,7 @@ def sample_results(lang: str = "en") -> dict:
                         "title_zh": EVIL_ATTR,
                         "domain": "parallel_computing",
                         "query": EVIL,
-                        "passages": [
-                            {"document_id": 2, "url": "http://x/2", "title": EVIL, "excerpt": EVIL, "score": 1.0}
-                        ],
+                        "passages": [evil_passage],
                     },
                 ],
             },
@@ -360,27 +349,38 @@ def test_report_is_self_contained():
     assert "url(" not in page.replace("url(#", "")  # only in-document SVG references
 
 
-def test_documents_show_the_reasons_behind_their_panels():
-    page = build_report(sample_results())
-    assert "value 92 = relevance 36.5 + depth 22.5 + uniqueness 14.3 + source 13.5" in page
-    assert "top terms: tensor core, shared memory" in page
-    assert "source: vendor guide (docs path)" in page
-    assert "repeats http://127.0.0.1:8000/guides/hopper.html (Jaccard 0.93)" in page
+SHOWN = {  # what the page must say, in which language
+    "documents show the reasons behind their panels": (
+        "en",
+        [
+            "value 92 = relevance 36.5 + depth 22.5 + uniqueness 14.3 + source 13.5",
+            "top terms: tensor core, shared memory",
+            "source: vendor guide (docs path)",
+            "repeats http://127.0.0.1:8000/guides/hopper.html (Jaccard 0.93)",
+        ],
+    ),
+    "other invoke results are shown, not dropped": (
+        "en",
+        ["<h3>tuned configs</h3>", "<td>dkdv</td>", "<h3>dq strategies</h3>", "separate pass"],
+    ),
+    "zh panels": (
+        "zh",
+        [
+            "【资料价值：92】【适配相关性：高】【重复内容：低】",
+            "【当前领域掌握度：23.4%】",
+            "【算子适配 Lv.1，已习得】",
+            "GPU 架构",
+            "选择分块",
+        ],
+    ),
+}
 
 
-def test_other_invoke_results_are_shown_not_dropped():
-    page = build_report(sample_results())
-    assert "<h3>tuned configs</h3>" in page and "<td>dkdv</td>" in page
-    assert "<h3>dq strategies</h3>" in page and "separate pass" in page
-
-
-def test_zh_panels():
-    page = build_report(sample_results("zh"))
-    assert "【资料价值：92】【适配相关性：高】【重复内容：低】" in page
-    assert "【当前领域掌握度：23.4%】" in page
-    assert "【算子适配 Lv.1，已习得】" in page
-    assert "GPU 架构" in page
-    assert "选择分块" in page
+@pytest.mark.parametrize(("lang", "fragments"), SHOWN.values(), ids=SHOWN.keys())
+def test_page_shows(lang, fragments):
+    page = build_report(sample_results(lang))
+    missing = [fragment for fragment in fragments if fragment not in page]
+    assert not missing
 
 
 def test_failed_validation_row_is_marked():

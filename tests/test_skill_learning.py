@@ -266,25 +266,15 @@ def test_export_writes_an_agent_skills_folder(learned, tmp_path):
     pack = json.loads((folder / "references" / "knowledge-pack.json").read_text(encoding="utf-8"))
     assert pack["skill"] == SKILL and pack["path"]
     assert (folder / "references" / "hardware" / "l100.toml").exists()
-    # the scripts run on their own, outside this checkout
-    demo = subprocess.run(
-        [sys.executable, "scripts/numpy_backward.py"],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={"PATH": "/usr/bin:/bin"},
-    )
+
+    def run_script(*argv: str) -> subprocess.CompletedProcess:  # on its own, outside this checkout
+        env = {"PATH": "/usr/bin:/bin"}
+        return subprocess.run([sys.executable, *argv], cwd=folder, capture_output=True, text=True, timeout=120, env=env)
+
+    demo = run_script("scripts/numpy_backward.py")
     assert demo.returncode == 0, demo.stderr
     assert demo.stdout.count(" ok") == 4 and "FAIL" not in demo.stdout
-    planned = subprocess.run(
-        [sys.executable, "scripts/tile_plan.py", "l100"],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={"PATH": "/usr/bin:/bin"},
-    )
+    planned = run_script("scripts/tile_plan.py", "l100")
     assert planned.returncode == 0, planned.stderr
     assert json.loads(planned.stdout)["target"]["name"] == "l100"
     with pytest.raises(UsageError, match="already exists"):
