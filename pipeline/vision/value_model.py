@@ -1,0 +1,233 @@
+"""The learned parts of the Vision, applied: word models, the document type, the value, each explained.
+
+The weights live in ``data/vision/model.json`` (derived figures only: a vocabulary of stems and stem pairs,
+their IDF and coefficients, feature means and scales, coefficients; no text), written by
+``tools/train_vision.py`` from the train split of the labelled set and tuned on dev.
+
+    words(features)      the document's vector over the model's vocabulary: (1 + log tf) × idf, L2-normalized
+                         over the vocabulary, computed from the document alone (no corpus statistics), so a
+                         figure means the same in a corpus of 10 documents or of 100k
+    topic_probability    logistic regression over that vector: P(on topic | words), the default profile's
+                         learned complement (arxiv-sanity's SVM over TF-IDF, with our labels as the marks)
+    words_value          ridge regression over that vector: the value its words suggest (tier A 1, B 0.67,
+                         technical C 0.33, administrative or off-topic 0)
+    doc_type             multinomial logistic regression over the structure figures (signals.Structure)
+    value                ridge regression over named features (structure, type probabilities, relevance, words
+                         value, term evidence, concepts): value = 100 × (intercept + Σ coef_j (x_j − μ_j) / σ_j),
+                         clipped to 0..100. Each term of the sum is a contribution in points, relative to the
+                         average training document: what ``shijie show`` lists.
+
+Every model is linear, so every figure splits into per-feature (and per-word) contributions.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from ..errors import DataError
+from ..resources import data_dir
+from . import analysis
+from .labelled import TYPES
+
+TOP = 8
+ADMIN_TYPES = frozenset(
+    ("changelog", "licence", "install", "contributing", "link_list", "toc", "marketing", "generated", "agent_notes")
+)
+
+# what each value feature measures, in words, for ``shijie show``
+FEATURE_WORDS = {
+    "log_words": "length (log of words)",
+    "long_text": "length, saturating at 3000 words",
+    "short_text": "a short text (under 150 words)",
+    "prose_share": "share of words in explanatory paragraphs",
+    "sentence_length": "words per sentence",
+    "code_share": "share of lines that are code",
+    "code_blocks": "code blocks",
+    "headings": "headings per 1000 words",
+    "list_share": "share of lines in lists",
+    "link_share": "share of lines with links",
+    "table_share": "share of lines in tables",
+    "shell_share": "share of lines that are shell commands",
+    "signature_share": "share of lines that are API signatures",
+    "rst_share": "share of lines of reStructuredText markup",
+    "question_share": "share of lines that are questions",
+    "version_lines": "version and date lines per 1000 words",
+    "label_share": "share of words in short label lines (menus, link lists)",
+    "numbers": "numbers per 1000 words",
+    "measurements": "measurements with units (GB/s, TFLOPS, ms, x) per 1000 words",
+    "dates": "dates per 1000 words",
+    "math": "math per 1000 words",
+    "exclaims": "exclamation marks per 1000 words",
+    "badges": "README badges",
+    "cjk_share": "share of Chinese characters",
+    "title_markup": "a title made of markup",
+    "source_copy": "a Sphinx or markdown source copy",
+    "relevance": "relevance to the topic",
+    "words_value": "what its words suggest",
+    "term_evidence": "topic terms present",
+    "distinct_concepts": "distinct domain concepts",
+    "concept_mentions": "domain concept mentions",
+}
+_CUE_WORDS = {
+    "explain": "explanation (because, so that, note that …)",
+    "licence": "licence wording",
+    "changelog": "release-note wording",
+    "install": "install and build wording",
+    "contributing": "contribution and conduct wording",
+    "agent": "instructions for AI agents",
+    "marketing": "marketing wording",
+    "paper": "paper wording (abstract, et al., references)",
+    "summary": "paper-summary wording",
+    "tutorial": "tutorial wording (step, let's, we will)",
+    "api": "API reference wording (parameters, returns)",
+    "qa": "question-and-answer wording",
+    "readme": "README wording (quick start, usage, license)",
+    "links": "link-list wording",
+    "index": "index and contents wording",
+    "blog": "first-person blog wording",
+    "measure": "measurement wording (benchmark, speedup, bandwidth)",
+}
+
+
+def feature_words(name: str) -> str:
+    if name in FEATURE_WORDS:
+        return FEATURE_WORDS[name]
+    for prefix, how in (("cue_", "{} per 1000 words"), ("distinct_", "distinct {}"), ("head_", "{} in headings")):
+        if name.startswith(prefix) and name[len(prefix) :] in _CUE_WORDS:
+            return how.format(_CUE_WORDS[name[len(prefix) :]])
+    if name.startswith("file_"):
+        return f"file name looks like {name[5:]}"
+    if name.startswith("type:"):
+        return f"document type {name[5:]}"
+    return name
+
+
+@dataclass(frozen=True)
+class Words:
+    """A document's vector over the model vocabulary: indices and values (sparse)."""
+
+    indices: tuple[int, ...]
+    values: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class Explained:
+    score: float
+    contributions: list[dict]  # {"feature"/"term", "words", "value", "points"}, largest first
+
+
+def _linear(coef: list[float], words: Words) -> tuple[float, list[tuple[float, int]]]:
+    parts = [(coef[i] * v, i) for i, v in zip(words.indices, words.values)]
+    return sum(p for p, _ in parts), parts
+
+
+class VisionModel:
+    def __init__(self, raw: dict, source: str = "model"):
+        try:
+            self.raw = raw
+            terms = raw["terms"]
+            self.vocabulary: list[str] = terms["vocabulary"]
+            self.index = {t: i for i, t in enumerate(self.vocabulary)}
+            self.idf: list[float] = terms["idf"]
+            self.topic_coef: list[float] = terms["topic"]["coef"]
+            self.topic_intercept: float = terms["topic"]["intercept"]
+            self.value_coef: list[float] = terms["value"]["coef"]
+            self.value_intercept: float = terms["value"]["intercept"]
+            self.doctype = raw["doctype"]
+            self.value = raw["value"]
+            self.relevance = raw["relevance"]
+            self.profile = raw["profile"]
+        except (KeyError, TypeError) as exc:
+            raise DataError(f"{source} is not a Vision model file (missing {exc})") from None
+        if not (len(self.idf) == len(self.topic_coef) == len(self.value_coef) == len(self.vocabulary)):
+            raise DataError(f"{source}: vocabulary, idf and coefficients differ in length")
+
+    # -- words -----------------------------------------------------------------------------------------
+    def words(self, features: list[str]) -> Words:
+        index = self.index
+        counts = Counter(f for f in features if f in index)
+        if not counts:
+            return Words((), ())
+        pairs = [(index[f], (1 + math.log(c)) * self.idf[index[f]]) for f, c in counts.items()]
+        norm = math.sqrt(sum(v * v for _, v in pairs)) or 1.0
+        pairs.sort()
+        return Words(tuple(i for i, _ in pairs), tuple(v / norm for _, v in pairs))
+
+    def topic_probability(self, words: Words) -> Explained:
+        total, parts = _linear(self.topic_coef, words)
+        z = self.topic_intercept + total
+        return Explained(1 / (1 + math.exp(-z)), self._top_terms(parts))
+
+    def words_value(self, words: Words) -> Explained:
+        total, parts = _linear(self.value_coef, words)
+        return Explained(self.value_intercept + total, self._top_terms(parts))
+
+    def _top_terms(self, parts: list[tuple[float, int]]) -> list[dict]:
+        parts = sorted(parts, key=lambda p: -abs(p[0]))[:TOP]
+        return [{"term": analysis.surface(self.vocabulary[i]), "weight": round(p, 4)} for p, i in parts if p]
+
+    # -- document type ---------------------------------------------------------------------------------
+    def doc_type(self, structure: dict[str, float]) -> tuple[str, dict[str, float]]:
+        d = self.doctype
+        x = [(structure.get(name, 0.0) - m) / s for name, m, s in zip(d["features"], d["mean"], d["scale"])]
+        logits = [b + sum(c * v for c, v in zip(row, x)) for row, b in zip(d["coef"], d["intercept"])]
+        top = max(logits)
+        exp = [math.exp(v - top) for v in logits]
+        total = sum(exp)
+        probs = {name: e / total for name, e in zip(d["classes"], exp)}
+        return max(probs, key=probs.__getitem__), probs
+
+    # -- value -----------------------------------------------------------------------------------------
+    def value_of(self, features: dict[str, float]) -> tuple[int, Explained]:
+        v = self.value
+        points = []
+        for name, m, s, c in zip(v["features"], v["mean"], v["scale"], v["coef"]):
+            x = features.get(name, m)
+            points.append((100 * c * (x - m) / s, name, x))
+        base = 100 * v["intercept"]
+        raw = base + sum(p for p, _, _ in points)
+        points.sort(key=lambda p: -abs(p[0]))
+        contributions = [
+            {"feature": name, "words": feature_words(name), "value": round(x, 4), "points": round(p, 1)}
+            for p, name, x in points[:TOP]
+        ]
+        return int(round(max(0.0, min(100.0, raw)))), Explained(round(raw, 2), [{"base": round(base, 1)}, *contributions])
+
+    def matches_profile(self, profile) -> bool:
+        """Whether ``profile`` is the one the word models were trained with (else they stay out)."""
+        return profile.name == self.profile["name"] and profile_fingerprint(profile) == self.profile["fingerprint"]
+
+
+def profile_fingerprint(profile) -> str:
+    import hashlib
+
+    body = json.dumps([profile.name, sorted(profile.terms.items())], ensure_ascii=False)
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
+
+
+def model_path() -> Path:
+    return data_dir() / "vision" / "model.json"
+
+
+def load_model(path: str | Path | None = None) -> VisionModel:
+    path = Path(path) if path is not None else model_path()
+    return _load(str(path), path.stat().st_mtime_ns if path.exists() else 0)
+
+
+@lru_cache(maxsize=4)
+def _load(path: str, _mtime: int) -> VisionModel:
+    try:
+        raw = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise DataError(f"Vision model {path} does not exist: python tools/train_vision.py") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise DataError(f"Vision model {path} does not parse: {exc}") from None
+    return VisionModel(raw, f"Vision model {path}")
+
+
+TYPE_NAMES = TYPES
