@@ -2,6 +2,7 @@
 
     python benchmarks/score_bench.py            # 10k and 100k documents
     python benchmarks/score_bench.py 2000       # any sizes
+    python benchmarks/score_bench.py --vision 10000   # "whole" is the learned Vision (pipeline.vision.scorer)
 
 For each size it generates a corpus into a temporary SQLite file (not timed): documents with Zipf-
 distributed words over a 60k-word vocabulary, lognormal lengths (median ~350 words), a third of them
@@ -221,6 +222,26 @@ def step_whole(db_path: str) -> dict:
     }
 
 
+def step_vision(db_path: str) -> dict:
+    from pipeline.store import open_db
+    from pipeline.vision.scorer import score_database
+
+    db = open_db(db_path)
+    timings: dict[str, float] = {}
+    start = time.perf_counter()
+    scored = score_database(db, timings=timings)
+    seconds = time.perf_counter() - start
+    return {
+        "seconds": seconds,
+        "timings": timings,
+        "high": sum(s.relevance == "high" for s in scored),
+        "pairs": {s.id: s.duplicate_of for s in scored if s.redundancy == "high"},
+    }
+
+
+WHOLE = "whole"
+
+
 def _run_step(step: str, db_path: Path) -> dict:
     out = subprocess.run(
         [sys.executable, __file__, "--step", step, str(db_path)], capture_output=True, text=True, check=True, cwd=REPO
@@ -237,7 +258,7 @@ def bench(n_docs: int) -> dict:
         bares, wholes = [], []
         for _ in range(repeats):
             bares.append(_run_step("bare", db_path))
-            wholes.append(_run_step("whole", db_path))
+            wholes.append(_run_step(WHOLE, db_path))
         red = _run_step("redundancy", db_path)
     bare = min(bares, key=lambda r: r["seconds"])
     whole = min(wholes, key=lambda r: r["seconds"])
@@ -292,8 +313,13 @@ def main(sizes: list[int]) -> None:
 
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "--step":
-        result = {"bare": step_bare, "redundancy": step_redundancy, "whole": step_whole}[sys.argv[2]](sys.argv[3])
+        steps = {"bare": step_bare, "redundancy": step_redundancy, "whole": step_whole, "vision": step_vision}
+        result = steps[sys.argv[2]](sys.argv[3])
         result["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(json.dumps(result))
     else:
-        main([int(a) for a in sys.argv[1:]] or [10_000, 100_000])
+        args = sys.argv[1:]
+        if "--vision" in args:
+            args.remove("--vision")
+            WHOLE = "vision"
+        main([int(a) for a in args] or [10_000, 100_000])

@@ -57,6 +57,7 @@ class Sample:
     reading: Reading
     features: list[str]  # TF-IDF features (stems and stem pairs)
     structure: dict[str, float]
+    counts: Counter  # the features counted once, for every fit
 
 
 def read_samples(loaded: list[LoadedDocument], profile: Profile) -> list[Sample]:
@@ -66,19 +67,21 @@ def read_samples(loaded: list[LoadedDocument], profile: Profile) -> list[Sample]
         doc = item.document
         row = (n, item.url, doc.title, doc.kind, doc.text, doc.headings, doc.code_blocks, doc.metadata)
         reading, features = reader.read(row)
-        samples.append(Sample(item.label, reading, features, reading.structure.features()))
+        samples.append(Sample(item.label, reading, features, reading.structure.features(), Counter(features)))
     return samples
 
 
 def vocabulary(samples: list[Sample]) -> list[str]:
     df: Counter = Counter()
-    families: dict[str, set] = defaultdict(set)
+    by_family: dict[str, set] = defaultdict(set)
     for s in samples:
-        for f in set(s.features):
-            df[f] += 1
-            families[f].add(s.label.family)
-    eligible = [f for f in df if df[f] >= MIN_DF and len(families[f]) >= MIN_FAMILIES]
-    eligible.sort(key=lambda f: (-len(families[f]), -df[f], f))
+        df.update(s.counts.keys())
+        by_family[s.label.family].update(s.counts.keys())
+    families: Counter = Counter()
+    for keys in by_family.values():
+        families.update(keys)
+    eligible = [f for f in df if df[f] >= MIN_DF and families[f] >= MIN_FAMILIES]
+    eligible.sort(key=lambda f: (-families[f], -df[f], f))
     return sorted(eligible[:MAX_TERMS])
 
 
@@ -89,10 +92,10 @@ def term_matrix(samples: list[Sample], vocab: list[str], idf: np.ndarray | None 
     index = {t: i for i, t in enumerate(vocab)}
     rows, cols, vals = [], [], []
     for n, s in enumerate(samples):
-        for f, c in Counter(f for f in s.features if f in index).items():
+        for f in s.counts.keys() & index.keys():
             rows.append(n)
             cols.append(index[f])
-            vals.append(1 + math.log(c))
+            vals.append(1 + math.log(s.counts[f]))
     matrix = sparse.csr_matrix((vals, (rows, cols)), shape=(len(samples), len(vocab)), dtype=np.float64)
     if idf is None:
         df = np.bincount(matrix.indices, minlength=len(vocab))
