@@ -161,12 +161,15 @@ def test_licence_footers_and_templates_make_no_copies_and_code_finds_a_translati
     b = _info(2, "https://example.org/b", "Tensor cores and WGMMA: another short note, on matrix units.\n" + footer)
     assert copies.measure([a, b])[1].score < 0.5 and copies.measure([a, b])[2].score < 0.5
     counts = copies.LineCounts()
-    template = [f"Navigation line {i} of the site template shared by every page" for i in range(40)]
-    pages = [f"Page {n}: " + " ".join(f"word{n}x{k}" for k in range(60)) + "\n" + "\n".join(template) for n in range(10)]
+    template = ["Site menu: " + " ".join(f"nav{i}w{j}" for j in range(10)) for i in range(20)]
+    pages = [f"Page {n}: " + " ".join(f"word{n}x{k}" for k in range(150)) + "\n" + "\n".join(template) for n in range(10)]
     for text in pages:
         counts.add(copies_line_hashes(text))
     infos = [_info(n, f"https://example.org/{n}", text, counts=counts) for n, text in enumerate(pages)]
     assert all(c.score < 0.5 for c in copies.measure(infos).values())
+    # without the corpus count the template is half of every page, and the pages would repeat each other
+    bare = [_info(n, f"https://example.org/{n}", text) for n, text in enumerate(pages)]
+    assert any(c.score >= 0.5 for c in copies.measure(bare).values())
     code = ["\n".join(f"acc{i} = tl.dot(a{i}, b{i}, acc{i})  # step {i}" for i in range(40))]
     english = _info(1, "https://example.org/en.md", "How the loop works, in English words.\n", kind="markdown", code=code)
     chinese = _info(2, "https://example.org/zh.md", "循环如何工作，用中文说明。\n", kind="markdown", code=code)

@@ -102,11 +102,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=model_path())
     parser.add_argument("--lofo", action="store_true", help="also leave-one-family-out figures on train+dev")
+    parser.add_argument(
+        "--lofo-only", action="store_true", help="only the leave-one-family-out figures, with the shipped model's settings"
+    )
     args = parser.parse_args()
     started = time.perf_counter()
     profile_file = data_dir() / "vision" / "profile.toml"
     profile = load_profile(profile_file)
     train, dev = load("train", profile), load("dev", profile)
+    if args.lofo_only:
+        chosen = json.loads(model_path().read_text(encoding="utf-8"))["provenance"]["settings"]
+        alpha, blend = chosen.pop("value_alpha"), chosen.pop("relevance_blend")
+        figures = lofo(train + dev, chosen, profile, alpha, blend)
+        print(json.dumps({k: round(v, 4) for k, v in figures.items() if isinstance(v, float)}))
+        return
 
     profile_train, profile_dev = training.profile_scores(train, profile), training.profile_scores(dev, profile)
     best = None
