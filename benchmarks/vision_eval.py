@@ -20,9 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pipeline.vision.evaluate import TARGETS, meets, metrics, score_labelled  # noqa: E402
-from pipeline.vision.labelled import load_documents, load_labels  # noqa: E402
-from pipeline.vision.splits import SPLITS, select  # noqa: E402
+from pipeline.vision.evaluate import TARGETS, meets, metrics, score_labelled
+from pipeline.vision.labelled import load_documents, load_labels
+from pipeline.vision.splits import SPLITS, select
 
 ROWS = [
     ("documents", "documents scored"),
@@ -92,8 +92,10 @@ def main() -> None:
         print(f"| {name} | {target} | " + " | ".join(cells) + " |")
     for split in args.split:
         r = results[split]
-        print(f"\n{split}: counts {r['counts']}, {r['copy_pairs']} copy pairs ({r['copies_merged_by_crawl']} merged by"
-              f" the crawl), median technical value {fmt(r['median_technical_value'])}, {r['seconds']} s")
+        print(
+            f"\n{split}: counts {r['counts']}, {r['copy_pairs']} copy pairs ({r['copies_merged_by_crawl']} merged by"
+            f" the crawl), median technical value {fmt(r['median_technical_value'])}, {r['seconds']} s"
+        )
         for key in ("traps_above", "copies_missed", "falsely_flagged"):
             if r[key]:
                 print(f"  {key}: {', '.join(r[key][:12])}{' …' if len(r[key]) > 12 else ''}")
@@ -121,8 +123,10 @@ def show(labels, ids, outcomes, n: int) -> None:
     print(f"\nworst {n} (value far from the label):")
     for o in sorted(outcomes.values(), key=lambda o: -error(o))[:n]:
         label = by_id[o.id][0]
-        print(f"  {o.value:5.1f} {o.relevance:6s} {label.relevance:9s} {label.tier} {label.type:13s} {label.key}"
-              f"  — {label.why[:70]}")
+        print(
+            f"  {o.value:5.1f} {o.relevance:6s} {label.relevance:9s} {label.tier} {label.type:13s} {label.key}"
+            f"  — {label.why[:70]}"
+        )
 
 
 if __name__ == "__main__":

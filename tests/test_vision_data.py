@@ -10,7 +10,7 @@ import pytest
 
 from pipeline.errors import DataError
 from pipeline.vision import labelled, splits
-from pipeline.vision.evaluate import auc, copy_groups, metrics, Outcome
+from pipeline.vision.evaluate import Outcome, auc, copy_groups, metrics
 
 
 def test_every_shipped_label_file_parses_and_every_family_has_one_split():
@@ -27,8 +27,9 @@ def test_every_shipped_label_file_parses_and_every_family_has_one_split():
 
 def test_the_split_rule_places_families_by_stratum_and_never_moves_one(tmp_path):
     def label(family, relevance, n):
-        return labelled.Label(f"deb:{family}", family, "debian", "/x", "1", f"p{n}", "0" * 64, relevance,
-                              "C", "guide", "", "")
+        return labelled.Label(
+            f"deb:{family}", family, "debian", "/x", "1", f"p{n}", "0" * 64, relevance, "C", "guide", "", ""
+        )
 
     labels = [label(f"fam{i}", "technical", n) for i in range(10) for n in range(5)]
     labels += [label(f"off{i}", "off", n) for i in range(3) for n in range(5)]
@@ -68,15 +69,19 @@ def test_the_loader_reads_debian_files_gz_and_the_cache_checks_sha256_and_counts
     notes = gzip.compress(b"pkg (1.0-1) unstable; urgency=medium\n\n  * Initial release.\n")
     (root / "changelog.Debian.gz").write_bytes(notes)
     (root / "other.html").write_bytes(b"<html><body>changed since it was labelled</body></html>")
-    sha = lambda b: hashlib.sha256(b).hexdigest()  # noqa: E731
+    sha = lambda b: hashlib.sha256(b).hexdigest()
     folder = tmp_path / "labels"
     folder.mkdir()
-    _write_labels(folder, root, [
-        ("tiling.html", sha(page), ""),
-        ("changelog.Debian.gz", sha(notes), ""),
-        ("other.html", sha(b"the bytes that were labelled"), ""),
-        ("absent.html", "0" * 64, ""),
-    ])
+    _write_labels(
+        folder,
+        root,
+        [
+            ("tiling.html", sha(page), ""),
+            ("changelog.Debian.gz", sha(notes), ""),
+            ("other.html", sha(b"the bytes that were labelled"), ""),
+            ("absent.html", "0" * 64, ""),
+        ],
+    )
     cache = tmp_path / "cache"
     readme = b"# Kernel notes\n\nWarps and shared memory.\n"
     (cache / "gh" / "o" / "r" / ("a" * 40)).mkdir(parents=True)
@@ -114,8 +119,11 @@ def test_metrics_on_a_hand_made_case():
         return labelled.Label("deb:p", "p", "debian", "/", "1", path, "0" * 64, relevance, tier, type_, dup, "")
 
     labels = [
-        label("a", "technical", "A"), label("b", "technical", "B"), label("c", "technical", "C"),
-        label("old", "technical", "A", dup="deb:p:a"), label("log", "admin", type_="changelog"),
+        label("a", "technical", "A"),
+        label("b", "technical", "B"),
+        label("c", "technical", "C"),
+        label("old", "technical", "A", dup="deb:p:a"),
+        label("log", "admin", type_="changelog"),
         label("turtle", "off"),
     ]
     ids = {f"deb:p:{n}": i for i, n in enumerate(["a", "b", "c", "old", "log", "turtle"])}

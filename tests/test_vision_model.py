@@ -11,11 +11,11 @@ from pipeline.frontier import Frontier
 from pipeline.profile import load_profile
 from pipeline.resources import data_dir
 from pipeline.store import open_db
+from pipeline.taxonomy import load_taxonomy
 from pipeline.vision import analysis, copies, topic
 from pipeline.vision.reading import Reader
 from pipeline.vision.scorer import score_database
 from pipeline.vision.value_model import load_model
-from pipeline.taxonomy import load_taxonomy
 from tests.conftest import REPO
 
 PROFILE = load_profile(data_dir() / "vision" / "profile.toml")
@@ -128,7 +128,8 @@ def _info(doc_id, url, text, title="", kind="html", newest=0.0, counts=None, cod
 
 PAGE = "\n\n".join(
     f"Paragraph {i}: the warp scheduler issues one instruction per cycle from a ready warp, and shared memory "
-    f"banks serve 32 threads at once unless two of them address the same bank {i}." for i in range(30)
+    f"banks serve 32 threads at once unless two of them address the same bank {i}."
+    for i in range(30)
 )
 
 
@@ -157,12 +158,16 @@ def test_licence_footers_and_templates_make_no_copies_and_code_finds_a_translati
             "KIND, either express or implied. See the License for the specific language governing permissions.",
         ]
     )
-    a = _info(1, "https://example.org/a", "Warps and banks: a short note on how shared memory serves a warp.\n" + footer)
+    a = _info(
+        1, "https://example.org/a", "Warps and banks: a short note on how shared memory serves a warp.\n" + footer
+    )
     b = _info(2, "https://example.org/b", "Tensor cores and WGMMA: another short note, on matrix units.\n" + footer)
     assert copies.measure([a, b])[1].score < 0.5 and copies.measure([a, b])[2].score < 0.5
     counts = copies.LineCounts()
     template = ["Site menu: " + " ".join(f"nav{i}w{j}" for j in range(10)) for i in range(20)]
-    pages = [f"Page {n}: " + " ".join(f"word{n}x{k}" for k in range(150)) + "\n" + "\n".join(template) for n in range(10)]
+    pages = [
+        f"Page {n}: " + " ".join(f"word{n}x{k}" for k in range(150)) + "\n" + "\n".join(template) for n in range(10)
+    ]
     for text in pages:
         counts.add(copies_line_hashes(text))
     infos = [_info(n, f"https://example.org/{n}", text, counts=counts) for n, text in enumerate(pages)]
@@ -171,7 +176,9 @@ def test_licence_footers_and_templates_make_no_copies_and_code_finds_a_translati
     bare = [_info(n, f"https://example.org/{n}", text) for n, text in enumerate(pages)]
     assert any(c.score >= 0.5 for c in copies.measure(bare).values())
     code = ["\n".join(f"acc{i} = tl.dot(a{i}, b{i}, acc{i})  # step {i}" for i in range(40))]
-    english = _info(1, "https://example.org/en.md", "How the loop works, in English words.\n", kind="markdown", code=code)
+    english = _info(
+        1, "https://example.org/en.md", "How the loop works, in English words.\n", kind="markdown", code=code
+    )
     chinese = _info(2, "https://example.org/zh.md", "循环如何工作，用中文说明。\n", kind="markdown", code=code)
     result = copies.measure([english, chinese])
     assert {result[1].signal, result[2].signal} == {"code", ""}
@@ -186,8 +193,14 @@ def copies_line_hashes(text: str):
 def _store(db, url: str, text: str):
     doc = extract(text.encode(), "text/markdown", url + ".md").documents[0]
     Frontier(db).store_document(
-        url, doc, final_url=None, content_type="text/markdown", byte_size=len(text),
-        etag=None, last_modified=None, depth=0,
+        url,
+        doc,
+        final_url=None,
+        content_type="text/markdown",
+        byte_size=len(text),
+        etag=None,
+        last_modified=None,
+        depth=0,
     )
     db.conn.commit()
 
@@ -218,7 +231,10 @@ def test_training_refuses_when_labelled_texts_are_missing(tmp_path):
     env = {**os.environ, "SHIJIE_VISION_CACHE": str(tmp_path / "empty-cache"), "PYTHONPATH": str(REPO)}
     result = subprocess.run(
         [sys.executable, str(REPO / "tools" / "train_vision.py"), "--out", str(tmp_path / "model.json")],
-        capture_output=True, text=True, env=env, timeout=600,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
     )
     assert result.returncode == 1 and "refusing to train" in result.stderr
     assert not (tmp_path / "model.json").exists()

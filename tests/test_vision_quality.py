@@ -56,4 +56,6 @@ def test_the_split_holds_what_the_floors_need(figures):
 def test_floor(figures, name):
     op, floor = FLOORS[name]
     value = figures[name]
-    assert value is not None and (value >= floor if op == ">=" else value <= floor), f"{name} = {value}, floor {op} {floor}"
+    assert value is not None and (value >= floor if op == ">=" else value <= floor), (
+        f"{name} = {value}, floor {op} {floor}"
+    )

@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pipeline.vision.labelled import load_labels  # noqa: E402
-from pipeline.vision.splits import SPLITS, TARGETS, assign, load_splits, splits_path, stratum  # noqa: E402
+from pipeline.vision.labelled import load_labels
+from pipeline.vision.splits import SPLITS, TARGETS, assign, load_splits, splits_path, stratum
 
 HEADER = """\
 # Train / dev / test of the Vision's labelled set, by family (pipeline/vision/splits.py reads this file).

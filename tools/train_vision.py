@@ -26,12 +26,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pipeline.profile import load_profile  # noqa: E402
-from pipeline.resources import data_dir  # noqa: E402
-from pipeline.vision import training  # noqa: E402
-from pipeline.vision.labelled import labels_dir, load_documents, load_labels  # noqa: E402
-from pipeline.vision.splits import select, splits_path  # noqa: E402
-from pipeline.vision.value_model import model_path  # noqa: E402
+from pipeline.profile import load_profile
+from pipeline.resources import data_dir
+from pipeline.vision import training
+from pipeline.vision.labelled import labels_dir, load_documents, load_labels
+from pipeline.vision.splits import select, splits_path
+from pipeline.vision.value_model import model_path
 
 WORD_GRID = [
     {"c_topic": c, "alpha_words": a, "c_type": t} for c, a, t in itertools.product((0.3, 1.0), (1.0, 3.0), (0.3, 1.0))
@@ -103,7 +103,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=model_path())
     parser.add_argument("--lofo", action="store_true", help="also leave-one-family-out figures on train+dev")
     parser.add_argument(
-        "--lofo-only", action="store_true", help="only the leave-one-family-out figures, with the shipped model's settings"
+        "--lofo-only",
+        action="store_true",
+        help="only the leave-one-family-out figures, with the shipped model's settings",
     )
     args = parser.parse_args()
     started = time.perf_counter()
@@ -126,7 +128,10 @@ def main() -> None:
             _, value, _ = fit_all(train, settings, profile, alpha, blend, oof, profile_train)
             dev_value, dev_relevance = predict(models, value, dev, profile_dev, blend)
             q = training.quality(dev, dev_value, dev_relevance)
-            print(f"  {settings} alpha {alpha} blend {blend}: {json.dumps({k: round(v, 3) for k, v in q.items() if isinstance(v, float)})}", flush=True)
+            print(
+                f"  {settings} alpha {alpha} blend {blend}: {json.dumps({k: round(v, 3) for k, v in q.items() if isinstance(v, float)})}",
+                flush=True,
+            )
             if best is None or objective(q) > objective(best[0]):
                 best = (q, settings, alpha, blend)
     dev_quality, settings, alpha, blend = best
@@ -145,12 +150,16 @@ def main() -> None:
     }
     if args.lofo:
         provenance["lofo_train_dev"] = {
-            k: round(v, 4) for k, v in lofo(train + dev, settings, profile, alpha, blend).items() if isinstance(v, float)
+            k: round(v, 4)
+            for k, v in lofo(train + dev, settings, profile, alpha, blend).items()
+            if isinstance(v, float)
         }
     document = training.model_document(profile, models, value, blend, thresholds, provenance)
     args.out.write_text(json.dumps(document, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
-    print(f"wrote {args.out} ({args.out.stat().st_size // 1024} KB: {len(models.vocab)} terms, "
-          f"{len(value.names)} value features); thresholds {thresholds}; {time.perf_counter() - started:.0f} s")
+    print(
+        f"wrote {args.out} ({args.out.stat().st_size // 1024} KB: {len(models.vocab)} terms, "
+        f"{len(value.names)} value features); thresholds {thresholds}; {time.perf_counter() - started:.0f} s"
+    )
     print(json.dumps(provenance["dev"]), json.dumps(provenance.get("lofo_train_dev", {})))
 
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-
 from functools import cache
 
 import Stemmer

@@ -58,16 +58,16 @@ _MULTIPLIERS = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E377
 _LICENCE_LINE = re.compile(
     r"copyright|\(c\)|©|licen[cs]ed? under|all rights reserved|spdx-license|permission is hereby granted|"
     r"warrant(?:y|ies)|licensor|redistribution",
-    re.I,
+    re.IGNORECASE,
 )
 LICENCE_DOMINATED = 0.6
 HOLDER_MIN_TOKENS = 20
-_HOLDER_LINE = re.compile(r"\b(?:19|20)\d\d\b|^\s*files:", re.I)
+_HOLDER_LINE = re.compile(r"\b(?:19|20)\d\d\b|^\s*files:", re.IGNORECASE)
 _ROLE = re.compile(r":[\w:+-]+:`([^`<]*?)(?:\s*<[^>]*>)?`")
-_DIRECTIVE_OR_RULE = re.compile(r"^\s*(?:\.\. [\w:-]+::.*|[=\-~^*#+`'\"]{4,})\s*$", re.M)
+_DIRECTIVE_OR_RULE = re.compile(r"^\s*(?:\.\. [\w:-]+::.*|[=\-~^*#+`'\"]{4,})\s*$", re.MULTILINE)
 _PARAGRAPHS = re.compile(r"\n\s*\n")
-_SOURCE_URL = re.compile(r"/_sources/|\.(?:rst|md)\.txt$", re.I)
-_RST_MARKUP = re.compile(r"^\s*\.\. [\w:-]+::|^\s*[=\-~^*]{4,}\s*$|:(?:ref|doc|class|func|code):`", re.M)
+_SOURCE_URL = re.compile(r"/_sources/|\.(?:rst|md)\.txt$", re.IGNORECASE)
+_RST_MARKUP = re.compile(r"^\s*\.\. [\w:-]+::|^\s*[=\-~^*]{4,}\s*$|:(?:ref|doc|class|func|code):`", re.MULTILINE)
 _NUMBERS = re.compile(r"\d+")
 
 
@@ -130,7 +130,9 @@ class Signer:
         hashes = np.fromiter((hash(k) for k in keys), dtype=np.int64, count=len(keys)).view(np.uint64)
         frequent = self.counts.count(hashes) >= self.threshold
         return "\n".join(
-            line for line, key, common in zip(lines, keys, frequent) if len(key) < 8 or not (common or _LICENCE_LINE.search(key))
+            line
+            for line, key, common in zip(lines, keys, frequent)
+            if len(key) < 8 or not (common or _LICENCE_LINE.search(key))
         )
 
     def sign(
@@ -228,7 +230,9 @@ class Copy:
 def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
     """Each document's containment in a preferred near-copy (``Copy``), over LSH candidates only."""
     by_id = {info.id: info for info in infos}
-    settings = dict(threshold=redundancy.CANDIDATE_JACCARD, num_perm=redundancy.NUM_PERM, weights=redundancy.LSH_WEIGHTS)
+    settings = dict(
+        threshold=redundancy.CANDIDATE_JACCARD, num_perm=redundancy.NUM_PERM, weights=redundancy.LSH_WEIGHTS
+    )
     text_lsh, code_lsh = MinHashLSH(**settings), MinHashLSH(**settings)
     for info in infos:
         if info.text is not None:

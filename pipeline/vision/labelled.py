@@ -252,9 +252,7 @@ def _gunzip(raw: bytes) -> bytes | None:
         return None
 
 
-def load_documents(
-    labels: list[Label], cache: Path | None = None
-) -> tuple[list[LoadedDocument], LoadReport]:
+def load_documents(labels: list[Label], cache: Path | None = None) -> tuple[list[LoadedDocument], LoadReport]:
     """Reads, checks and extracts every labelled document that is on this machine; counts the rest."""
     report = LoadReport(labelled=len(labels))
     loaded: list[LoadedDocument] = []

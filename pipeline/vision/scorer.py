@@ -17,7 +17,9 @@ functions; ``pipeline.score.score_corpus`` calls ``score_rows`` once the Vision 
                           good/bad marks model when there are marks (arxiv-sanity: logistic regression over the
                           corpus TF-IDF)
              type       doc_type over the structure figures
-             value      the learned linear model over named features; + MARK_POINTS × (2p − 1) with marks
+             value      the learned linear model over named features; + MARK_POINTS × (2p − 1) with marks;
+                        × relevance / medium below the "medium" cut (an off-topic page is worth little to
+                        this reader however well written: the gate the old scorer had, now at the calibrated cut)
     pass 2   texts again, boilerplate dropped, MinHash of text and code; LSH; the copy to keep by
              preference, never by rank (copies.measure); value − COPY_POINTS × redundancy for a document
              that repeats a better copy
@@ -217,7 +219,9 @@ def score_rows(
         distinct = sum(len(c) for c in r.concepts.values())
         figures.update(
             relevance=score,
-            words_value=doc.words_value if use_words else model.value["mean"][model.value["features"].index("words_value")],
+            words_value=doc.words_value
+            if use_words
+            else model.value["mean"][model.value["features"].index("words_value")],
             term_evidence=r.evidence.score,
             distinct_concepts=float(np.log1p(distinct)),
             concept_mentions=float(np.log1p(concept_total)),
@@ -226,7 +230,11 @@ def score_rows(
         mark_points = 0.0
         if marks_p is not None:
             mark_points = MARK_POINTS * (2 * float(marks_p[i]) - 1)
-        value_of[r.id] = (value + mark_points, {"model": explained, "marks": round(mark_points, 1)})
+        gate = min(1.0, score / model.relevance["medium"]) if model.relevance["medium"] > 0 else 1.0
+        value_of[r.id] = (
+            (value + mark_points) * gate,
+            {"model": explained, "marks": round(mark_points, 1), "relevance_gate": round(gate, 3)},
+        )
     timings["relevance_value"] = time.perf_counter() - clock
     clock = time.perf_counter()
 

@@ -111,7 +111,8 @@ def profile_scores(samples: list[Sample], profile: Profile) -> np.ndarray:
     from sklearn.feature_extraction.text import TfidfVectorizer
 
     from . import analysis
-    from .scorer import MAX_DF, MIN_DF as CORPUS_MIN_DF, profile_vector
+    from .scorer import MAX_DF, profile_vector
+    from .scorer import MIN_DF as CORPUS_MIN_DF
 
     vectorizer = TfidfVectorizer(
         analyzer=analysis.prepared, sublinear_tf=True, min_df=CORPUS_MIN_DF, max_df=MAX_DF, dtype=np.float32
@@ -159,7 +160,11 @@ def apply_word_models(models: WordModels, samples: list[Sample]) -> dict[str, np
     types = np.zeros((len(samples), len(TYPES)))
     for j, name in enumerate(models.doctype.classes_):
         types[:, TYPES.index(name)] = raw[:, j]
-    return {"topic": models.topic.predict_proba(matrix)[:, 1], "words_value": models.value.predict(matrix), "types": types}
+    return {
+        "topic": models.topic.predict_proba(matrix)[:, 1],
+        "words_value": models.value.predict(matrix),
+        "types": types,
+    }
 
 
 def out_of_fold(samples: list[Sample], settings: dict) -> dict[str, np.ndarray]:
@@ -226,7 +231,9 @@ def fit_value(names: list[str], x: np.ndarray, samples: list[Sample], alpha: flo
     mean = x.mean(axis=0)
     scale = x.std(axis=0)
     scale[scale == 0] = 1.0
-    model = Ridge(alpha=alpha).fit((x - mean) / scale, [target(s.label) for s in samples], sample_weight=family_weights(samples))
+    model = Ridge(alpha=alpha).fit(
+        (x - mean) / scale, [target(s.label) for s in samples], sample_weight=family_weights(samples)
+    )
     return ValueFit(names, mean, scale, model.coef_, float(model.intercept_))
 
 

@@ -196,7 +196,9 @@ class VisionModel:
             {"feature": name, "words": feature_words(name), "value": round(x, 4), "points": round(p, 1)}
             for p, name, x in points[:TOP]
         ]
-        return int(round(max(0.0, min(100.0, raw)))), Explained(round(raw, 2), [{"base": round(base, 1)}, *contributions])
+        return int(round(max(0.0, min(100.0, raw)))), Explained(
+            round(raw, 2), [{"base": round(base, 1)}, *contributions]
+        )
 
     def matches_profile(self, profile) -> bool:
         """Whether ``profile`` is the one the word models were trained with (else they stay out)."""
