@@ -66,6 +66,15 @@ _HOLDER_LINE = re.compile(r"\b(?:19|20)\d\d\b|^\s*files:", re.IGNORECASE)
 _ROLE = re.compile(r":[\w:+-]+:`([^`<]*?)(?:\s*<[^>]*>)?`")
 _DIRECTIVE_OR_RULE = re.compile(r"^\s*(?:\.\. [\w:-]+::.*|[=\-~^*#+`'\"]{4,})\s*$", re.MULTILINE)
 _PARAGRAPHS = re.compile(r"\n\s*\n")
+_LICENCE_WORDS = ("copyright", "(c)", "©", "licen", "rights reserved", "spdx", "permission is hereby", "warrant", "redistribution")
+
+
+def _has_licence(text: str) -> bool:
+    """Cheap test before the line-by-line regex: plain substring search runs in C at memory speed."""
+    low = text.lower()
+    return any(word in low for word in _LICENCE_WORDS)
+
+
 _SOURCE_URL = re.compile(r"/_sources/|\.(?:rst|md)\.txt$", re.IGNORECASE)
 _RST_MARKUP = re.compile(r"^\s*\.\. [\w:-]+::|^\s*[=\-~^*]{4,}\s*$|:(?:ref|doc|class|func|code):`", re.MULTILINE)
 _NUMBERS = re.compile(r"\d+")
@@ -123,17 +132,19 @@ class Signer:
         self.counts = counts
         self.threshold = BOILERPLATE_DOCS if documents >= 2 * BOILERPLATE_DOCS else documents + 1
 
-    def _content(self, text: str) -> str:
-        """The text without its boilerplate lines (frequent in the corpus, or licence wording)."""
+    def _content(self, text: str, licence: bool | None = None) -> tuple[str, bool]:
+        """The text without its boilerplate lines (frequent in the corpus, or licence wording); whether any went."""
         lines = text.split("\n")
         keys = [line.strip().lower() for line in lines]
         hashes = np.fromiter((hash(k) for k in keys), dtype=np.int64, count=len(keys)).view(np.uint64)
-        frequent = self.counts.count(hashes) >= self.threshold
-        return "\n".join(
-            line
-            for line, key, common in zip(lines, keys, frequent)
-            if len(key) < 8 or not (common or _LICENCE_LINE.search(key))
+        drop = (self.counts.count(hashes) >= self.threshold) & np.fromiter(
+            (len(k) >= 8 for k in keys), dtype=bool, count=len(keys)
         )
+        if _has_licence(text) if licence is None else licence:  # line by line only where licence wording is
+            drop |= np.fromiter((_LICENCE_LINE.search(k) is not None for k in keys), dtype=bool, count=len(keys))
+        if not drop.any():
+            return text, False
+        return "\n".join(line for line, gone in zip(lines, drop) if not gone), True
 
     def sign(
         self, doc_id: int, url: str, title: str, kind: str, text: str, code_blocks: list, newest: float
@@ -141,18 +152,20 @@ class Signer:
         source_copy = is_source_copy(url, title, kind, text)
         if source_copy:
             text = _DIRECTIVE_OR_RULE.sub("", _ROLE.sub(r"\1", text))
-        all_toks = analysis.tokens(text)
-        if _licence_share(text) >= LICENCE_DOMINATED:
+        licence = _has_licence(text)
+        if licence and _licence_share(text) >= LICENCE_DOMINATED:
+            all_toks = analysis.tokens(text)
             toks = analysis.tokens("\n".join(line for line in text.split("\n") if _HOLDER_LINE.search(line)))
             if len(toks) < HOLDER_MIN_TOKENS:  # a holder line or two tell no copy apart
                 toks = []
-            dropped = 1 - len(toks) / len(all_toks) if all_toks else 0.0
         else:
-            toks = analysis.tokens(self._content(text))
-            dropped = 1 - len(toks) / len(all_toks) if all_toks else 0.0
+            content, changed = self._content(text, licence)
+            toks = analysis.tokens(content)
+            all_toks = analysis.tokens(text) if changed else toks
             if all_toks and len(toks) < KEEP_ALL_BELOW * len(all_toks):
-                toks, dropped = all_toks, 0.0
-        code_toks = analysis.tokens(self._content("\n".join(map(str, code_blocks)))) if code_blocks else []
+                toks = all_toks
+        dropped = 1 - len(toks) / len(all_toks) if all_toks else 0.0
+        code_toks = analysis.tokens(self._content("\n".join(map(str, code_blocks)))[0]) if code_blocks else []
         code_share = len(code_toks) / max(len(all_toks), 1)
         code = None
         if len(code_toks) >= CODE_MIN_TOKENS and code_share >= CODE_MIN_SHARE:

@@ -25,12 +25,6 @@ from . import analysis, signals
 from .topic import Evidence, TopicMatcher
 
 _YEAR_DATE = re.compile(r"\b((?:19|20)\d\d)[-/.](0?[1-9]|1[0-2])(?:[-/.](\d\d?))?\b")
-_MONTH_DATE = re.compile(
-    r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?:\d{1,2},?\s+)?((?:19|20)\d\d)\b", re.IGNORECASE
-)
-_MONTHS = {
-    m: i for i, m in enumerate(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], 1)
-}
 LINE_MIN_CHARS = 8  # shorter lines ("Returns", "}") are never boilerplate worth counting
 
 
@@ -61,17 +55,13 @@ def _loads(value, kind):
     return parsed if isinstance(parsed, kind) else kind()
 
 
-def newest_date(text: str, metadata: dict) -> float:
-    """The latest date a document shows (its metadata, or dates written in it), as a fractional year."""
-    best = 0.0
+def newest_date(written: float, metadata: dict) -> float:
+    """The latest date a document shows (its metadata, or ``written``: the latest date in its text)."""
+    best = written
     for key in ("updated", "published", "last_modified", "date"):
         value = str(metadata.get(key) or "")
         for year, month, _ in _YEAR_DATE.findall(value):
             best = max(best, int(year) + (int(month) - 1) / 12)
-    for year, month, _ in _YEAR_DATE.findall(text):
-        best = max(best, int(year) + (int(month) - 1) / 12)
-    for month, year in _MONTH_DATE.findall(text):
-        best = max(best, int(year) + (_MONTHS[month[:3].lower()] - 1) / 12)
     return best
 
 
@@ -115,7 +105,7 @@ class Reader:
             evidence=self.matcher.evidence(found, len(toks)),
             concepts=concepts,
             structure=structure,
-            newest_date=newest_date(text, metadata),
+            newest_date=newest_date(structure.newest_date, metadata),
             line_hashes=line_hashes(text),
         )
         return reading, analysis.tfidf_features(toks)

@@ -495,12 +495,11 @@ _MEASURE = re.compile(
     r"cycles?\b|[kmg]hz\b|[kmgt]i?b\b|bytes?\b|b/clk|gb\b|tb\b|watts?\b|w\b|fps\b|tokens?/s)",
     re.IGNORECASE,
 )
-_DATE = re.compile(
-    r"\b(?:19|20)\d\d[-/.](?:0?[1-9]|1[0-2])(?:[-/.]\d\d?)?\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
-    r"[a-z]*\.?\s+(?:\d{1,2},?\s+)?(?:19|20)\d\d\b|\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
-    r"[a-z]*\s+(?:19|20)\d\d\b",
-    re.IGNORECASE,
+_YEAR_DATE = re.compile(r"\b((?:19|20)\d\d)[-/.](0?[1-9]|1[0-2])(?:[-/.](\d\d?))?\b")
+_MONTH_DATE = re.compile(
+    r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?:\d{1,2},?\s+)?((?:19|20)\d\d)\b", re.I
 )
+_MONTHS = {m: i for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}
 _MATH = re.compile(
     r"\$[^$\n]{1,200}\$|\\(?:frac|sum|prod|sqrt|cdot|times|mathbf|mathrm|left|right|le|ge|exp)\b|[∑∏√∂∇≤≥≈×÷·αβγδεθλμσΣ]"
 )
@@ -535,6 +534,7 @@ class Structure:
     numbers: int = 0
     measurements: int = 0
     dates: int = 0
+    newest_date: float = 0.0  # the latest date written in the text, as year + (month - 1) / 12 (0: none)
     math: int = 0
     exclaims: int = 0
     badges: int = 0
@@ -691,7 +691,7 @@ def read(
             s.shell_lines += 1
         if _LIST.match(line):
             s.list_lines += 1
-        if _LINK.search(line):
+        if "](" in line or "http" in line or "www." in line:
             s.link_lines += 1
         if first == "|" or first == "+" or " | " in line:
             if _TABLE.search(line):
@@ -713,7 +713,12 @@ def read(
         s.code_blocks = fenced_blocks
     s.numbers = len(_NUMBER.findall(text))
     s.measurements = len(_MEASURE.findall(text))
-    s.dates = len(_DATE.findall(text))
+    numeric, named = _YEAR_DATE.findall(text), _MONTH_DATE.findall(text)
+    s.dates = len(numeric) + len(named)
+    s.newest_date = max(
+        [int(y) + (int(m) - 1) / 12 for y, m, _ in numeric] + [int(y) + (_MONTHS[m[:3].lower()] - 1) / 12 for m, y in named],
+        default=0.0,
+    )
     s.math = len(_MATH.findall(text))
     s.exclaims = len(_EXCLAIM.findall(text))
     s.badges = len(_BADGE.findall(text[:20000]))

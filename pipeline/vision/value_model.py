@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+import numpy as np
+
 from ..errors import DataError
 from ..resources import data_dir
 from . import analysis
@@ -173,14 +175,22 @@ class VisionModel:
 
     # -- document type ---------------------------------------------------------------------------------
     def doc_type(self, structure: dict[str, float]) -> tuple[str, dict[str, float]]:
-        d = self.doctype
-        x = [(structure.get(name, 0.0) - m) / s for name, m, s in zip(d["features"], d["mean"], d["scale"])]
-        logits = [b + sum(c * v for c, v in zip(row, x)) for row, b in zip(d["coef"], d["intercept"])]
-        top = max(logits)
-        exp = [math.exp(v - top) for v in logits]
-        total = sum(exp)
-        probs = {name: e / total for name, e in zip(d["classes"], exp)}
+        d = self._doctype_arrays()
+        x = (np.fromiter((structure.get(n, 0.0) for n in d["features"]), dtype=float) - d["mean"]) / d["scale"]
+        logits = d["coef"] @ x + d["intercept"]
+        exp = np.exp(logits - logits.max())
+        probs = dict(zip(d["classes"], (exp / exp.sum()).tolist()))
         return max(probs, key=probs.__getitem__), probs
+
+    def _doctype_arrays(self) -> dict:
+        if not hasattr(self, "_doctype_np"):
+            d = self.doctype
+            self._doctype_np = {
+                "features": d["features"],
+                "classes": d["classes"],
+                **{k: np.asarray(d[k], dtype=float) for k in ("mean", "scale", "coef", "intercept")},
+            }
+        return self._doctype_np
 
     # -- value -----------------------------------------------------------------------------------------
     def value_of(self, features: dict[str, float]) -> tuple[int, Explained]:
