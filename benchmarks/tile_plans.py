@@ -13,7 +13,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from skills.operator_adaptation.tile_plan import Problem, plan, shipped_profiles
+from skills.operator_adaptation.hardware import shipped_profiles
+from skills.operator_adaptation.tile_plan import Problem, plan
 
 
 def main() -> None:

@@ -10,7 +10,8 @@
   no directory listings;
 - the trap rule: any path under ``/trap/`` that is not a file answers with ``trap/index.html``, so relative
   links in that page lead to ever deeper URLs: an endless site the crawler must bound;
-- nothing outside the folder is ever served (paths are resolved and checked).
+- nothing outside the folder is ever served (paths are resolved and checked); a path the file system refuses
+  (a NUL byte, ``/%00``; a name too long) is a 400, not a handler that dies without an answer.
 """
 
 from __future__ import annotations
@@ -70,6 +71,12 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _serve(self, send_body: bool) -> None:
         url_path = urlsplit(self.path).path or "/"
+        try:
+            self._serve_path(url_path, send_body)
+        except (OSError, ValueError):  # a name the file system refuses: a NUL byte, too long, not encodable
+            self._send(HTTPStatus.BAD_REQUEST, b"bad request\n", "text/plain", send_body)
+
+    def _serve_path(self, url_path: str, send_body: bool) -> None:
         target = self._resolve(url_path)
         if target is not None and target.is_dir():
             if not url_path.endswith("/"):
@@ -143,8 +150,8 @@ def serve_folder(folder: str | Path, host: str = "127.0.0.1", port: int = 0) -> 
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
     thread.start()
     try:
-        bound_host, bound_port = server.server_address[:2]
-        yield f"http://{bound_host}:{bound_port}"
+        bound_port = server.server_address[1]
+        yield f"http://{host}:{bound_port}"
     finally:
         server.shutdown()
         server.server_close()

@@ -11,13 +11,32 @@ substantively (mentions, scaled by the document's technical depth); one shallow 
 of it. Domain mastery is the weighted mean over its concepts, overall mastery the mean over domains. Adding
 more copies of the same shallow page cannot raise mastery past what depth allows, and a thousand pages on
 one concept master one concept, not the domain.
+
+``mastery(db)`` is the one definition the CLI, curation and the skills all use: it reads the kept
+documents' concept counts and depth (what scoring stored in ``scores.components``) through
+``pipeline.store.kept_concepts`` and applies ``domain_mastery`` over the taxonomy.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from .taxonomy import Domain
+from .store import kept_concepts
+from .taxonomy import Domain, load_taxonomy
+
+if TYPE_CHECKING:
+    from .store import Database
+
+ConceptCounts = Mapping[str, Mapping[str, int]]  # {domain: {concept: mentions}}
+
+
+@dataclass(frozen=True)
+class Mastery:
+    overall: float
+    domains: dict[str, float]
+
 
 SUBSTANTIVE_MENTIONS = 3
 FOCUSED_SHARE = 0.2
@@ -28,7 +47,7 @@ def _substance(count: int) -> float:
     return min(1.0, count / SUBSTANTIVE_MENTIONS)
 
 
-def document_coverage(concept_counts: Mapping[str, Mapping[str, int]], domains: Iterable[Domain]) -> dict[str, float]:
+def document_coverage(concept_counts: ConceptCounts, domains: Iterable[Domain]) -> dict[str, float]:
     """``concept_counts``: {domain: {concept: mentions}} → {domain: 0..1}."""
     coverage = {}
     for domain in domains:
@@ -49,7 +68,14 @@ def _total_weight(domain: Domain) -> float:
     return total
 
 
-def mastery(kept: Iterable[tuple[Mapping[str, Mapping[str, int]], float]], domains: list[Domain]) -> dict[str, float]:
+def mastery(db: Database, kept: Collection[int] | None = None) -> Mastery:
+    """Overall and per-domain mastery of the kept corpus (0..1); zero before any curation. ``kept``: of
+    the corpus these documents would make instead (what ``curate --dry-run`` reports)."""
+    per_domain = domain_mastery(kept_concepts(db, kept), load_taxonomy())
+    return Mastery(overall(per_domain), per_domain)
+
+
+def domain_mastery(kept: Iterable[tuple[ConceptCounts, float]], domains: list[Domain]) -> dict[str, float]:
     """``kept``: (concept counts by domain, document depth 0..1) per kept document → {domain: 0..1}."""
     evidence: dict[str, dict[str, float]] = {d.id: {} for d in domains}
     for concept_counts, depth in kept:
@@ -71,5 +97,5 @@ def mastery(kept: Iterable[tuple[Mapping[str, Mapping[str, int]], float]], domai
     return result
 
 
-def overall(domain_mastery: Mapping[str, float]) -> float:
-    return round(sum(domain_mastery.values()) / len(domain_mastery), 4) if domain_mastery else 0.0
+def overall(per_domain: Mapping[str, float]) -> float:
+    return round(sum(per_domain.values()) / len(per_domain), 4) if per_domain else 0.0

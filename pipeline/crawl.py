@@ -4,126 +4,92 @@ Seeds are URLs, local files or folders (read directly, never over HTTP), ``arxiv
 paged, one request per 3 s at most) and seeds files (``*.toml``, see ``data/seeds.toml``); ``pipeline.seeds``
 reads them.
 
-How a crawl runs: the frontier in SQLite is the source of truth (see ``pipeline.frontier``). One asyncio
-loop claims ready entries in batches, keeps a small queue per host, and starts a request for a host only
-when the host has a free slot, its delay since the last start has passed and it is not paused by a 429/503.
-Each finished request writes its outcome (document, links, status) in the frontier's open transaction.
+How a crawl runs: the frontier in SQLite is the source of truth (see ``pipeline.store.frontier``). This module is
+the scheduler: one asyncio loop claims ready entries in batches, keeps a small queue per host, and starts a
+request for a host only when the host is checked, has a free slot, its delay since the last start has passed
+and it is not paused. Each finished request's outcome (document, links, status) is written in the frontier's
+open transaction. What may be fetched, when, and what an answer becomes are policies of ``pipeline.crawler``,
+each a small module with its contract in its docstring:
 
-Where a link may lead: http(s) only; a host on the allow-list (the seeds' hosts plus ``allow_hosts``; an
-entry ``.example.org`` admits its subdomains); never a loopback/private/link-local address unless that very
-host is a seed's host (so a page cannot steer the crawler into the local network). Link traps are bounded
-by depth, URL length, repeated path segments, and by not following the links of a page whose content is
-exactly a page already stored (a catch-all server answering every path with one page). Redirects are not followed inside a request: the target is
-queued like a link (same checks, its own politeness slot), with at most ``max_redirects`` hops in a chain.
+    scope       where a link may lead: allow-list, depth, traps, private addresses (at every connection
+                too), discarded URLs
+    bounds      how much one page or host can make the crawl hold: links per page, the frontier's size
+    hosts       per-host pace and pauses, the address check and robots.txt before a host's first request
+    robots      robots.txt: fetched once per host, what it allows, Crawl-delay; a host that cannot be reached
+    retry       what is tried again, Retry-After and backoff, the 429/503 host pause, when to give up
+    redirects   a 3xx is queued as a link, hop by hop; a moved seed's host joins the scope
+    reading     a body → extraction → documents stored → links to follow
+    workers     extraction in worker processes: off the loop, within time and memory, killable
+    files       local files and folders, read from disk as the walk reaches them
+    arxiv       arXiv API searches: query URLs, paging, the API's pace
+    ledger      how each entry ends (done, skipped, retried, given up), written and counted in one place
+    settings    CrawlSettings: every knob, as plain data, and what a wrong value is
+
+One crawl per database at a time (``store.lock``: an OS lock beside the database file, which the kernel drops
+when the process dies); a second crawl on the same database stops at once, naming the first one's pid.
 """
 
 from __future__ import annotations
 
 import asyncio
-import ipaddress
-import json
-import random
 import time
-from collections import Counter
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import urlsplit
 
 import sqlite_utils
 
 from . import urls
+from .crawler import arxiv
+from .crawler.bounds import Bounds
+from .crawler.files import LocalFiles
+from .crawler.hosts import Hosts, HostState
+from .crawler.ledger import CrawlStats, ErrorReason, Ledger, SkipReason
+from .crawler.reading import Reader
+from .crawler.redirects import Redirects
+from .crawler.retry import RetryPolicy
+from .crawler.scope import Scope
+from .crawler.settings import CrawlSettings, setting_problem
+from .crawler.workers import Workers
 from .errors import UsageError
-from .extract import Unreadable, UnsupportedType, extract, kind_for_path
-from .fetch import REDIRECTS, ClientPool, FetchError
-from .frontier import Entry, Frontier
-from .politeness import HostState, Robots, backoff_seconds, parse_retry_after
-from .seeds import Seeds, arxiv_api, arxiv_query_url, load_seeds_file, parse_seeds  # noqa: F401 (re-exported)
+from .fetch import REDIRECTS, ClientPool, FetchError, Response
+from .seeds import Seeds, parse_seeds
+from .store import Entry, Frontier
+from .store.frontier import hashed_url
+from .store.lock import crawl_lock
 
+__all__ = ["CrawlSettings", "CrawlStats", "Crawler", "crawl", "crawl_embedded"]
 
-@dataclass
-class CrawlSettings:
-    max_pages: int = 1000  # requests that finish in this run (a resumed run keeps counting)
-    max_depth: int = 4
-    concurrency: int = 8
-    per_host: int = 2  # concurrent requests to one host
-    delay: float = 1.0  # seconds between request starts on one host (robots Crawl-delay may raise it)
-    allow_hosts: list[str] = field(default_factory=list)
-    recrawl: bool = False  # fetch finished pages again (conditional requests)
-    max_bytes: int = 10 * 1024 * 1024
-    connect_timeout: float = 10.0
-    read_timeout: float = 20.0
-    response_budget: float = 60.0  # wall-clock seconds for a whole response (slow-drip servers)
-    max_redirects: int = 5
-    max_attempts: int = 4
-    backoff_base: float = 2.0
-    backoff_cap: float = 300.0
-    max_retry_after: float = 3600.0  # a longer Retry-After gives the entry up for this run
-    max_crawl_delay: float = 60.0
-    max_url_length: int = 512
-    max_segment_repeats: int = 2
-    arxiv_api: str = field(default_factory=arxiv_api)
-    arxiv_delay: float = 3.0
-    arxiv_page_size: int = 50
-    arxiv_max_results: int = 200
-    served_origin: str | None = None  # set when crawling the embedded corpus served on loopback
-    resolver: Callable[[str], list[str]] | None = None  # host name → addresses (tests; default: system)
-    on_progress: Callable[[CrawlStats], None] | None = None
-    rng_seed: int | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        # not asdict(): it deep-copies every field first, and the callbacks may hold locks (a rich console)
-        return {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("resolver", "on_progress")}
-
-
-@dataclass
-class CrawlStats:
-    fetched: int = 0
-    stored: int = 0
-    skipped_robots: int = 0
-    errors: int = 0
-    duplicates: int = 0
-    elapsed_s: float = 0.0
-    not_modified: int = 0
-    updated: int = 0
-    retries: int = 0
-    skipped: dict[str, int] = field(default_factory=dict)
-    queued: int = 0
-    inflight: int = 0
-    documents_total: int = 0
-    run_id: int = 0
-    resumed: bool = False
-    pages_per_s: float = 0.0
-    bytes: int = 0
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-# -- the crawler -----------------------------------------------------------------------------------------
+ProgressCallback = Callable[[CrawlStats], None]
 
 
 class Crawler:
-    def __init__(self, db: sqlite_utils.Database, seeds: Seeds, settings: CrawlSettings):
+    """The scheduler of one run (``run_id``) over ``frontier``; ``crawl()`` sets the run up and calls ``run()``."""
+
+    def __init__(
+        self,
+        frontier: Frontier,
+        seeds: Seeds,
+        settings: CrawlSettings,
+        run_id: int,
+        *,
+        resolver: urls.Resolver | None = None,
+        on_progress: ProgressCallback | None = None,
+    ):
         self.settings = settings
-        self.seeds = seeds
-        self.frontier = Frontier(db)
-        self.stats = CrawlStats()
-        self.rng = random.Random(settings.rng_seed)
-        self.hosts: dict[str, HostState] = {}
-        self.skips: Counter[str] = Counter()
-        api_host = urls.host_of(urls.canonical(settings.arxiv_api) or settings.arxiv_api)
-        self.api_host = api_host
-        self.seed_hosts = {urls.host_of(u) for u in seeds.urls} | ({api_host} if seeds.arxiv else set())
-        self.allowed_exact = set(self.seed_hosts)
-        self.allowed_suffixes: list[str] = []
-        for host in settings.allow_hosts:
-            host = host.strip().lower()
-            (self.allowed_suffixes.append(host) if host.startswith(".") else self.allowed_exact.add(host))
-        self.run_id = 0
-        self.pages_base = 0  # requests a resumed run had already finished
-        self._hop_counts: dict[str, int] = {}  # redirect target → hops from the first URL of its chain
+        self.frontier = frontier
+        self.stats = CrawlStats(run_id=run_id)
+        self.on_progress = on_progress
+        self.api_host = arxiv.api_host(settings.arxiv_api) if seeds.arxiv else None
+        seed_hosts = {urls.host_of(u) for u in seeds.urls} | ({self.api_host} if self.api_host else set())
+        self.ledger = Ledger(frontier, run_id, self.stats)
+        self.scope = Scope(settings, seed_hosts, frontier.discarded, resolver)
+        self.bounds = Bounds(settings, frontier, self.ledger)
+        self.retry = RetryPolicy(settings, self.ledger)
+        self.redirects = Redirects(settings.max_redirects, self.scope, self.ledger)
+        self.workers = Workers(settings.extract_workers, settings.extract_memory_mb)
+        self.reader = Reader(frontier, self.ledger, self.workers, settings.limits(), self.bounds)
+        self.pages_base = frontier.pages_done(run_id)  # requests a resumed run had already finished
         self._inflight = 0
         self._claim_wanted = True
         self._started = time.monotonic()
@@ -133,120 +99,56 @@ class Crawler:
     def pages_done(self) -> int:
         return self.pages_base + self.frontier.finished_fetches
 
-    # -- policy --------------------------------------------------------------------------------------------
-
-    def allowed(self, host: str) -> bool:
-        if host in self.allowed_exact or urls.hostname_of(host) in self.allowed_exact:
-            return True
-        name = urls.hostname_of(host)
-        return any(name.endswith(suffix) or name == suffix[1:] for suffix in self.allowed_suffixes)
-
-    def _literal_private(self, host: str) -> bool:
-        """Private by its spelling alone (IP literal, localhost): decided at once, no resolver needed."""
-        name = urls.hostname_of(host).lower()
-        if name == "localhost" or name.endswith(".localhost"):
-            return True
-        try:
-            ipaddress.ip_address(name)
-        except ValueError:
-            return False
-        return urls.is_private_host(host)
-
     def discover(
         self, raw: str, base: str | None, depth: int, parent: str | None, kind: str = "page", check_scope: bool = True
-    ) -> str | None:
-        """Queues a link (or records why not); returns its canonical URL."""
+    ) -> None:
+        """Queues a link, or records why not (``Scope.judge``, ``Bounds``)."""
+        if self.bounds.too_long_to_read(raw):
+            self._refuse_long(raw, base, depth, parent)
+            return
         url = urls.canonical(raw, base)
-        if url is None or url in self.frontier.seen:
-            return url
-        if url.startswith("file:"):
-            reason = "unsafe"
-            host = ""
-        else:
-            host = urls.host_of(url)
-            reason = None
-            if host not in self.seed_hosts and self._literal_private(host):
-                reason = "unsafe"
-            elif check_scope and not self.allowed(host):
-                reason = "offsite"
-            elif check_scope and depth > self.settings.max_depth:
-                reason = "depth"
-            elif urls.trap_reason(url, self.settings.max_url_length, self.settings.max_segment_repeats):
-                reason = "trap"
-            elif url in self.frontier.discarded:
-                reason = "discarded"
+        if url is None:
+            return
+        if self.bounds.too_long_to_keep(url):
+            self._refuse_long(url, base, depth, parent)
+            return
+        if url in self.frontier.seen:
+            return
+        reason = self.scope.judge(url, depth, check_scope=check_scope)
         if reason:
-            self.skips[reason] += 1
-            if reason == "depth":
-                return url  # counted, not stored: a trap would fill the frontier with them
+            self.ledger.count(reason)
+            if reason == SkipReason.DEPTH:
+                return  # counted, not stored: a trap would fill the frontier with them
+        host = urls.host_of(url)
+        if check_scope:
+            cap = self.bounds.full(host)
+            if cap:
+                self.ledger.capped(cap)
+                return
         self.frontier.add(
-            url, host, depth, parent, kind=kind, status="skipped" if reason else "queued", skip_reason=reason
+            url,
+            host,
+            depth,
+            parent,
+            kind=kind,
+            status="skipped" if reason else "queued",
+            skip_reason=reason,
         )
         if not reason:
             self._claim_wanted = True
-        return url
 
-    # -- hosts ---------------------------------------------------------------------------------------------
+    def _refuse_long(self, url: str, base: str | None, depth: int, parent: str | None) -> None:
+        """A trap URL too long to keep: counted once, stored by its hash (``Bounds``)."""
+        key = hashed_url(url)
+        if key in self.frontier.seen:
+            return
+        self.ledger.count(SkipReason.TRAP)
+        host = urls.host_of(base) if base else ""
+        if self.bounds.full(host) is None:
+            error = f"URL of {len(url)} characters (longer than {self.settings.max_url_length})"
+            self.frontier.add(key, host, depth, parent, status="skipped", skip_reason=SkipReason.TRAP, last_error=error)
 
-    def host_state(self, host: str) -> HostState:
-        state = self.hosts.get(host)
-        if state is None:
-            s = self.settings
-            if host == self.api_host and self.seeds.arxiv:
-                state = HostState(host, delay=max(s.delay, s.arxiv_delay), slots=1)
-            else:
-                state = HostState(host, delay=s.delay, slots=max(1, s.per_host))
-            self.hosts[host] = state
-            state.init_task = asyncio.ensure_future(self._init_host(state))
-        return state
-
-    async def _init_host(self, state: HostState) -> None:
-        """Checks where the host's name leads, then reads its robots.txt (before any page request)."""
-        try:
-            await self._check_host(state)
-        except Exception as exc:  # never leave a host unchecked: its entries would wait forever
-            state.robots = Robots(disallow_all=True, note=f"host check failed ({exc.__class__.__name__}: {exc})")
-        state.checked = True
-
-    async def _check_host(self, state: HostState) -> None:
-        host = state.host
-        if host not in self.seed_hosts:
-            resolver = self.settings.resolver
-            private = await asyncio.to_thread(urls.is_private_host, host, resolver)
-            state.private_ok = not private
-        if state.private_ok and not (host == self.api_host and self.seeds.arxiv):
-            asked_at = time.monotonic()
-            state.robots = await self._fetch_robots(state)
-            crawl_delay = min(state.robots.crawl_delay(), self.settings.max_crawl_delay)
-            state.delay = max(state.delay, crawl_delay)
-            state.next_start = asked_at + state.delay  # the robots.txt request counts as the host's first
-
-    async def _fetch_robots(self, state: HostState) -> Robots:
-        # The host's scheme is the one of the entry that brought it here (claimed before this runs).
-        origin = urls.origin_of(state.queue[0].url) if state.queue else f"http://{state.host}"
-        url = f"{origin}/robots.txt"
-        for _ in range(self.settings.max_redirects + 1):
-            try:
-                response = await self.http.fetch(
-                    url, max_bytes=512 * 1024, budget_s=min(30.0, self.settings.response_budget)
-                )
-            except FetchError as exc:
-                return Robots.from_response(None, f"{exc}".encode())
-            if response.status in REDIRECTS and response.headers.get("location"):
-                target = urls.canonical(response.headers["location"], url)
-                if target is None or target.startswith("file:"):
-                    return Robots()
-                target_host = urls.host_of(target)
-                if target_host not in self.seed_hosts and await asyncio.to_thread(
-                    urls.is_private_host, target_host, self.settings.resolver
-                ):
-                    return Robots()
-                url = target
-                continue
-            return Robots.from_response(response.status, response.body)
-        return Robots()
-
-    # -- one entry -------------------------------------------------------------------------------------------
+    # -- one request ---------------------------------------------------------------------------------------
 
     async def process(self, entry: Entry, state: HostState) -> None:
         try:
@@ -266,282 +168,127 @@ class Crawler:
                 entry.url, max_bytes=s.max_bytes, budget_s=s.response_budget, headers=headers or None
             )
         except FetchError as exc:
-            self._failed(entry, None, str(exc), exc.retryable)
+            if exc.reason == "unsafe":  # the name led to a private address when connecting (DNS rebinding)
+                self.ledger.skip(entry, SkipReason.UNSAFE, str(exc), fetched=False)
+            else:
+                self._claim_wanted |= self.retry.failed(
+                    entry, None, str(exc), exc.retryable, reason=ErrorReason(exc.reason)
+                )
             return
         self.stats.fetched += 1
         self.stats.bytes += response.wire_bytes
         status = response.status
         if status == 304:
             self.stats.not_modified += 1
-            self.frontier.finish(entry, self.run_id)
+            self.ledger.done(entry)
         elif status in REDIRECTS:
-            self._redirect(entry, response)
+            target = self.redirects.follow(entry, status, response.headers.get("location"))
+            if target:
+                self.discover(target, None, entry.depth, entry.url, kind=entry.kind, check_scope=entry.depth > 0)
         elif status == 429 or status >= 500:
-            self._failed(entry, status, f"HTTP {status}", True, response.headers.get("retry-after"), state)
+            retry_after = response.headers.get("retry-after")
+            self._claim_wanted |= self.retry.failed(entry, status, f"HTTP {status}", True, retry_after, state)
         elif 200 <= status < 300:
             await self._document(entry, response)
         else:
-            self._failed(entry, status, f"HTTP {status}", False)
+            self.retry.failed(entry, status, f"HTTP {status}", False)
 
-    def _failed(
-        self,
-        entry: Entry,
-        status: int | None,
-        error: str,
-        retryable: bool,
-        retry_after: str | None = None,
-        state: HostState | None = None,
-    ) -> None:
-        s = self.settings
-        attempt = entry.attempts + 1
-        wait = parse_retry_after(retry_after)
-        if wait is not None and wait > s.max_retry_after:
-            retryable, error = False, f"{error}, Retry-After {wait:.0f} s is longer than {s.max_retry_after:g} s"
-        if retryable and attempt < s.max_attempts:
-            if wait is None:
-                wait = backoff_seconds(attempt, s.backoff_base, s.backoff_cap, self.rng)
-            until = time.time() + wait
-            if state is not None and status in (429, 503):
-                # The host says it is overloaded: pause it whole, and hand its queued entries back.
-                state.paused_until = max(state.paused_until, until)
-                if state.queue:
-                    self.frontier.unclaim(list(state.queue), state.paused_until)
-                    state.queue.clear()
-            self.frontier.retry(entry, until, error)
-            self.stats.retries += 1
-            self._claim_wanted = True
-            return
-        self.stats.errors += 1
-        self.frontier.record_error(entry.url, status, error)
-        self.frontier.finish(entry, self.run_id, status="error", error=error, fetched=status is not None)
-
-    def _redirect(self, entry: Entry, response) -> None:
-        location = response.headers.get("location")
-        hops = self._hops(entry)
-        if not location:
-            self._failed(entry, response.status, f"HTTP {response.status} without Location", False)
-            return
-        if hops >= self.settings.max_redirects:
-            self._failed(entry, response.status, f"more than {self.settings.max_redirects} redirects", False)
-            return
-        target = urls.canonical(location, entry.url)
-        if target and entry.depth == 0 and entry.kind == "page" and not target.startswith("file:"):
-            self.allowed_exact.add(urls.host_of(target))  # a seed that moved: its new host is in scope
-        if target:
-            self._hop_counts[target] = hops + 1
-            self.discover(target, None, entry.depth, entry.url, kind=entry.kind, check_scope=entry.depth > 0)
-        self.frontier.finish(entry, self.run_id, skip_reason="redirect", error=f"{response.status} → {target}")
-
-    def _hops(self, entry: Entry) -> int:
-        return self._hop_counts.get(entry.url, 0)
-
-    async def _document(self, entry: Entry, response) -> None:
-        body = response.body
+    async def _document(self, entry: Entry, response: Response) -> None:
         ctype = response.headers.get("content-type")
-        try:
-            if body[:5] == b"%PDF-" or "pdf" in (ctype or ""):
-                extraction = await asyncio.to_thread(extract, body, ctype, entry.url)
-            else:
-                extraction = extract(body, ctype, entry.url)
-        except UnsupportedType as exc:
-            self.skips["type"] += 1
-            self.frontier.finish(entry, self.run_id, status="skipped", skip_reason="type", error=str(exc))
-            return
-        except Unreadable as exc:
-            self._failed(entry, response.status, str(exc), False)
+        extraction = await self.reader.read(entry, response.body, ctype, response.status)
+        if extraction is None:
             return
         etag = response.headers.get("etag")
         last_modified = response.headers.get("last-modified")
-        outcomes = self._store(entry, extraction, response.url, ctype, len(body), etag, last_modified)
-        if entry.kind == "arxiv-api":
-            self._next_arxiv_page(entry, extraction)
-        elif outcomes == ["duplicate"]:
-            # Exactly the content of a page we have, under a new URL: its links are that page's links (or,
-            # relative, the same links one level deeper: how a calendar or catch-all trap grows). Not followed.
-            self.skips["links of duplicate"] += 1
-        elif extraction.follow:
-            for link in extraction.links:
+        outcomes = self.reader.keep(
+            entry,
+            extraction,
+            final_url=response.url,
+            content_type=ctype,
+            size=len(response.body),
+            etag=etag,
+            last_modified=last_modified,
+        )
+        if entry.kind == arxiv.KIND:
+            following = arxiv.next_page(entry.url, extraction, self.settings.arxiv_max_results)
+            if following:
+                self.discover(following, None, 0, entry.url, kind=arxiv.KIND, check_scope=False)
+        else:
+            for link in self.reader.links(entry, extraction, outcomes):
                 self.discover(link, entry.url, entry.depth + 1, entry.url)
-        self.frontier.finish(entry, self.run_id, etag=etag, last_modified=last_modified)
-
-    def _store(self, entry: Entry, extraction, final_url, ctype, size, etag, last_modified) -> list[str]:
-        outcomes: list[str] = []
-        if not extraction.documents or all(not d.text.strip() for d in extraction.documents):
-            if entry.kind != "arxiv-api":
-                self.skips["empty"] += 1
-            return outcomes
-        for doc in extraction.documents:
-            if not doc.text.strip():
-                continue
-            outcome = self.frontier.store_document(
-                entry.url,
-                doc,
-                final_url=final_url,
-                content_type=ctype,
-                byte_size=size,
-                etag=etag if doc.url is None else None,
-                last_modified=last_modified if doc.url is None else None,
-                depth=entry.depth,
-            )
-            outcomes.append(outcome)
-            if outcome == "stored":
-                self.stats.stored += 1
-            elif outcome == "duplicate":
-                self.stats.duplicates += 1
-            elif outcome in ("updated", "replaced"):
-                self.stats.updated += 1
-        return outcomes
-
-    def _next_arxiv_page(self, entry: Entry, extraction) -> None:
-        query = parse_qs(urlsplit(entry.url).query)
-        paging = extraction.paging
-        try:
-            start = int(query["start"][0])
-            size = int(query["max_results"][0])
-            search = query["search_query"][0]
-        except (KeyError, ValueError, IndexError):
-            return
-        if not paging or not extraction.documents:
-            return
-        following = start + size
-        if following < min(paging["total_results"], self.settings.arxiv_max_results):
-            api = entry.url.split("?", 1)[0]
-            self.discover(
-                arxiv_query_url(api, search, following, size), None, 0, entry.url, kind="arxiv-api", check_scope=False
-            )
-
-    # -- local files ---------------------------------------------------------------------------------------
-
-    def crawl_paths(self, paths: list[Path]) -> None:
-        files: list[Path] = []
-        for path in paths:
-            if path.is_dir():
-                files += sorted(
-                    p
-                    for p in path.rglob("*")
-                    if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts)
-                )
-            else:
-                files.append(path)
-        for path in files:
-            if self.pages_done >= self.settings.max_pages:
-                break
-            url = urls.canonical(path.resolve().as_uri())
-            stamp = str(path.stat().st_mtime_ns)
-            row = self.frontier.conn.execute(
-                "SELECT status, last_modified FROM frontier WHERE url = ?", (url,)
-            ).fetchone()
-            if row is not None and row[0] == "done" and row[1] == stamp and not self.settings.recrawl:
-                continue
-            if row is None:
-                self.frontier.add(url, "", 0, None, kind="file", status="fetching")
-            entry = Entry(url, "", 0, "file", 0, None, None, None)
-            ctype = kind_for_path(path.name)
-            if ctype is None:
-                self.skips["type"] += 1
-                self.frontier.finish(
-                    entry,
-                    self.run_id,
-                    status="skipped",
-                    skip_reason="type",
-                    error=f"{path.suffix or 'no extension'} files are not read",
-                )
-                continue
-            if path.stat().st_size > self.settings.max_bytes:
-                self._failed(entry, None, f"file larger than {self.settings.max_bytes} bytes", False)
-                continue
-            body = path.read_bytes()
-            self.stats.fetched += 1
-            try:
-                extraction = extract(body, ctype, url)
-            except UnsupportedType as exc:
-                self.skips["type"] += 1
-                self.frontier.finish(entry, self.run_id, status="skipped", skip_reason="type", error=str(exc))
-                continue
-            except Unreadable as exc:
-                self._failed(entry, None, str(exc), False)
-                continue
-            self._store(entry, extraction, None, ctype, len(body), None, stamp)
-            self.frontier.finish(entry, self.run_id, last_modified=stamp)
-            self.frontier.maybe_commit()
+        self.ledger.done(entry, etag=etag, last_modified=last_modified, error=self.reader.note(extraction))
 
     # -- the loop ------------------------------------------------------------------------------------------
 
     def _progress(self, force: bool = False) -> None:
         now = time.monotonic()
-        if self.settings.on_progress and (force or now - self._last_progress >= 0.2):
+        if self.on_progress and (force or now - self._last_progress >= 0.2):
             self._last_progress = now
-            self._fill_stats()
-            self.settings.on_progress(self.stats)
+            self.fill_stats()
+            self.on_progress(self.stats)
 
-    def _fill_stats(self) -> None:
+    def fill_stats(self) -> None:
         self.stats.elapsed_s = round(time.monotonic() - self._started, 3)
-        self.stats.skipped = dict(self.skips)
-        self.stats.skipped_robots = self.skips.get("robots", 0)
+        self.stats.skipped = self.ledger.skipped()
+        self.stats.skipped_robots = self.ledger.skips.get(SkipReason.ROBOTS, 0)
         self.stats.inflight = self._inflight
         self.stats.queued = self.frontier.queued()
         self.stats.pages_per_s = round(self.stats.fetched / self.stats.elapsed_s, 1) if self.stats.elapsed_s else 0.0
 
+    def _start(self, state: HostState, now_m: float, now_w: float, budget: int, tasks: set[asyncio.Task]) -> int:
+        """Starts what may start on ``state``'s host within ``budget`` requests; returns how many started."""
+        started = 0
+        while state.queue and started < budget and len(tasks) < self.settings.concurrency and state.ready(now_m, now_w):
+            entry = state.queue.popleft()
+            refused = state.refusal(entry)
+            if refused and refused.error:
+                self.ledger.give_up(entry, None, refused.note or str(refused.error), refused.error)
+                continue
+            if refused and refused.skip:
+                self.ledger.skip(entry, refused.skip, refused.note, fetched=False)
+                continue
+            state.started(now_m)
+            tasks.add(asyncio.ensure_future(self.process(entry, state)))
+            started += 1
+        return started
+
+    def _claim(self, budget: int) -> bool:
+        """Claims up to ``budget`` entries into the hosts' queues; True when any was claimed."""
+        s = self.settings
+        buffer_per_host = max(4, 2 * s.per_host)
+        full = [st.host for st in self.hosts if len(st.queue) >= buffer_per_host]
+        claimed = self.frontier.claim(min(budget, 4 * s.concurrency), buffer_per_host, full)
+        self._claim_wanted = False
+        for entry in claimed:
+            if self.scope.is_discarded(entry.url):  # since it was queued
+                self.ledger.skip(entry, SkipReason.DISCARDED, fetched=False)
+            elif not self.retry.exhausted(entry):
+                self.hosts.get(entry.host).queue.append(entry)
+        return bool(claimed)
+
     async def run_http(self) -> None:
         s = self.settings
         tasks: set[asyncio.Task] = set()
-        buffer_per_host = max(4, 2 * s.per_host)
         next_claim = 0.0
         try:
             while True:
                 now_m, now_w = time.monotonic(), time.time()
                 budget = s.max_pages - self.pages_done - len(tasks)
                 # 1. start what may start
-                for state in list(self.hosts.values()):
-                    if not state.queue or not state.checked:
-                        continue
-                    while state.queue and budget > 0 and len(tasks) < s.concurrency and state.ready(now_m, now_w):
-                        entry = state.queue.popleft()
-                        if not state.private_ok:
-                            self.skips["unsafe"] += 1
-                            self.frontier.finish(
-                                entry,
-                                self.run_id,
-                                status="skipped",
-                                skip_reason="unsafe",
-                                error="host resolves to a private address",
-                                fetched=False,
-                            )
-                            continue
-                        if state.robots is not None and entry.kind == "page" and not state.robots.allows(entry.url):
-                            self.skips["robots"] += 1
-                            self.frontier.finish(
-                                entry,
-                                self.run_id,
-                                status="skipped",
-                                skip_reason="robots",
-                                error=state.robots.note or None,
-                                fetched=False,
-                            )
-                            continue
-                        state.started(now_m)
-                        tasks.add(asyncio.ensure_future(self.process(entry, state)))
-                        budget -= 1
+                for state in self.hosts:
+                    if state.queue and state.checked:
+                        budget -= self._start(state, now_m, now_w, budget, tasks)
                 # 2. claim more when there is room and something may be ready
-                buffered = sum(len(st.queue) for st in self.hosts.values())
+                buffered = self.hosts.buffered()
                 if budget > buffered and len(tasks) < s.concurrency and (self._claim_wanted or now_m >= next_claim):
-                    full = [h for h, st in self.hosts.items() if len(st.queue) >= buffer_per_host]
-                    claimed = self.frontier.claim(min(budget - buffered, 4 * s.concurrency), buffer_per_host, full)
-                    self._claim_wanted = False
                     next_claim = now_m + 0.25
-                    for entry in claimed:
-                        if entry.url in self.frontier.discarded:
-                            self.skips["discarded"] += 1
-                            self.frontier.finish(
-                                entry, self.run_id, status="skipped", skip_reason="discarded", fetched=False
-                            )
-                        else:
-                            self.host_state(entry.host).queue.append(entry)
-                    if claimed:
+                    if self._claim(budget - buffered):
                         continue
                 # 3. done?
-                if not tasks and not any(st.queue for st in self.hosts.values()):
+                if not tasks and not self.hosts.buffered():
                     if budget <= 0:
+                        if self.frontier.queued():
+                            self.stats.stopped = "max_pages"
                         break
                     wake = self.frontier.next_wakeup()
                     if wake is None:
@@ -551,12 +298,7 @@ class Crawler:
                     self._claim_wanted = True
                     continue
                 # 4. wait for a request to finish or a host to become ready
-                timeout = 0.25
-                for st in self.hosts.values():
-                    if st.queue and st.checked and st.active < st.slots:
-                        timeout = min(timeout, max(st.next_start - now_m, st.paused_until - now_w, 0.002))
-                    elif st.queue and not st.checked:
-                        timeout = min(timeout, 0.01)
+                timeout = self.hosts.wait_s(now_m, now_w)
                 if tasks:
                     done, _ = await asyncio.wait(tasks, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
                     for task in done:
@@ -571,32 +313,59 @@ class Crawler:
             for task in tasks:
                 task.cancel()
             # Entries claimed but never started go back to the queue (a cap or an error ended the run).
-            leftover = [e for st in self.hosts.values() for e in st.queue]
-            if leftover:
-                self.frontier.unclaim(leftover, 0)
-            for st in self.hosts.values():
-                st.queue.clear()
-                task = getattr(st, "init_task", None)
-                if task is not None and not task.done():
-                    task.cancel()
+            self.ledger.requeue(self.hosts.close(), 0)
             self.frontier.commit()
 
-    async def run(self) -> CrawlStats:
-        self.http = ClientPool(self.settings.concurrency, self.settings.connect_timeout, self.settings.read_timeout)
+    async def run(self, paths: list[Path], fetch: Callable[[], bool]) -> CrawlStats:
+        """Reads the local ``paths``, then runs the HTTP loop if ``fetch()`` says there is anything to fetch; the
+        extraction workers end with the run."""
+        s = self.settings
         try:
-            await self.run_http()
+            if paths:
+                files = LocalFiles(s, self.frontier, self.ledger, self.reader)
+                await files.crawl(paths, lambda: self.pages_done)
+                self.frontier.commit()
+            if fetch():
+                self.http = ClientPool(s.concurrency, s.connect_timeout, s.read_timeout, self.scope.addresses)
+                self.hosts = Hosts(s, self.scope, self.http, self.api_host)
+                try:
+                    await self.run_http()
+                finally:
+                    await self.http.aclose()
         finally:
-            await self.http.aclose()
+            await self.workers.aclose()
         return self.stats
 
 
-def crawl(db: sqlite_utils.Database, seeds: list[str], settings: CrawlSettings | None = None) -> CrawlStats:
-    """Crawls ``seeds`` into ``db``, resuming an unfinished crawl there; returns this invocation's stats."""
+def crawl(
+    db: sqlite_utils.Database,
+    seeds: list[str],
+    settings: CrawlSettings | None = None,
+    *,
+    resolver: urls.Resolver | None = None,
+    on_progress: ProgressCallback | None = None,
+) -> CrawlStats:
+    """Crawls ``seeds`` into ``db``, resuming an unfinished crawl there; returns this invocation's stats.
+
+    ``resolver`` maps a host name to its addresses for the private-address check (default: the system's);
+    ``on_progress`` is called with the stats as the crawl goes (at most every 0.2 s) and once at the end.
+    """
     settings = settings or CrawlSettings()
-    if settings.max_pages < 0 or settings.max_depth < 0 or settings.concurrency < 1 or settings.per_host < 1:
-        raise UsageError("--max-pages and --max-depth must be ≥ 0, --concurrency and --per-host ≥ 1")
-    if settings.delay < 0:
-        raise UsageError("--delay must be ≥ 0")
+    for name, value in settings.to_json().items():
+        problem = setting_problem(name, value)
+        if problem:
+            raise UsageError(problem, field=name)
+    with crawl_lock(db):
+        return _crawl(db, seeds, settings, resolver, on_progress)
+
+
+def _crawl(
+    db: sqlite_utils.Database,
+    seeds: list[str],
+    settings: CrawlSettings,
+    resolver: urls.Resolver | None,
+    on_progress: ProgressCallback | None,
+) -> CrawlStats:
     frontier = Frontier(db)
     previous = frontier.unfinished_run()
     last = frontier.last_run_settings() or {}
@@ -608,41 +377,41 @@ def crawl(db: sqlite_utils.Database, seeds: list[str], settings: CrawlSettings |
     parsed = parse_seeds(all_seeds)
     if not (parsed.urls or parsed.paths or parsed.arxiv):
         raise UsageError("nothing to crawl: give a URL, a path, arxiv:QUERY or a seeds file")
-    crawler = Crawler(db, parsed, settings)
-    frontier = crawler.frontier
     if previous:
-        crawler.run_id = previous["id"]
-        crawler.stats.resumed = True
+        run_id = previous["id"]
         frontier.resume()
-        frontier.update_run_settings(crawler.run_id, settings.to_json())
-        frontier._write("UPDATE crawl_runs SET seeds = ? WHERE id = ?", (json.dumps(all_seeds), crawler.run_id))
+        frontier.update_run_settings(run_id, settings.to_json())
+        frontier.set_run_seeds(run_id, all_seeds)
     else:
-        crawler.run_id = frontier.start_run(all_seeds, settings.to_json())
+        run_id = frontier.start_run(all_seeds, settings.to_json())
         if settings.recrawl:
             frontier.requeue_finished()
-            frontier.seen = {row[0] for row in frontier.conn.execute("SELECT url FROM frontier")}
-    crawler.stats.run_id = crawler.run_id
-    crawler.pages_base = frontier.pages_done(crawler.run_id)
+            frontier.reload_seen()
+    crawler = Crawler(frontier, parsed, settings, run_id, resolver=resolver, on_progress=on_progress)
+    stats = crawler.stats
+    stats.resumed = previous is not None
     for url in parsed.urls:
         crawler.discover(url, None, 0, None, check_scope=False)
     for query in parsed.arxiv:
-        url = arxiv_query_url(settings.arxiv_api, query, 0, settings.arxiv_page_size)
-        crawler.discover(url, None, 0, None, kind="arxiv-api", check_scope=False)
+        first = arxiv.query_url(settings.arxiv_api, query, 0, settings.arxiv_page_size)
+        crawler.discover(first, None, 0, None, kind=arxiv.KIND, check_scope=False)
     frontier.commit()
-    crawler.crawl_paths(parsed.paths)
-    frontier.commit()
-    if parsed.urls or parsed.arxiv or frontier.queued():
-        asyncio.run(crawler.run())
-    crawler._fill_stats()
-    stats = crawler.stats
+    asyncio.run(crawler.run(parsed.paths, fetch=lambda: bool(parsed.urls or parsed.arxiv or frontier.queued())))
+    crawler.fill_stats()
     stats.queued = frontier.queued()
-    stats.documents_total = db.execute("SELECT count(*) FROM documents").fetchone()[0]
-    frontier.finish_run(crawler.run_id, stats.to_json())
+    stats.documents_total = frontier.documents_total()
+    frontier.finish_run(run_id, stats.to_json())
     crawler._progress(force=True)
     return stats
 
 
-def crawl_embedded(db: sqlite_utils.Database, settings: CrawlSettings | None = None) -> CrawlStats:
+def crawl_embedded(
+    db: sqlite_utils.Database,
+    settings: CrawlSettings | None = None,
+    *,
+    resolver: urls.Resolver | None = None,
+    on_progress: ProgressCallback | None = None,
+) -> CrawlStats:
     """Serves the embedded corpus (``data/corpus``) on 127.0.0.1 and crawls it. The previous run's port is
     taken again when free, so a resumed or repeated crawl sees the same URLs, not a second copy of the site."""
     from .corpus_server import serve_folder
@@ -655,4 +424,4 @@ def crawl_embedded(db: sqlite_utils.Database, settings: CrawlSettings | None = N
     previous = (Frontier(db).last_run_settings() or {}).get("served_origin") or ""
     with serve_folder(folder, port=urlsplit(previous).port or 0) as base:
         settings.served_origin = base
-        return crawl(db, [base + "/"], settings)
+        return crawl(db, [base + "/"], settings, resolver=resolver, on_progress=on_progress)

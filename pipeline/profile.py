@@ -117,7 +117,7 @@ def profile_from_topic(topic: str) -> Profile:
     """A profile from a sentence: its content words (weight 1) and adjacent word pairs (weight 2)."""
     words = [w for w in raw_tokens(topic) if w not in _STOP]
     if not words:
-        raise DataError("--topic needs at least one word that says what the topic is")
+        raise DataError("needs at least one word that says what the topic is", field="topic")
     terms: dict[str, float] = {w: 1.0 for w in words if len(w) > 1}
     for first, second in zip(words, words[1:]):
         terms[f"{first} {second}"] = 2.0

@@ -1,12 +1,16 @@
 """The query API the skills read: the curated corpus as passages, documents, domains and mastery.
 
 ``db`` is what ``pipeline.store.open_db`` returns. Everything here reads; nothing writes. Before any
-curation these answer with empty lists and zero mastery, never an error.
+curation these answer with empty lists and zero mastery, never an error. The SQL behind it is
+``pipeline.store`` (documents, fts); mastery is ``pipeline.coverage``'s one definition.
 
     domains()                       the seven domains of data/taxonomy.toml
     mastery(db)                     overall and per-domain mastery of the kept corpus (0..1)
     curated_documents(db)           every kept document, best first
-    search(db, query, limit)        kept documents by BM25, text = a snippet with [matches] marked
+    search(db, query, limit, statuses)
+                                    documents by BM25 (kept ones first; ``statuses`` None: every
+                                    document with text), text = a snippet with [matches] marked
+    resolve_document(db, typed)     the document an id, URL, path or shijie-corpus: reference names
     passages(db, query, limit, domain)
                                     the best paragraph-sized passages of kept documents for a query,
                                     optionally only from documents that cover ``domain``
@@ -15,98 +19,138 @@ curation these answer with empty lists and zero mastery, never an error.
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from . import coverage
-from .curate import display_text, domain_mastery, fts_query
+from .coverage import Mastery, mastery
 from .errors import UsageError
-from .taxonomy import Domain, load_taxonomy  # Domain is part of this API too
+from .store import (
+    CLOSE,
+    OPEN,
+    CuratedDocument,
+    DocumentRef,
+    curated_documents,
+    display_text,
+    find_by_urls,
+    fts_query,
+    match_documents,
+    match_passages,
+    parse_search,
+    served_origins,
+    try_sync_documents,
+)
+from .taxonomy import Domain, load_taxonomy
 
+if TYPE_CHECKING:
+    from .store import Database
+
+__all__ = [
+    "CuratedDocument",
+    "Domain",
+    "Mastery",
+    "Passage",
+    "curated_documents",
+    "domains",
+    "mastery",
+    "passages",
+    "resolve_document",
+    "search",
+]
+
+MAX_RESULTS = 1000  # search(limit=...) at most
 DOMAIN_MIN_COVERAGE = 0.2  # passages(domain=...) reads documents covering at least this much of the domain
 PER_DOCUMENT = 2  # passages() returns at most this many passages of one document
 
 
 @dataclass(frozen=True)
 class Passage:
+    """A search hit or a passage. ``text`` is a snippet whose matches are bracketed (``[warp] shuffles``);
+    ``marks`` are those brackets' spans in ``text`` (a bracket a page wrote itself is not one)."""
+
     document_id: int
     url: str
     title: str
     text: str
     score: float
     domains: dict[str, float]
-
-
-@dataclass(frozen=True)
-class Mastery:
-    overall: float
-    domains: dict[str, float]
-
-
-@dataclass(frozen=True)
-class CuratedDocument:
-    id: int
-    url: str
-    title: str
-    text: str
-    value: int
-    domains: dict[str, float]
+    status: str = "kept"
+    value: int | None = None
+    marks: tuple[tuple[int, int], ...] = ()
+    all_terms: bool = True  # False: no document had every term of the query; this one has some
 
 
 def domains() -> list[Domain]:
     return list(load_taxonomy())
 
 
-def mastery(db) -> Mastery:
-    per_domain = domain_mastery(db)
-    return Mastery(coverage.overall(per_domain), per_domain)
+def marked(snippet: str) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """A snippet with OPEN/CLOSE markers → its text with the matches in brackets, and their spans."""
+    out: list[str] = []
+    marks: list[tuple[int, int]] = []
+    length, start = 0, -1
+    for char in snippet:
+        if char == OPEN and start < 0:
+            start = length
+            char = "["
+        elif char == CLOSE and start >= 0:
+            marks.append((start, length + 1))
+            start = -1
+            char = "]"
+        elif char in (OPEN, CLOSE):
+            continue
+        out.append(char)
+        length += 1
+    return "".join(out), tuple(marks)
 
 
-def curated_documents(db) -> list[CuratedDocument]:
-    rows = db.conn.execute(
-        "SELECT d.id, d.url, d.title, d.text, s.value, s.domains FROM documents d"
-        " JOIN scores s ON s.document_id = d.id WHERE d.status = 'kept' AND d.text IS NOT NULL"
-        " ORDER BY s.value DESC, d.id"
-    ).fetchall()
-    return [CuratedDocument(i, u, t or u, x, v, json.loads(dm)) for i, u, t, x, v, dm in rows]
+def search(db: Database, query: str, limit: int = 10, statuses: list[str] | None = None) -> list[Passage]:
+    """Documents matching every term of ``query`` (any term when none matches them all), kept documents
+    first, best BM25 first; ``statuses`` (kept, discarded, active) limits them, None: every document with
+    text. The query language is ``pipeline.store.fts``'s: ``"a phrase"``, ``prefix*``, ``-excluded``, ``OR``.
+    The index is brought in step with the documents first (where the database can be written)."""
+    if not 1 <= limit <= MAX_RESULTS:
+        raise UsageError(f"must be between 1 and {MAX_RESULTS}, not {limit}", field="limit")
+    parsed = parse_search(query)
+    try_sync_documents(db)
+    hits = []
+    for match in match_documents(db, parsed, limit, statuses):
+        text, marks = marked(display_text(match.snippet))
+        hits.append(
+            Passage(
+                match.id,
+                match.url,
+                match.title or match.url,
+                text,
+                match.score,
+                match.domains,
+                match.status,
+                match.value,
+                marks,
+                match.all_terms,
+            )
+        )
+    return hits
 
 
-def search(db, query: str, limit: int = 10) -> list[Passage]:
-    """Kept documents matching all words of ``query`` (any word when none match all), best BM25 first."""
-    if not fts_query(query):
-        raise UsageError("the search query needs at least one word")
-    sql = (
-        "SELECT f.rowid, d.url, d.title, snippet(documents_fts, 1, '[', ']', '…', 24), bm25(documents_fts, 5.0, 1.0),"
-        " s.domains FROM documents_fts f JOIN documents d ON d.id = f.rowid JOIN scores s ON s.document_id = d.id"
-        " WHERE documents_fts MATCH ? ORDER BY bm25(documents_fts, 5.0, 1.0) LIMIT ?"
-    )
-    rows = _match(db, sql, query, limit)
-    return [
-        Passage(i, u, t or u, display_text(snip), round(-rank, 4), json.loads(dm)) for i, u, t, snip, rank, dm in rows
-    ]
+def resolve_document(db: Database, typed: str) -> DocumentRef | None:
+    """The document ``typed`` names, as a user types it (``pipeline.links.typed_forms``)."""
+    from .links import Links, typed_forms
+
+    return find_by_urls(db, typed_forms(typed, Links(tuple(served_origins(db)))))
 
 
-def passages(db, query: str, limit: int = 5, domain: str | None = None) -> list[Passage]:
+def passages(db: Database, query: str, limit: int = 5, domain: str | None = None) -> list[Passage]:
     """The best passages for ``query``; ``domain`` limits them to documents that cover that domain."""
     known = {d.id: d for d in load_taxonomy()}
     if domain is not None and domain not in known:
         raise UsageError(f"unknown domain {domain!r}; domains: {', '.join(known)}")
+    operator = None
     if not fts_query(query):
         if domain is None:
             raise UsageError("passages() needs a query or a domain")
         query = " ".join(known[domain].concepts)  # the domain's own vocabulary is the query
         operator = "OR"
-    else:
-        operator = None
-    sql = (
-        "SELECT p.document_id, d.url, d.title, p.body, bm25(passages_fts), s.domains, s.value"
-        " FROM passages_fts p JOIN documents d ON d.id = p.document_id JOIN scores s ON s.document_id = d.id"
-        " WHERE passages_fts MATCH ?"
-        + (" AND coalesce(json_extract(s.domains, ?), 0) >= ?" if domain else "")
-        + " ORDER BY bm25(passages_fts) LIMIT ?"
-    )
-    extra = (f'$."{domain}"', DOMAIN_MIN_COVERAGE) if domain else ()
-    rows = _match(db, sql, query, limit * 10, extra, operator)
+    rows = match_passages(db, query, limit * 10, domain=domain, min_coverage=DOMAIN_MIN_COVERAGE, operator=operator)
     ranked = []
     for doc_id, url, title, body, rank, dm, value in rows:
         # BM25 says how well the passage answers; the document's value breaks near-ties toward better sources
@@ -122,17 +166,3 @@ def passages(db, query: str, limit: int = 5, domain: str | None = None) -> list[
         if len(out) == limit:
             break
     return out
-
-
-def _match(db, sql: str, query: str, limit: int, extra: tuple = (), operator: str | None = None) -> list[tuple]:
-    """Runs ``sql`` with all words required, falling back to any word."""
-    for op in (operator,) if operator else ("AND", "OR"):
-        try:
-            rows = db.conn.execute(sql, (fts_query(query, op), *extra, limit)).fetchall()
-        except sqlite3.OperationalError as exc:  # an FTS table missing in a database older than curation
-            if "no such table" in str(exc):
-                return []
-            raise
-        if rows:
-            return rows
-    return []

@@ -32,11 +32,13 @@ from dataclasses import dataclass
 import numpy as np
 from datasketch import LeanMinHash, MinHash, MinHashLSH
 
+from .choices import Level
+
 SHINGLE_WORDS = 4
 NUM_PERM = 128
 CANDIDATE_JACCARD = 0.3
 LSH_WEIGHTS = (0.2, 0.8)  # a missed duplicate costs more than a candidate pair checked for nothing
-HIGH_REDUNDANCY = 0.5
+HIGH_REDUNDANCY = 0.5  # redundancy_label: "high" from here on
 _SEED = 1
 _MASK32 = np.uint64(0xFFFFFFFF)
 _PRIME = np.uint64(1_000_003)
@@ -56,6 +58,10 @@ class Redundancy:
     score: float
     duplicate_of: int | None
     jaccard: float
+
+
+def redundancy_label(score: float) -> Level:
+    return Level.high if score >= HIGH_REDUNDANCY else Level.low
 
 
 def _identity(value: int) -> int:

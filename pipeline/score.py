@@ -19,7 +19,6 @@ Every part lands in ``scores.components`` with the reasons behind it, for ``shij
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from collections.abc import Iterator
@@ -29,14 +28,19 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import coverage, redundancy
+from .choices import Level
 from .errors import EmptyCorpusError
 from .features import depth, loads_dict, loads_list, source_kind, substance
 from .profile import Profile, default_profile
+from .redundancy import redundancy_label
+from .store import Scores, active_documents, document_labels, scoring_rows, write_scores
 from .taxonomy import Domain, load_taxonomy
 from .terms import PhraseCounter, tokens
 
 if TYPE_CHECKING:
     from sklearn.feature_extraction.text import TfidfVectorizer
+
+    from .store import Database
 
 # scikit-learn is imported where it is used: importing it costs ~2 s, which every CLI command would pay
 
@@ -64,7 +68,7 @@ EVIDENCE_FULL = 0.15  # profile-term evidence (share of the profile's weight, sa
 COSINE_FULL = 0.15  # TF-IDF cosine to the profile that counts as 63% on topic
 EVIDENCE_SHARE = 0.7  # the profile score is 70% term evidence, 30% cosine
 LABEL_SHARE = 0.5  # with labels, the model's probability is half the relevance
-HIGH, MEDIUM = 0.55, 0.3  # relevance_score thresholds
+HIGH, MEDIUM = 0.55, 0.3  # relevance_score thresholds of relevance_label (redundancy's: redundancy.py)
 VALUE_WEIGHTS = {"relevance": 0.45, "depth": 0.25, "uniqueness": 0.15, "source": 0.15}
 RELEVANCE_GATE = 0.5  # below this relevance the value is scaled down toward half
 TOP_TERMS = 8
@@ -89,19 +93,11 @@ class _Doc:
 
 
 @dataclass(frozen=True)
-class ScoredDocument:
+class ScoredDocument(Scores):
     id: int
     url: str
     title: str
-    value: int
-    relevance: str
-    relevance_score: float
-    redundancy: str
-    redundancy_score: float
-    duplicate_of: int | None
     duplicate_of_url: str | None
-    domains: dict[str, float]
-    components: dict
 
     def as_json(self) -> dict:
         return {
@@ -119,12 +115,8 @@ class ScoredDocument:
         }
 
 
-def relevance_label(score: float) -> str:
-    return "high" if score >= HIGH else "medium" if score >= MEDIUM else "low"
-
-
-def redundancy_label(score: float) -> str:
-    return "high" if score >= redundancy.HIGH_REDUNDANCY else "low"
+def relevance_label(score: float) -> Level:
+    return Level.high if score >= HIGH else Level.medium if score >= MEDIUM else Level.low
 
 
 def make_vectorizer(n_docs: int) -> TfidfVectorizer:
@@ -134,15 +126,6 @@ def make_vectorizer(n_docs: int) -> TfidfVectorizer:
     return TfidfVectorizer(min_df=1 if small else MIN_DF, max_df=1.0 if small else MAX_DF, **TFIDF)
 
 
-def _rows(db, batch: int = BATCH) -> Iterator[tuple]:
-    cursor = db.conn.execute(
-        "SELECT id, url, title, kind, text, headings, code_blocks, metadata FROM documents"
-        " WHERE text IS NOT NULL AND status != 'discarded' ORDER BY id"
-    )
-    while rows := cursor.fetchmany(batch):
-        yield from rows
-
-
 def _saturate(count: int, words: int) -> float:
     # BM25-style saturation, against a fixed reference length so the figure does not depend on the corpus
     k = SATURATION_K * (1 - SATURATION_B + SATURATION_B * words / REFERENCE_WORDS)
@@ -150,18 +133,20 @@ def _saturate(count: int, words: int) -> float:
 
 
 def score_corpus(
-    db, profile: Profile | None = None, domains: list[Domain] | None = None, timings: dict[str, float] | None = None
+    db: Database,
+    profile: Profile | None = None,
+    domains: list[Domain] | None = None,
+    timings: dict[str, float] | None = None,
 ) -> list[ScoredDocument]:
-    """Scores every document that still has text; writes ``scores``; returns them best first.
+    """Scores every document that has its content (discarded ones too); writes ``scores``; returns them
+    best first.
 
     ``timings``, when given, receives the seconds each stage took (for benchmarks/score_bench.py).
     """
     timings = {} if timings is None else timings
     clock = time.perf_counter()
     features_s = 0.0
-    n_docs = db.conn.execute(
-        "SELECT count(*) FROM documents WHERE text IS NOT NULL AND status != 'discarded'"
-    ).fetchone()[0]
+    n_docs = active_documents(db)
     if n_docs == 0:
         raise EmptyCorpusError("no documents to score: crawl first (shijie crawl)")
     profile = profile or default_profile()
@@ -179,7 +164,7 @@ def score_corpus(
     def texts() -> Iterator[str]:
         # one pass: hand each text to TF-IDF, keep only its figures
         nonlocal features_s
-        for doc_id, url, title, kind, text, headings, code_blocks, metadata in _rows(db):
+        for doc_id, url, title, kind, text, headings, code_blocks, metadata in scoring_rows(db, BATCH):
             started = time.perf_counter()
             heads, code, meta = loads_list(headings), loads_list(code_blocks), loads_dict(metadata)
             full = f"{title or ''}\n{text}"
@@ -214,7 +199,13 @@ def score_corpus(
     try:
         matrix = vectorizer.fit_transform(texts())
         vocabulary = vectorizer.get_feature_names_out()
-    except ValueError:  # nothing but stop words and numbers: no vocabulary; relevance rests on terms alone
+    except ValueError as exc:
+        if "empty vocabulary" in str(exc):  # not one word in any document: nothing to rank them by
+            raise EmptyCorpusError(
+                f"nothing to score: the {n_docs} document(s) hold no words, only numbers, symbols or stop words;"
+                " crawl documents with text"
+            ) from None
+        # every term pruned by min_df / max_df: relevance rests on the profile's terms alone
         if len(docs) < n_docs:
             for _ in texts():
                 pass
@@ -223,11 +214,13 @@ def score_corpus(
     timings["features"] = features_s
     timings["tfidf"] = time.perf_counter() - clock - features_s
     clock = time.perf_counter()
-    labels = dict(db.conn.execute("SELECT document_id, label FROM labels").fetchall())
+    labels = document_labels(db)
     for doc in docs:
         doc.label = labels.get(doc.id)
 
     cosine, profile_vector = _profile_cosine(vectorizer, matrix, vocabulary, profile)
+    if matrix is None:
+        cosine = np.zeros(len(docs))  # one figure per document even when TF-IDF has none
     model_p, model_terms = _label_model(matrix, vocabulary, docs)
     positive_weight = sum(w for w in profile.terms.values() if w > 0) or 1.0
 
@@ -318,7 +311,7 @@ def _value(relevance: float, depth_score: float, uniqueness: float, prior: float
     base = sum(VALUE_WEIGHTS[k] * v for k, v in figures.items())
     # off-topic pages and link lists are scaled down whatever their other figures
     gate = (0.5 + 0.5 * min(1.0, relevance / RELEVANCE_GATE)) * own
-    value = int(round(100 * base * gate))
+    value = round(100 * base * gate)
     parts = {
         k: {"figure": round(v, 4), "weight": VALUE_WEIGHTS[k], "points": round(100 * VALUE_WEIGHTS[k] * v * gate, 1)}
         for k, v in figures.items()
@@ -402,36 +395,5 @@ def _matched_terms(doc: _Doc, profile: Profile) -> list[dict]:
     return [{"term": t, "count": c, "weight": w} for t, c, w in found[:TOP_TERMS]]
 
 
-def _write(db, scored: list[ScoredDocument], profile: Profile, now: float) -> None:
-    rows = (
-        (
-            s.id,
-            s.value,
-            s.relevance,
-            s.relevance_score,
-            s.redundancy,
-            s.redundancy_score,
-            s.duplicate_of,
-            json.dumps(s.domains),
-            json.dumps(s.components, ensure_ascii=False),
-            profile.name,
-            now,
-        )
-        for s in scored
-    )
-    with db.conn:
-        db.conn.executemany(
-            "INSERT OR REPLACE INTO scores (document_id, value, relevance, relevance_score, redundancy,"
-            " redundancy_score, duplicate_of, domains, components, topic, scored_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-            rows,
-        )
-
-
-def stored_scores(db) -> list[dict]:
-    """The scores on file for documents that still have text, best first (for ``score`` without rescoring)."""
-    rows = db.conn.execute(
-        "SELECT s.*, d.url, d.title FROM scores s JOIN documents d ON d.id = s.document_id"
-        " WHERE d.status != 'discarded' ORDER BY s.value DESC, s.relevance_score DESC, s.document_id"
-    )
-    names = [c[0] for c in rows.description]
-    return [dict(zip(names, r)) for r in rows.fetchall()]
+def _write(db: Database, scored: list[ScoredDocument], profile: Profile, now: float) -> None:
+    write_scores(db, ({"document_id": s.id, **s.columns(), "topic": profile.name, "scored_at": now} for s in scored))

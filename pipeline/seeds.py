@@ -1,27 +1,22 @@
 """Seeds: what ``shijie crawl`` is asked to start from.
 
 A seed is a URL, a local file or folder (read directly, never over HTTP), ``arxiv:QUERY`` (a search of the
-arXiv API, whose base URL ``$SHIJIE_ARXIV_API`` can move, e.g. to a fake API on loopback in the tests), or
-a seeds file (``*.toml``; the format is documented at the top of ``data/seeds.toml``).
+arXiv API, see ``pipeline.crawler.arxiv``), or a seeds file (``*.toml``; the format is documented at the top
+of ``data/seeds.toml``). A seeds file may name other seeds files (``path = "more.toml"``), never itself, not even
+through others; its ``[crawl]`` table is checked here, name by name (``crawler.settings.setting_problem``), so a
+wrong name, type or value is a one-line ``DataError`` that names the file and the setting.
 """
 
 from __future__ import annotations
 
-import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlencode
 
 from . import urls
+from .crawler.settings import setting_problem
 from .errors import DataError, UsageError
-
-ARXIV_API = "https://export.arxiv.org/api/query"
-
-
-def arxiv_api() -> str:
-    return os.environ.get("SHIJIE_ARXIV_API") or ARXIV_API
 
 
 @dataclass
@@ -38,7 +33,10 @@ def load_seeds_file(path: Path) -> tuple[list[str], dict[str, Any]]:
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise DataError(f"seeds file {path}: {exc}") from None
     seeds: list[str] = []
-    for i, item in enumerate(data.get("seed", [])):
+    listed = data.get("seed", [])
+    if not isinstance(listed, list):
+        raise DataError(f"seeds file {path}: seeds are [[seed]] tables, not {type(listed).__name__}")
+    for i, item in enumerate(listed):
         if not isinstance(item, dict):
             raise DataError(f"seeds file {path}: [[seed]] #{i + 1} is not a table")
         if "url" in item:
@@ -52,10 +50,16 @@ def load_seeds_file(path: Path) -> tuple[list[str], dict[str, Any]]:
     defaults = data.get("crawl", {})
     if not isinstance(defaults, dict):
         raise DataError(f"seeds file {path}: [crawl] must be a table")
+    for name, value in defaults.items():
+        problem = setting_problem(name, value)
+        if problem:
+            raise DataError(f"seeds file {path}: [crawl] {name} {problem}")
     return seeds, defaults
 
 
-def parse_seeds(raw: list[str]) -> Seeds:
+def parse_seeds(raw: list[str], _reading: tuple[Path, ...] = ()) -> Seeds:
+    """Seed strings → ``Seeds``. ``_reading``: the seeds files being read, outermost first (a file that comes
+    back in its own chain includes itself)."""
     seeds = Seeds()
     for item in raw:
         item = item.strip()
@@ -70,8 +74,12 @@ def parse_seeds(raw: list[str]) -> Seeds:
                 raise UsageError(f"seed {item!r} is not a usable URL")
             seeds.urls.append(url)
         elif item.endswith(".toml") and Path(item).is_file():
-            more, _ = load_seeds_file(Path(item))
-            nested = parse_seeds(more)
+            path = Path(item).resolve()
+            if path in _reading:
+                chain = " → ".join(p.name for p in (*_reading[_reading.index(path) :], path))
+                raise DataError(f"seeds file {item} includes itself ({chain})")
+            more, _ = load_seeds_file(path)
+            nested = parse_seeds(more, (*_reading, path))
             seeds.urls += nested.urls
             seeds.paths += nested.paths
             seeds.arxiv += nested.arxiv
@@ -80,9 +88,3 @@ def parse_seeds(raw: list[str]) -> Seeds:
         else:
             raise UsageError(f"seed {item!r} is not a URL, an existing path or arxiv:QUERY")
     return seeds
-
-
-def arxiv_query_url(api: str, query: str, start: int, size: int) -> str:
-    return urls.canonical(
-        f"{api}?{urlencode({'search_query': query, 'start': start, 'max_results': size}, quote_via=quote)}"
-    )

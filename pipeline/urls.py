@@ -7,9 +7,17 @@ upper-case hex), and an empty path written ``/`` (``http://h`` and ``http://h/``
 elsewhere is kept: ``/a/`` and ``/a`` can be different resources, and relative links resolve differently
 under them; when a server says they are equal it redirects, and the crawl records the alias.
 
-``is_private_host(host)`` is the safety half: loopback, private, link-local, reserved and multicast
-addresses, ``localhost`` and names that resolve to such addresses. A crawl follows a link to such a host only
-when that host is itself a seed's host (see ``pipeline.crawl``); ``file:`` and other schemes never.
+A host name must be one a resolver can be asked about: letters, digits, ``-``, ``_`` and dots between non-empty
+labels (an IDN is written in its ``xn--`` form); anything else (``exa mple.com``, ``%00.test``, ``xn--``) is not a
+usable URL. Canonical forms are cached (pages link to the same URLs over and over), but never for URLs longer than
+``CACHED_LENGTH``: a page of 100 KB links must not fill the cache with them.
+
+``is_private_host(host)`` is the safety half: loopback, private, link-local, site-local, reserved and multicast
+addresses, and the IPv6 forms that carry an IPv4 address (IPv4-mapped, 6to4 ``2002::/16``, Teredo, NAT64
+``64:ff9b::/96``: judged by the IPv4 address inside), ``localhost``, and names that resolve to such addresses.
+A crawl follows a link to such a host only when that host is itself a seed's host (see
+``pipeline.crawler.scope``), and connects only to addresses it checked (``pipeline.fetch``); ``file:`` and
+other schemes never.
 """
 
 from __future__ import annotations
@@ -32,6 +40,8 @@ _PCT = re.compile(r"%([0-9A-Fa-f]{2})")
 _PATH_SAFE = "/:@!$&'()*+,;=-._~%"
 
 Resolver = Callable[[str], list[str]]
+CACHED_LENGTH = 2048
+_HOST_NAME = re.compile(r"[a-z0-9_-]+(\.[a-z0-9_-]+)*")
 
 
 def _normalize_escapes(component: str, safe: str) -> str:
@@ -46,7 +56,7 @@ def _normalize_escapes(component: str, safe: str) -> str:
 def _normalize_path(path: str) -> str:
     if not path:
         return "/"
-    trailing = path.endswith("/") or path.endswith("/.") or path.endswith("/..")
+    trailing = path.endswith(("/", "/.", "/.."))
     path = posixpath.normpath(path)  # resolves . and .. (and collapses //)
     if path.startswith("//"):
         path = "/" + path.lstrip("/")
@@ -73,6 +83,8 @@ def canonical(url: str, base: str | None = None) -> str | None:
             url = urljoin(base, url)
         except ValueError:
             return None
+    if len(url) > CACHED_LENGTH:
+        return _canonical_absolute.__wrapped__(url)
     return _canonical_absolute(url)
 
 
@@ -91,10 +103,14 @@ def _canonical_absolute(url: str) -> str | None:
     host = parts.hostname.lower().rstrip(".")
     try:
         host = host.encode("idna").decode("ascii") if not host.isascii() else host
+        if "xn--" in host:
+            host.encode("ascii").decode("idna")  # an A-label that does not decode is no name (httpx refuses it)
     except UnicodeError:
         return None
     if ":" in host:  # IPv6 literal
         host = f"[{host}]"
+    elif not _HOST_NAME.fullmatch(host):
+        return None
     netloc = host if port in (None, DEFAULT_PORTS[scheme]) else f"{host}:{port}"
     return urlunsplit(SplitResult(scheme, netloc, _normalize_path(parts.path), _normalize_query(parts.query), ""))
 
@@ -116,13 +132,35 @@ def hostname_of(host: str) -> str:
     return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
 
 
-def _address_is_private(address: str) -> bool:
+_NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
+
+
+def _embedded_ipv4(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
+    """The IPv4 address an IPv6 address carries to: IPv4-mapped, 6to4, Teredo (its client), NAT64."""
+    if ip.ipv4_mapped:
+        return ip.ipv4_mapped
+    if ip.sixtofour:
+        return ip.sixtofour
+    if ip.teredo:
+        return ip.teredo[1]
+    if ip in _NAT64:
+        return ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+    return None
+
+
+def is_private_address(address: str) -> bool:
+    """True for an IP address (``fe80::1%eth0`` too) the crawler must not reach unless a seed names it; False for
+    anything that is not an IP address."""
     try:
-        ip = ipaddress.ip_address(address.split("%", 1)[0])
+        ip: ipaddress.IPv4Address | ipaddress.IPv6Address = ipaddress.ip_address(address.split("%", 1)[0])
     except ValueError:
         return False
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
-        ip = ip.ipv4_mapped
+    if isinstance(ip, ipaddress.IPv6Address):
+        inner = _embedded_ipv4(ip)
+        if inner is not None:
+            return is_private_address(str(inner))
+        if ip.is_site_local:
+            return True
     return (
         ip.is_loopback
         or ip.is_private
@@ -137,27 +175,28 @@ def _address_is_private(address: str) -> bool:
 def system_resolver(name: str) -> list[str]:
     """Every address ``name`` resolves to (empty when it does not resolve)."""
     try:
-        return sorted({info[4][0] for info in socket.getaddrinfo(name, None, proto=socket.IPPROTO_TCP)})
+        return sorted({str(info[4][0]) for info in socket.getaddrinfo(name, None, proto=socket.IPPROTO_TCP)})
     except (OSError, UnicodeError):
         return []
 
 
-def is_private_host(host: str, resolver: Resolver | None = None) -> bool:
-    """True when ``host`` (``name[:port]``) is, or resolves to, a non-public address.
+def is_private_host(host: str, resolver: Resolver | None = None, *, resolve: bool = True) -> bool:
+    """True when ``host`` (``name[:port]``) is, or resolves to, a non-public address: the one safety check.
 
-    IP literals are judged as written; ``localhost`` and ``*.localhost`` always count as loopback; other names
-    are resolved with ``resolver`` (default: the system's) and are private if any address is. A name that
-    does not resolve is not private (the fetch will fail on its own).
+    IP literals are judged as written; ``localhost`` and ``*.localhost`` always count as loopback. Other names:
+    with ``resolve`` (the default) they are resolved with ``resolver`` (default: the system's) and are private
+    if any address is, and a name that does not resolve is not private (the fetch will fail on its own);
+    with ``resolve=False`` the answer is by spelling alone, at once and without DNS, and a name is not private.
     """
     name = hostname_of(host).lower()
     try:
         ipaddress.ip_address(name)
-        return _address_is_private(name)
+        return is_private_address(name)
     except ValueError:
         pass
     if name == "localhost" or name.endswith(".localhost"):
         return True
-    return any(_address_is_private(a) for a in (resolver or system_resolver)(name))
+    return resolve and any(is_private_address(a) for a in (resolver or system_resolver)(name))
 
 
 def trap_reason(url: str, max_length: int = 512, max_segment_repeats: int = 2) -> str | None:

@@ -3,38 +3,40 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
-from pipeline.crawl import CrawlSettings, CrawlStats, crawl as run_crawl, crawl_embedded
+from pipeline.crawl import CrawlSettings, CrawlStats, crawl_embedded
+from pipeline.crawl import crawl as run_crawl
 from pipeline.seeds import load_seeds_file
-from pipeline.errors import UsageError
 from pipeline.store import open_db
 from shijie.options import DbOpt, JsonOpt, LangOpt, output
+from shijie.output import Output
+from shijie.text import Lang, reason_text, say
 
 SeedsArg = Annotated[
-    Optional[list[str]],
+    list[str] | None,
     typer.Argument(
         help="URL, local file or folder, arxiv:QUERY, or a seeds file (.toml). None: the embedded corpus.",
         show_default=False,
     ),
 ]
 MaxPagesOpt = Annotated[
-    Optional[int], typer.Option("--max-pages", help="Stop after this many requests in this crawl [1000].")
+    int | None, typer.Option("--max-pages", help="Stop after this many requests in this crawl [1000].")
 ]
-MaxDepthOpt = Annotated[Optional[int], typer.Option("--max-depth", help="Links followed from a seed [4].")]
-ConcurrencyOpt = Annotated[Optional[int], typer.Option("--concurrency", help="Requests in flight in all [8].")]
-PerHostOpt = Annotated[Optional[int], typer.Option("--per-host", help="Requests in flight to one host [2].")]
+MaxDepthOpt = Annotated[int | None, typer.Option("--max-depth", help="Links followed from a seed [4].")]
+ConcurrencyOpt = Annotated[int | None, typer.Option("--concurrency", help="Requests in flight in all [8].")]
+PerHostOpt = Annotated[int | None, typer.Option("--per-host", help="Requests in flight to one host [2].")]
 DelayOpt = Annotated[
-    Optional[float],
+    float | None,
     typer.Option(
         "--delay",
         help="Seconds between requests to one host; robots.txt Crawl-delay can raise it [1; 0 for the embedded corpus].",
     ),
 ]
 AllowHostOpt = Annotated[
-    Optional[list[str]],
+    list[str] | None,
     typer.Option("--allow-host", help="Also follow links to this host (repeatable; .example.org admits subdomains)."),
 ]
 RecrawlOpt = Annotated[
@@ -47,11 +49,7 @@ def _settings(seeds: list[str], given: dict[str, Any], embedded: bool) -> CrawlS
     defaults: dict[str, Any] = {}
     for seed in seeds:
         if seed.endswith(".toml") and Path(seed).is_file():
-            defaults.update(load_seeds_file(Path(seed))[1])
-    known = set(CrawlSettings.__dataclass_fields__)
-    unknown = set(defaults) - known
-    if unknown:
-        raise UsageError(f"seeds file [crawl] has unknown settings: {', '.join(sorted(unknown))}")
+            defaults.update(load_seeds_file(Path(seed))[1])  # checked there, name by name
     if embedded:
         defaults.setdefault("delay", 0.0)  # we serve it ourselves, from this process
     merged = {**defaults, **{k: v for k, v in given.items() if v is not None}}
@@ -71,7 +69,7 @@ def crawl(
     recrawl: RecrawlOpt = False,
     db: DbOpt = None,
     as_json: JsonOpt = False,
-    lang: LangOpt = "en",
+    lang: LangOpt = Lang.en,
 ) -> None:
     """Crawl seeds politely into the database; resumes an unfinished crawl there. No seed: the embedded corpus.
 
@@ -96,30 +94,29 @@ def crawl(
     database = open_db(db)
     settings = _settings(seeds, given, embedded=not seeds)
     with _progress(out, settings) as on_progress:
-        settings.on_progress = on_progress
         if seeds:
-            stats = run_crawl(database, seeds, settings)
+            stats = run_crawl(database, seeds, settings, on_progress=on_progress)
         else:
-            stats = crawl_embedded(database, settings)
+            stats = crawl_embedded(database, settings, on_progress=on_progress)
     out.emit(stats.to_json())
     if not as_json:
-        _summary(out, stats)
+        _summary(out, stats, settings)
 
 
 class _progress:
     """A rich progress bar on stderr (pages, rate, errors, queue); silent when stderr is not a terminal."""
 
-    def __init__(self, out, settings: CrawlSettings):
+    def __init__(self, out: Output, settings: CrawlSettings):
         self.console = out.err
         self.settings = settings
-        self.bar = None
+        self.bar: Any = None
 
     def __enter__(self):
         if not self.console.is_terminal:
             return None
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-        self.bar = Progress(
+        bar = self.bar = Progress(
             TextColumn("crawl"),
             BarColumn(),
             MofNCompleteColumn(),
@@ -130,11 +127,11 @@ class _progress:
             console=self.console,
             transient=True,
         )
-        self.bar.start()
-        self.task = self.bar.add_task("crawl", total=self.settings.max_pages, rate=0.0, errors=0, queue=0)
+        bar.start()
+        self.task = bar.add_task("crawl", total=self.settings.max_pages, rate=0.0, errors=0, queue=0)
 
         def update(stats: CrawlStats) -> None:
-            self.bar.update(
+            bar.update(
                 self.task, completed=stats.fetched, rate=stats.pages_per_s, errors=stats.errors, queue=stats.queued
             )
 
@@ -146,30 +143,17 @@ class _progress:
         return False
 
 
-_LABELS = {
-    "title": ("crawl", "抓取"),
-    "resumed": (" (resumed)", "（续传）"),
-    "fetched": ("fetched", "已抓取"),
-    "stored": ("stored (new documents)", "新存入文档"),
-    "updated": ("updated", "已更新"),
-    "duplicates": ("duplicates (same content, other URL)", "重复（同内容不同网址）"),
-    "not_modified": ("not modified (304)", "未变化（304）"),
-    "robots": ("skipped by robots.txt", "robots.txt 禁止"),
-    "skipped": ("skipped", "跳过"),
-    "retries": ("retries", "重试"),
-    "errors": ("errors", "错误"),
-    "queued": ("still queued", "仍在队列"),
-    "documents": ("documents in the database", "数据库文档总数"),
-    "elapsed": ("elapsed", "用时"),
-    "rate": ("pages/s", "页/秒"),
-}
-
-
-def _summary(out, stats: CrawlStats) -> None:
+def _summary(out: Output, stats: CrawlStats, settings: CrawlSettings) -> None:
     from rich.table import Table
 
-    def label(key: str) -> str:
-        return _LABELS[key][out.lang == "zh"]
+    def label(key: str, **values: object) -> str:
+        return say(f"crawl.{key}", out.lang, **values)
+
+    caps = {
+        "links_per_page": settings.max_links_per_page,
+        "frontier_per_host": settings.max_frontier_per_host,
+        "frontier": settings.max_frontier,
+    }
 
     table = Table(title=label("title") + (label("resumed") if stats.resumed else ""), show_header=False)
     table.add_column("what")
@@ -184,6 +168,12 @@ def _summary(out, stats: CrawlStats) -> None:
         *((f"{label('skipped')}: {reason}", n) for reason, n in sorted(stats.skipped.items()) if reason != "robots"),
         (label("retries"), stats.retries),
         (label("errors"), stats.errors),
+        *(
+            (label("error_reason", reason=reason_text(reason, out.lang)), n)
+            for reason, n in sorted(stats.errors_by_reason.items())
+        ),
+        *(((label("truncated"), stats.truncated),) if stats.truncated else ()),
+        *((label(f"cap.{cap}", n=caps.get(cap, "?")), n) for cap, n in sorted(stats.caps.items())),
         (label("queued"), stats.queued),
         (label("documents"), stats.documents_total),
         (label("elapsed"), f"{stats.elapsed_s:.1f} s ({stats.pages_per_s:.1f} {label('rate')})"),
@@ -191,3 +181,5 @@ def _summary(out, stats: CrawlStats) -> None:
     for what, count in rows:
         table.add_row(what, str(count))
     out.human.print(table)
+    if stats.stopped == "max_pages":
+        out.human.print(label("stopped.max_pages", max_pages=settings.max_pages, queued=stats.queued))

@@ -1,82 +1,97 @@
-"""``shijie run``: the whole job on the embedded corpus, ending with the panels and the report's path."""
+"""``shijie run``: the whole job, on the user's seeds or the embedded demo, ending with the panels and the
+report's path. Everything that can be checked before the crawl is: the report folder can be written, the
+device is usable, the demo would not mix into a database holding other documents (``shijie.job``)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
 
-from shijie.options import DbOpt, JsonOpt, LangOpt, output
+from shijie import terminal
+from shijie.cmd_crawl import MaxPagesOpt, SeedsArg
+from shijie.options import DbOpt, DeviceOpt, JsonOpt, LangOpt, output
+from shijie.text import Lang, learning_panel
+from skills.protocol import Device
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.status import Status
+
+    from pipeline.crawl import CrawlStats
 
 OutOpt = Annotated[str, typer.Option("--out", help="Folder for report.html (created if needed).")]
-DeviceOpt = Annotated[str, typer.Option("--device", help="Where the skill runs its kernel: auto, cpu or cuda.")]
 BenchmarkOpt = Annotated[
-    Optional[bool],
+    bool | None,
     typer.Option(
         "--benchmark/--no-benchmark",
         help="Benchmark against the vendor kernels (default: on when a CUDA GPU is used).",
         show_default=False,
     ),
 ]
-TOP_PANELS = 5
 
 
 def run(
+    seeds: SeedsArg = None,
+    max_pages: MaxPagesOpt = None,
     out: OutOpt = "shijie-report",
-    device: DeviceOpt = "auto",
+    device: DeviceOpt = Device.auto,
     benchmark: BenchmarkOpt = None,
     db: DbOpt = None,
     as_json: JsonOpt = False,
-    lang: LangOpt = "en",
+    lang: LangOpt = Lang.en,
 ) -> None:
-    """Crawl the embedded corpus, score, curate, learn Operator Adaptation, adapt FusedAttentionBackward, report.
+    """Crawl, score, curate, learn Operator Adaptation, adapt FusedAttentionBackward, write the report.
 
-    Offline: the command serves the corpus on 127.0.0.1 itself. Again on the same db it resumes and updates.
+    With seeds (as shijie crawl takes them) the job runs on your sources, in --db. Without, on the embedded
+    demo corpus, offline (served on 127.0.0.1), and only into a database that is new or holds the demo alone:
+    a database with other documents is refused before any work. Curation discards, it never deletes. Again on
+    the same db it resumes and updates.
 
-    Example: shijie run --out shijie-report --device cpu --lang zh
+    Example: shijie run ~/papers/ --db mine.db --out mine-report
     """
     from pipeline.errors import UsageError
+    from shijie.folders import writable_folder
     from shijie.job import run_job
-    from skills.learning import PANELS
 
     show = output(as_json, lang)
-    if device not in ("auto", "cpu", "cuda"):
-        raise UsageError(f"--device must be auto, cpu or cuda, not {device!r}")
-    if Path(out).exists() and not Path(out).is_dir():
-        raise UsageError(f"--out {out} is a file; give a folder for the report")
-    if device == "cuda":
+    writable_folder(out, "--out", lang)
+    if device == Device.cuda:
         from skills.operator_adaptation.skill import cuda_status
 
         usable, detail = cuda_status()
         if not usable:  # say so now, not after the crawl
             raise UsageError(f"--device cuda: {detail}; use --device cpu or auto")
-    err = show.err
-    progress = _StageProgress(err)
-    # a plain function, not the bound method: the crawl deep-copies its settings, the console holds locks
-    on_crawl = lambda stats: progress.crawl(stats)  # noqa: E731
+    progress = _StageProgress(show.err)
+    crawl_settings = None
+    if seeds:
+        from shijie.cmd_crawl import _settings
+
+        crawl_settings = _settings(list(seeds), {"max_pages": max_pages}, embedded=False)
     results = run_job(
         db,
         out,
+        seeds=list(seeds or []),
+        crawl_settings=crawl_settings,
         device=device,
         lang=lang,
         benchmark=benchmark,
         on_stage=progress.stage,
-        on_crawl_progress=on_crawl,
-        on_phase=lambda key: progress.line(f"        {escape(PANELS[lang][key])}"),
+        on_crawl_progress=progress.crawl,
+        on_phase=lambda phase: progress.line(f"        {escape(learning_panel(phase, lang))}"),
     )
-    show.emit(results)
-    _panel_summary(show.human, results, lang)
+    show.emit(results.to_json())
+    terminal.run_summary(show.human, results, lang)
 
 
 class _StageProgress:
     """One line per stage start and finish on stderr; on a terminal, a spinner while a stage runs (with the
     crawl's live counts), so the wait is never silent."""
 
-    def __init__(self, console):
+    def __init__(self, console: Console):
         self.console = console
-        self.status = None
+        self.status: Status | None = None
         self.running: str | None = None
 
     def stage(self, stage: str, message: str) -> None:
@@ -88,7 +103,7 @@ class _StageProgress:
             self.status = self.console.status(f"{stage}…")
             self.status.start()
 
-    def crawl(self, stats) -> None:
+    def crawl(self, stats: CrawlStats) -> None:
         if self.status is not None:
             self.status.update(
                 f"crawl: {stats.fetched} fetched · {stats.stored} stored · {stats.queued} queued"
@@ -102,33 +117,3 @@ class _StageProgress:
         if self.status is not None:
             self.status.stop()
         self.status, self.running = None, None
-
-
-def _panel_summary(console, results: dict, lang: str) -> None:
-    from pipeline import panels
-    from shijie.report import learned_skill
-    from skills.learning import PANELS
-
-    console.print()
-    for doc in results["documents"][:TOP_PANELS]:
-        panel = panels.document_panel(doc["value"], doc["relevance"], doc["redundancy"], lang)
-        console.print(f"{panel}  {doc['title'][:70]}", markup=False, soft_wrap=True)
-    console.print(panels.mastery_panel(results["mastery"]["overall"], lang), markup=False)
-    skill = learned_skill(results)
-    if skill:
-        title = (skill.get("title_zh") or skill["title"]) if lang == "zh" else skill["title"]
-        console.print(
-            PANELS[lang]["acquired"].format(title=title, level=skill["level"]), markup=False, style="bold green"
-        )
-    invoke = results["invoke"]
-    checks = invoke.get("validation") or []
-    failed = [row for row in checks if not row.get("passed")]
-    console.print(
-        f"{invoke['op']} on {invoke.get('device_name') or invoke.get('device')}: "
-        f"{len(checks) - len(failed)}/{len(checks)} validation cases passed"
-        + (f", {len(invoke['benchmark'])} benchmark rows" if invoke.get("benchmark") else ""),
-        markup=False,
-        soft_wrap=True,
-        style="red" if failed else None,
-    )
-    console.print(f"report: {results['report']}", markup=False, soft_wrap=True, style="bold")

@@ -1,26 +1,45 @@
-"""Commands of the score and curate stages: score, show, mark, curate, search, mastery."""
+"""Commands of the score and curate stages: score, show, mark, curate, mastery (``search`` and the other
+reader's verbs are in ``cmd_read``)."""
 
 from __future__ import annotations
 
-import json
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from pipeline import panels
-from pipeline.curate import DEFAULT_MIN_VALUE, curate as curate_corpus
-from pipeline.errors import EmptyCorpusError, UsageError
+from pipeline.choices import Label
+from pipeline.curate import DEFAULT_MIN_VALUE
+from pipeline.curate import curate as curate_corpus
+from pipeline.errors import UsageError
 from pipeline.profile import default_profile, load_profile, profile_from_topic
-from pipeline.query import domains as list_domains, mastery as corpus_mastery, search as search_corpus
+from pipeline.query import mastery as corpus_mastery
+from pipeline.query import resolve_document
 from pipeline.score import score_corpus
-from pipeline.store import open_db
-from shijie.options import DbOpt, JsonOpt, LangOpt, output
+from pipeline.store import (
+    DocumentRef,
+    document_scores,
+    document_text,
+    document_type,
+    label_counts,
+    mark_document,
+    open_db,
+)
+from shijie import terminal
+from shijie.options import DbOpt, JsonOpt, LangOpt, choice, output
+from shijie.text import Lang, document_panel, say
 
-TopicOpt = Annotated[Optional[str], typer.Option("--topic", help="Score against this topic instead of the default.")]
+if TYPE_CHECKING:
+    from pipeline.store import Database
+
+TopicOpt = Annotated[str | None, typer.Option("--topic", help="Score against this topic instead of the default.")]
 ProfileOpt = Annotated[
-    Optional[str], typer.Option("--profile", help="Score against a profile file (TOML: text + [terms]).")
+    str | None, typer.Option("--profile", help="Score against a profile file (TOML: text + [terms]).")
 ]
 LimitOpt = Annotated[int, typer.Option("--limit", help="How many rows to print (JSON always has all).")]
+DocArg = Annotated[
+    str,
+    typer.Argument(help="Document id, URL (any spelling), path of a crawled file, or shijie-corpus: reference."),
+]
 
 
 def score(
@@ -29,7 +48,7 @@ def score(
     limit: LimitOpt = 30,
     db: DbOpt = None,
     as_json: JsonOpt = False,
-    lang: LangOpt = "en",
+    lang: LangOpt = Lang.en,
 ) -> None:
     """Score every document: value 0-100, relevance, redundancy, domain coverage; prints the ranking.
 
@@ -38,224 +57,161 @@ def score(
     out = output(as_json, lang)
     if topic and profile:
         raise UsageError("give --topic or --profile, not both")
+    if limit < 0:
+        raise UsageError(f"must be at least 0, not {limit}", field="limit")
     chosen = profile_from_topic(topic) if topic else load_profile(profile) if profile else default_profile()
     scored = score_corpus(open_db(db), chosen)
     out.emit([s.as_json() for s in scored])
     if not as_json:
-        from rich.table import Table
-
-        table = Table(title=f"{len(scored)} documents scored against '{chosen.name}'")
-        for column in ("id", "value", "relevance", "redundancy", "title"):
-            table.add_column(column)
-        for s in scored[:limit]:
-            table.add_row(
-                str(s.id),
-                str(s.value),
-                panels.level_text(s.relevance, lang),
-                panels.level_text(s.redundancy, lang) + (f" → {s.duplicate_of}" if s.duplicate_of else ""),
-                s.title[:70],
-            )
-        out.human.print(table)
+        terminal.score_table(out.human, scored, chosen.name, limit, lang)
 
 
-def _document(conn, doc: str) -> tuple:
-    row = None
-    if doc.isdigit():
-        row = conn.execute("SELECT id, url, title, status FROM documents WHERE id = ?", (int(doc),)).fetchone()
-    if row is None:
-        row = conn.execute(
-            "SELECT id, url, title, status FROM documents WHERE url = ? OR final_url = ?"
-            " UNION SELECT d.id, d.url, d.title, d.status FROM url_aliases a JOIN documents d ON d.id = a.document_id"
-            " WHERE a.url = ?",
-            (doc, doc, doc),
-        ).fetchone()
-    if row is None:
-        raise UsageError(f"no document {doc!r} (give an id or a URL; shijie score lists them)")
-    return row
+def _document(database: Database, doc: str) -> DocumentRef:
+    found = resolve_document(database, doc)
+    if found is None:
+        raise UsageError(f"no document {doc!r} (give an id, a URL or a path; shijie list shows them)")
+    return found
 
 
 def show(
-    doc: Annotated[str, typer.Argument(help="Document id or URL.")],
+    doc: DocArg,
+    text: Annotated[bool, typer.Option("--text", help="Also print the document's extracted text.")] = False,
     db: DbOpt = None,
     as_json: JsonOpt = False,
-    lang: LangOpt = "en",
+    lang: LangOpt = Lang.en,
 ) -> None:
-    """Show a document's Vision panel and the reasons behind each figure.
+    """Show a document's Vision panel and the reasons behind each figure; --text adds its extracted text.
+
+    DOC is what you have at hand: its id, its URL as you typed or copied it (http or https, with or without a
+    trailing slash), the path of a crawled file (relative, with ~), or a shijie-corpus: reference.
 
     Example: shijie show 3 --lang zh
     """
+    from pipeline.links import Links
+    from pipeline.store import served_origins
+
     out = output(as_json, lang)
-    conn = open_db(db).conn
-    doc_id, url, title, status = _document(conn, doc)
-    row = conn.execute(
-        "SELECT value, relevance, relevance_score, redundancy, redundancy_score, duplicate_of, domains, components,"
-        " topic FROM scores WHERE document_id = ?",
-        (doc_id,),
-    ).fetchone()
-    if row is None:
-        raise UsageError(f"document {doc_id} is not scored yet: run shijie score")
-    value, relevance, rel_score, redundancy, red_score, dup, doms, components, topic = row
-    components, doms = json.loads(components), json.loads(doms)
-    panel = panels.document_panel(value, relevance, redundancy, lang)
-    dup_url = components["uniqueness"].get("duplicate_of_url")
-    out.emit(
-        {
-            "id": doc_id,
-            "url": url,
-            "title": title,
-            "status": status,
-            "panel": panel,
-            "value": value,
-            "relevance": relevance,
-            "relevance_score": rel_score,
-            "redundancy": redundancy,
-            "redundancy_score": red_score,
-            "duplicate_of": dup_url,
-            "duplicate_of_id": dup,
-            "domains": doms,
-            "topic": topic,
-            "components": components,
-        }
-    )
-    if as_json:
-        return
-    h = out.human
-    zh = lang == "zh"
-    h.print(f"{title}\n{url}  ({status})")
-    h.print(panel)
-    rel = components["relevance"]
-    h.print(
-        ("相关性" if zh else "Relevance") + f" {rel_score:.2f} ({topic}): term evidence {rel['term_evidence']:.2f},"
-        f" cosine {rel['cosine']:.2f}"
-        + (f", label model {rel['label_model']:.2f}" if rel["label_model"] is not None else "")
-    )
-    if rel["top_terms"]:
-        h.print("  top terms: " + ", ".join(f"{t['term']} ({t['weight']:.3f})" for t in rel["top_terms"]))
-    if rel["matched_terms"]:
-        h.print("  profile terms: " + ", ".join(f"{t['term']}×{t['count']}" for t in rel["matched_terms"]))
-    h.print(
-        ("重复" if zh else "Redundancy")
-        + f" {red_score:.2f}"
-        + (
-            f": repeats document {dup} {dup_url} (Jaccard {components['uniqueness']['jaccard']:.2f})"
-            if dup
-            else ": repeats nothing ranked above it"
-        )
-    )
-    src = components["source"]
-    h.print(f"Source: {src['kind']} (prior {src['prior']:.2f}; {'; '.join(src['reasons'])})")
-    h.print(f"Depth {components['depth']['score']:.2f}: " + "; ".join(components["depth"]["reasons"]))
-    parts = components["value"]
-    h.print(
-        ("价值构成" if zh else "Value")
-        + f" {value} = ("
-        + " + ".join(
-            f"{k} {parts[k]['figure']:.2f}×{parts[k]['weight']}" for k in ("relevance", "depth", "uniqueness", "source")
-        )
-        + f") × gate {parts['relevance_gate']:.2f} × substance {parts.get('substance', 1.0):.2f}"
-    )
-    titles = {d.id: (d.title_zh if zh else d.title) for d in list_domains()}
-    h.print(
-        ("领域覆盖" if zh else "Domains")
-        + ": "
-        + ", ".join(f"{titles.get(k, k)} {v:.2f}" for k, v in doms.items() if v > 0)
-    )
+    database = open_db(db, read_only=True)
+    found = _document(database, doc)
+    stored = document_scores(database, found.id)
+    if stored is None:
+        raise UsageError(f"document {found.id} is not scored yet: run shijie score")
+    links = Links(tuple(served_origins(database)))
+    components = stored.components
+    uniqueness = components.get("uniqueness") or {}
+    dup_url = uniqueness.get("duplicate_of_url")
+    shown = {
+        "id": found.id,
+        "url": found.url,
+        "link": links.stable(found.url),
+        "title": found.title,
+        "status": found.status,
+        "type": document_type(database, found.id),
+        "panel": document_panel(stored.value, stored.relevance, stored.redundancy, lang),
+        "value": stored.value,
+        "relevance": stored.relevance,
+        "relevance_score": stored.relevance_score,
+        "redundancy": stored.redundancy,
+        "redundancy_score": stored.redundancy_score,
+        "duplicate_of": dup_url,
+        "duplicate_of_link": links.stable(dup_url),
+        "duplicate_of_id": stored.duplicate_of,
+        "domains": stored.domains,
+        "topic": stored.topic,
+        "components": components,
+    }
+    body = document_text(database, found.id) if text else None
+    out.emit(shown | ({"text": body} if text else {}))
+    if not as_json:
+        terminal.document_view(out.human, shown, lang)
+        if text:
+            out.human.print()
+            terminal.document_text(out.human, body, lang)
 
 
 def mark(
-    doc: Annotated[str, typer.Argument(help="Document id or URL.")],
-    label: Annotated[str, typer.Argument(help="good or bad.")],
+    doc: DocArg,
+    label: Annotated[Label, typer.Argument(parser=choice(Label, "label"), help="Whether it is worth reading.")],
     db: DbOpt = None,
     as_json: JsonOpt = False,
-    lang: LangOpt = "en",
+    lang: LangOpt = Lang.en,
 ) -> None:
     """Mark a document good or bad; the next shijie score learns from the marks.
 
     Example: shijie mark 3 good
     """
     out = output(as_json, lang)
-    if label not in ("good", "bad"):
-        raise UsageError(f"label must be good or bad, not {label!r}")
     database = open_db(db)
-    doc_id, url, *_ = _document(database.conn, doc)
-    import time
-
-    with database.conn:
-        database.conn.execute(
-            "INSERT OR REPLACE INTO labels (document_id, label, at) VALUES (?, ?, ?)", (doc_id, label, time.time())
-        )
-    counts = dict(database.conn.execute("SELECT label, count(*) FROM labels GROUP BY label").fetchall())
-    out.emit({"id": doc_id, "url": url, "label": label, "labels": counts})
+    found = _document(database, doc)
+    mark_document(database, found.id, label)
+    counts = label_counts(database)
+    out.emit({"id": found.id, "url": found.url, "label": label, "labels": counts})
     if not as_json:
         out.human.print(
-            f"marked {doc_id} {label} ({counts.get('good', 0)} good, {counts.get('bad', 0)} bad); run shijie score to use it"
+            say(
+                "mark.done",
+                lang,
+                id=found.id,
+                label=say(f"label.{label}", lang),
+                good=counts.get("good", 0),
+                bad=counts.get("bad", 0),
+            )
         )
 
 
-def _mastery_lines(out, m: dict, lang: str) -> None:
-    zh = lang == "zh"
-    titles = {d.id: (d.title_zh if zh else d.title) for d in list_domains()}
-    out.human.print(panels.mastery_panel(m["overall"], lang))
-    width = max((len(t) for t in titles.values()), default=10)
-    for domain_id, share in m["domains"].items():
-        bar = "█" * int(round(share * 30))
-        out.human.print(f"  {titles.get(domain_id, domain_id):<{width}} {bar:<30} {100 * share:5.1f}%")
+CHANGES_SHOWN = 20  # lines of changes a person sees; --json lists every one
 
 
 def curate(
     min_value: Annotated[
         int, typer.Option("--min-value", help="Keep documents valued at least this (0-100).")
     ] = DEFAULT_MIN_VALUE,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Show what would be kept and discarded, and change nothing.")
+    ] = False,
     db: DbOpt = None,
     as_json: JsonOpt = False,
-    lang: LangOpt = "en",
+    lang: LangOpt = Lang.en,
 ) -> None:
     """Keep the best scored documents (one per duplicate group), discard the rest, index for search.
 
-    Example: shijie curate --min-value 50
+    Discarding is a state, not a deletion: a discarded document keeps its text, and curating again at a lower
+    --min-value keeps it again. A later crawl skips discarded URLs.
+
+    Example: shijie curate --min-value 50 --dry-run
     """
     out = output(as_json, lang)
-    result = curate_corpus(open_db(db), min_value)
+    database = open_db(db, read_only=True) if dry_run else open_db(db)
+    result = curate_corpus(database, min_value, dry_run=dry_run)
     out.emit(result.as_json())
-    if not as_json:
-        out.human.print(f"kept {result.kept}, discarded {result.discarded} (min value {min_value})")
-        _mastery_lines(out, result.mastery, lang)
+    if as_json:
+        return
+    counts = {"kept": result.kept, "discarded": result.discarded, "min_value": min_value}
+    if dry_run:
+        out.human.print(say("safe.dry_run", lang, changes=len(result.changes), **counts), markup=False, soft_wrap=True)
+    else:
+        out.human.print(say("safe.curated", lang, restored=result.restored, **counts), markup=False, soft_wrap=True)
+    for change in result.changes[:CHANGES_SHOWN]:
+        before, after = (say(f"safe.state_{state}", lang) for state in (change.before, change.after))
+        out.human.print(
+            f"  {change.id:>5} {before} → {after}  {change.value:>3}  {terminal.fit(terminal.clean(change.title or change.url), 60)}"
+            f"  ({change.reason})",
+            markup=False,
+            soft_wrap=True,
+        )
+    if len(result.changes) > CHANGES_SHOWN:
+        out.human.print("  " + say("safe.changes_more", lang, n=len(result.changes) - CHANGES_SHOWN), markup=False)
+    terminal.mastery_lines(out.human, result.mastery, lang)
 
 
-def search(
-    query: Annotated[str, typer.Argument(help="Words to find in the curated corpus.")],
-    limit: Annotated[int, typer.Option("--limit", help="How many results.")] = 10,
-    db: DbOpt = None,
-    as_json: JsonOpt = False,
-    lang: LangOpt = "en",
-) -> None:
-    """Full-text search (BM25) over the curated corpus, with snippets.
-
-    Example: shijie search "shared memory bank conflicts"
-    """
-    out = output(as_json, lang)
-    database = open_db(db)
-    if not database.conn.execute("SELECT 1 FROM documents WHERE status = 'kept' LIMIT 1").fetchone():
-        raise EmptyCorpusError("nothing curated yet: run shijie score and shijie curate first")
-    hits = search_corpus(database, query, limit)
-    out.emit([{"id": p.document_id, "url": p.url, "title": p.title, "snippet": p.text, "score": p.score} for p in hits])
-    if not as_json:
-        if not hits:
-            out.human.print(f"no curated document matches {query!r}")
-        for p in hits:
-            out.human.print(
-                f"[bold]{p.document_id}[/bold] {p.title}  ({p.score:.2f})\n  {p.url}\n  {p.text}\n", markup=True
-            )
-
-
-def mastery(db: DbOpt = None, as_json: JsonOpt = False, lang: LangOpt = "en") -> None:
+def mastery(db: DbOpt = None, as_json: JsonOpt = False, lang: LangOpt = Lang.en) -> None:
     """Domain mastery of the curated corpus: overall and a bar per domain.
 
     Example: shijie mastery --lang zh
     """
     out = output(as_json, lang)
-    m = corpus_mastery(open_db(db))
+    m = corpus_mastery(open_db(db, read_only=True))
     payload = {"overall": m.overall, "domains": m.domains}
     out.emit(payload)
     if not as_json:
-        _mastery_lines(out, payload, lang)
+        terminal.mastery_lines(out.human, payload, lang)

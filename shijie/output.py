@@ -12,19 +12,20 @@ from typing import Any
 
 from rich.console import Console
 
+from pipeline.choices import choose
+from shijie.text import Lang
+
 
 @dataclass
 class Output:
     as_json: bool = False
-    lang: str = "en"
-    out: Console = field(default_factory=lambda: Console(highlight=False))
-    err: Console = field(default_factory=lambda: Console(stderr=True, highlight=False))
+    lang: Lang = Lang.en
+    # emoji off: a page's ":warning:" is text, not a picture (see shijie.terminal for the rest of that rule)
+    out: Console = field(default_factory=lambda: Console(highlight=False, emoji=False))
+    err: Console = field(default_factory=lambda: Console(stderr=True, highlight=False, emoji=False))
 
     def __post_init__(self) -> None:
-        if self.lang not in ("en", "zh"):
-            from pipeline.errors import UsageError
-
-            raise UsageError(f"--lang must be en or zh, not {self.lang!r}")
+        self.lang = choose(Lang, self.lang, "lang")
 
     @property
     def human(self) -> Console:

@@ -3,26 +3,55 @@
 DIR/<name>/SKILL.md           the manifest (frontmatter kept) and its instructions
 DIR/<name>/references/        the knowledge pack: adaptation path and topics with their sources (Markdown),
                               the pack itself (JSON), the hardware profiles
-DIR/<name>/scripts/           the skill's runnable code: the NumPy reference kernel and the tile planner
+DIR/<name>/scripts/           the skill's runnable code: the NumPy reference kernel, the hardware profiles, the tile planner
+
+Crawled text reaches the Markdown as text only (``md_text``): a title cannot close its link and open one of
+its own (``Notes](https://evil.example/) [Trusted``), nor start a heading or an HTML tag; link targets are
+written between angle brackets (``md_url``). Addresses are given as they outlive the run: the caller passes
+``link`` (``pipeline.links.Links.stable``: a page of the embedded corpus is ``shijie-corpus:PATH``).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 from pipeline.errors import UsageError
 
-# the scripts an agent can run without shijie's database: file name in the skill folder
-SCRIPTS = ("numpy_backward.py", "tile_plan.py")
+# the scripts an agent can run without shijie's database: file name in the skill folder (tile_plan.py imports
+# hardware.py from beside it)
+SCRIPTS = ("numpy_backward.py", "hardware.py", "tile_plan.py")
+
+
+_MD_SPECIAL = re.compile(r"([\\\[\]<>])")  # what opens or closes a link, an image or an HTML tag
+_MD_BLANKS = re.compile(r"[\s\x00-\x1f\x7f-\x9f\u2028\u2029]+")
+
+
+def md_text(text: object) -> str:
+    """Crawled text as Markdown text: one line (no heading, list or quote of its own), and every character that
+    could open or close a link, an image or an HTML tag backslash-escaped (CommonMark escapes ASCII punctuation
+    that way). Emphasis and code marks stay as they are: they change how text looks, never where it leads."""
+    return _MD_SPECIAL.sub(r"\\\1", _MD_BLANKS.sub(" ", "" if text is None else str(text)).strip())
+
+
+def md_url(url: object) -> str:
+    """A link target between angle brackets, with what may not stand there percent-encoded."""
+    plain = _MD_BLANKS.sub(" ", "" if url is None else str(url)).strip()
+    return "<" + plain.replace(" ", "%20").replace("<", "%3C").replace(">", "%3E").replace("\\", "%5C") + ">"
+
+
+def md_link(title: object, url: object) -> str:
+    return f"[{md_text(title or url)}]({md_url(url)})"
 
 
 def _passages_md(passages: list[dict]) -> list[str]:
     lines = []
     for passage in passages:
-        lines.append(f"- [{passage['title'] or passage['url']}]({passage['url']})")
-        lines.append(f"  > {passage['excerpt']}")
+        lines.append(f"- {md_link(passage['title'], passage['url'])}")
+        lines.append(f"  > {md_text(passage['excerpt'])}")
     return lines or ["- (no passage found in the curated corpus)"]
 
 
@@ -35,7 +64,7 @@ def path_markdown(title: str, pack: dict) -> str:
             f"Domain: {step['domain']}. Query: `{step['query']}`.",
             "",
         ]
-        lines += _passages_md(step["passages"]) + [""]
+        lines += [*_passages_md(step["passages"]), ""]
     return "\n".join(lines)
 
 
@@ -48,17 +77,15 @@ def topics_markdown(title: str, pack: dict) -> str:
     ]
     for topic in pack["topics"]:
         lines += [
-            f"## Topic {topic['id']}: {', '.join(topic['label'])}",
+            f"## Topic {topic['id']}: {md_text(', '.join(topic['label']))}",
             "",
-            f"Domain: {topic['domain']}.",
+            f"Domain: {md_text(topic['domain'])}.",
             "",
             "Documents:",
             "",
         ]
-        lines += [
-            f"- [{doc['title'] or doc['url']}]({doc['url']}) (value {doc['value']})" for doc in topic["documents"]
-        ]
-        lines += ["", "Best passages:", ""] + _passages_md(topic["passages"]) + [""]
+        lines += [f"- {md_link(doc['title'], doc['url'])} (value {doc['value']})" for doc in topic["documents"]]
+        lines += ["", "Best passages:", "", *_passages_md(topic["passages"]), ""]
     return "\n".join(lines)
 
 
@@ -92,13 +119,16 @@ def spec_frontmatter(manifest, level: int) -> str:
         "metadata:",
     ]
     lines += [f"  {key}: {json.dumps(value, ensure_ascii=False)}" for key, value in metadata.items()]
-    return "\n".join(lines + ["---"])
+    return "\n".join([*lines, "---"])
 
 
-def export_skill(entry, stored, destination: Path) -> Path:
-    """Writes ``destination/<name>/``; returns that folder. Refuses to overwrite a non-empty folder."""
+def export_skill(entry, stored, destination: Path, link: Callable[[str], str | None] | None = None) -> Path:
+    """Writes ``destination/<name>/``; returns that folder. Refuses to overwrite a non-empty folder. ``link``
+    maps each stored address to the one written (``pipeline.links.Links.stable``)."""
+    from pipeline.links import map_links
     from pipeline.resources import data_dir
 
+    pack = map_links(stored.pack, link) if link else stored.pack
     folder = Path(destination) / entry.name
     if folder.exists() and any(folder.iterdir()):
         raise UsageError(f"{folder} already exists and is not empty; choose another DIR or remove it")
@@ -113,22 +143,23 @@ def export_skill(entry, stored, destination: Path) -> Path:
         "- `references/topics.md`: the topics of the curated corpus and their best passages",
         "- `references/knowledge-pack.json`: the same, as data",
         "- `references/hardware/*.toml`: the hardware profiles the tile planner reads",
+        "",
+        "A source written `shijie-corpus:PATH` is a page of the corpus shipped with shijie: the file PATH under"
+        " `python -c 'from pipeline.resources import corpus_dir; print(corpus_dir())'`.",
     ]
     extra += [
         f"- `scripts/{name}`: run `python scripts/{name}`" for name in SCRIPTS if (manifest.folder / name).exists()
     ]
-    extra += ["", f"Learned at Lv.{stored.level} from {stored.pack['documents']} curated documents.", ""]
+    extra += ["", f"Learned at Lv.{stored.level} from {pack['documents']} curated documents.", ""]
     body = manifest.body.strip("\n")
     (folder / "SKILL.md").write_text(
         spec_frontmatter(manifest, stored.level) + "\n\n" + body + "\n" + "\n".join(extra), encoding="utf-8"
     )
-    (folder / "references" / "adaptation-path.md").write_text(
-        path_markdown(manifest.title, stored.pack), encoding="utf-8"
-    )
-    (folder / "references" / "topics.md").write_text(topics_markdown(manifest.title, stored.pack), encoding="utf-8")
+    (folder / "references" / "adaptation-path.md").write_text(path_markdown(manifest.title, pack), encoding="utf-8")
+    (folder / "references" / "topics.md").write_text(topics_markdown(manifest.title, pack), encoding="utf-8")
     (folder / "references" / "knowledge-pack.json").write_text(
         json.dumps(
-            {"skill": entry.name, "level": stored.level, "mastery": stored.mastery, **stored.pack},
+            {"skill": entry.name, "level": stored.level, "mastery": stored.mastery, **pack},
             ensure_ascii=False,
             indent=2,
         ),

@@ -3,7 +3,9 @@
 A ``SKILL.md`` starts with a block between two ``---`` lines holding ``key: value`` pairs, nested
 mappings by indentation, lists (``[a, b]`` inline or ``- item`` lines), quoted or plain strings, numbers,
 booleans and ``null``. That is all skills need, so this small parser replaces a PyYAML dependency and
-gives errors with the line number a skill author has to fix.
+gives errors with the line number a skill author has to fix. Nesting (blocks and inline lists) stops at
+``MAX_DEPTH`` levels with such an error: a skill file is data from a third party, and a file nested
+thousands deep must be a broken skill, not a RecursionError in whoever lists the skills.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import re
 
 _NUMBER = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
+MAX_DEPTH = 32  # levels of nesting; SKILL.md metadata needs three
 
 
 class FrontmatterError(ValueError):
@@ -63,14 +66,16 @@ def _strip_comment(line: str) -> str:
     return line
 
 
-def _block(rows, start: int, indent: int):
+def _block(rows, start: int, indent: int, depth: int = 0):
     """Parses the rows at exactly ``indent`` from ``start``; returns (value, index after the block)."""
+    if depth >= MAX_DEPTH:
+        raise FrontmatterError(f"line {rows[start][0]}: nested deeper than {MAX_DEPTH} levels")
     if rows[start][2].startswith("- ") or rows[start][2] == "-":
         return _sequence(rows, start, indent)
-    return _mapping(rows, start, indent)
+    return _mapping(rows, start, indent, depth)
 
 
-def _mapping(rows, index: int, indent: int):
+def _mapping(rows, index: int, indent: int, depth: int = 0):
     result: dict = {}
     while index < len(rows):
         number, column, content = rows[index]
@@ -92,7 +97,7 @@ def _mapping(rows, index: int, indent: int):
             else:
                 result[key] = _scalar(rest, number)
         elif index < len(rows) and rows[index][1] > indent:
-            result[key], index = _block(rows, index, rows[index][1])
+            result[key], index = _block(rows, index, rows[index][1], depth + 1)
         elif index < len(rows) and rows[index][1] == indent and rows[index][2].startswith("- "):
             result[key], index = _sequence(rows, index, indent)  # a list may sit at its key's indent
         else:
@@ -126,12 +131,14 @@ def _block_scalar(rows, index: int, indent: int, folded: bool):
     return (" " if folded else "\n").join(parts), index
 
 
-def _scalar(text: str, number: int):
+def _scalar(text: str, number: int, depth: int = 0):
     if text.startswith("["):
+        if depth >= MAX_DEPTH:
+            raise FrontmatterError(f"line {number}: inline lists nested deeper than {MAX_DEPTH} levels")
         if not text.endswith("]"):
             raise FrontmatterError(f"line {number}: inline list is not closed with ']'")
         inner = text[1:-1].strip()
-        return [_scalar(item.strip(), number) for item in _split_commas(inner, number)] if inner else []
+        return [_scalar(item.strip(), number, depth + 1) for item in _split_commas(inner, number)] if inner else []
     if text.startswith("{"):
         raise FrontmatterError(f"line {number}: inline mappings are not supported; use indented lines")
     if text[0] in "'\"":

@@ -12,6 +12,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pipeline.store import Database
 
 MAX_TOPICS = 8
 LABEL_TERMS = 4
@@ -50,7 +54,7 @@ def passage_record(passage) -> dict:
     }
 
 
-def find_passages(db, query: str, domain: str | None, limit: int) -> list[dict]:
+def find_passages(db: Database, query: str, domain: str | None, limit: int) -> list[dict]:
     """The best passages for a query, within the domain first, then anywhere in the corpus."""
     from pipeline.query import passages
 
@@ -132,7 +136,7 @@ def _label(ranked_terms) -> list[str]:
     return label
 
 
-def topic_passages(db, topic: dict, limit: int = 3) -> list[dict]:
+def topic_passages(db: Database, topic: dict, limit: int = 3) -> list[dict]:
     """The best passages for a topic, preferring its own documents."""
     members = {doc["id"] for doc in topic["documents"]}
     found = find_passages(db, " ".join(topic["label"]), topic["domain"], limit * 3)
@@ -141,7 +145,7 @@ def topic_passages(db, topic: dict, limit: int = 3) -> list[dict]:
     return (own + others)[:limit]
 
 
-def path_steps(db, steps: list[PathStep], limit: int = 3, extra_terms: str = "") -> list[dict]:
+def path_steps(db: Database, steps: list[PathStep], limit: int = 3, extra_terms: str = "") -> list[dict]:
     """Each step with the passages behind it; ``extra_terms`` narrows the queries to one operator."""
     result = []
     for number, step in enumerate(steps, start=1):

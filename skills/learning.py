@@ -1,40 +1,49 @@
 """What the ``skills`` commands do: list skills against mastery, learn one into a stored pack, invoke it.
 
-Each function takes an open database and a ``Registry`` and returns plain data; the CLI only renders.
-Learning announces its phases through ``on_phase(key)`` (keys of ``PANELS``) so the CLI can show the
-learning panels as they happen.
+Each function takes an open database and a ``Registry`` and returns data (``Learned``, an ``Invocation``,
+rows); the CLI and the report render it. Learning announces its phases through ``on_phase(phase)``
+(``skills.protocol.Phase``), so the CLI can show the learning panels as they happen.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Unpack
 
 from pipeline.errors import UsageError
 
+from .protocol import InvokeOptions, Invocation, Phase
 from .registry import Registry, SkillEntry, standing
 
-PANELS = {
-    "en": {
-        "structure": "[Recognizing skill structure…]",
-        "fragments": "[Organizing knowledge fragments…]",
-        "paths": "[Compressing reasoning paths…]",
-        "acquired": "[{title} Lv.{level} — acquired]",
-    },
-    "zh": {
-        "structure": "【技能结构识别中】",
-        "fragments": "【知识片段整理中】",
-        "paths": "【推理路径压缩中】",
-        "acquired": "【{title} Lv.{level}，已习得】",
-    },
-}
+if TYPE_CHECKING:
+    from pipeline.store import Database
 
 
-def acquired_panel(title: str, title_zh: str | None, level: int, lang: str = "en") -> str:
-    """``[Operator Adaptation Lv.1 — acquired]``; the zh panel falls back to the English title."""
-    return PANELS[lang]["acquired"].format(title=(title_zh or title) if lang == "zh" else title, level=level)
+@dataclass
+class Learned:
+    """What learning a skill gave; ``to_json()`` is ``shijie skills learn --json`` (its keys in field order)."""
+
+    skill: str
+    title: str
+    level: int
+    previous_level: int = 0
+    relearned: bool = False
+    mastery: dict[str, Any] = field(default_factory=dict)  # the mastery it was learned at
+    required_mastery: float = 0.0  # mean mastery over the skill's required domains
+    pack: dict[str, Any] = field(default_factory=dict)  # topics, passages, the adaptation path (the skill's own)
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Learned:
+        names = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{"skill": "", "title": "", "level": 0, **{k: v for k, v in data.items() if k in names}})
 
 
-def _mastery(db):
+def _mastery(db: Database):
     from pipeline.query import mastery
 
     return mastery(db)
@@ -44,9 +53,9 @@ def mastery_dict(mastery) -> dict:
     return {"overall": round(mastery.overall, 4), "domains": {k: round(v, 4) for k, v in mastery.domains.items()}}
 
 
-def list_skills(db, registry: Registry) -> list[dict]:
+def list_skills(db: Database, registry: Registry) -> list[dict]:
     """Every skill with its level and status; a broken one with its problems."""
-    from pipeline.packs import learned_levels
+    from pipeline.store import learned_levels
 
     mastery = _mastery(db)
     levels = learned_levels(db)
@@ -97,9 +106,11 @@ def locked_message(entry: SkillEntry, shortfalls: dict[str, float], mastery) -> 
     )
 
 
-def learn(db, registry: Registry, name: str, on_phase: Callable[[str], None] = lambda key: None) -> dict:
+def learn(
+    db: Database, registry: Registry, name: str, on_phase: Callable[[Phase], None] = lambda phase: None
+) -> Learned:
     """Builds and stores the skill's knowledge pack; refuses while the skill is locked."""
-    from pipeline.packs import load_pack, save_pack
+    from pipeline.store import load_pack, save_pack
 
     entry = registry.get(name)
     mastery = _mastery(db)
@@ -110,21 +121,21 @@ def learn(db, registry: Registry, name: str, on_phase: Callable[[str], None] = l
     pack = entry.implementation.learn(db, entry.manifest, on_phase)
     level = where.attainable_level
     stored = save_pack(db, entry.name, level, mastery_dict(mastery), pack)
-    return {
-        "skill": entry.name,
-        "title": entry.manifest.title,
-        "level": level,
-        "previous_level": previous.level if previous else 0,
-        "relearned": previous is not None,
-        "mastery": stored.mastery,
-        "required_mastery": where.required_mastery,
-        "pack": pack,
-    }
+    return Learned(
+        skill=entry.name,
+        title=entry.manifest.title,
+        level=level,
+        pack=pack,
+        previous_level=previous.level if previous else 0,
+        relearned=previous is not None,
+        mastery=stored.mastery,
+        required_mastery=where.required_mastery,
+    )
 
 
-def stored_pack(db, registry: Registry, name: str):
+def stored_pack(db: Database, registry: Registry, name: str):
     """(entry, stored pack) of a learned skill; a clear error telling how to learn it otherwise."""
-    from pipeline.packs import load_pack
+    from pipeline.store import load_pack
 
     entry = registry.get(name)
     stored = load_pack(db, entry.name)
@@ -133,7 +144,13 @@ def stored_pack(db, registry: Registry, name: str):
     return entry, stored
 
 
-def invoke(db, registry: Registry, name: str, **options) -> dict:
+def invoke(db: Database, registry: Registry, name: str, **options: Unpack[InvokeOptions]) -> Invocation:
+    """Runs the learned skill ``name`` with ``options`` (``skills.protocol.InvokeOptions``)."""
     entry, stored = stored_pack(db, registry, name)
     result = entry.implementation.invoke(db, entry.manifest, stored.pack, **options)
-    return {"skill": entry.name, "level": stored.level, **result}
+    if not isinstance(result, Invocation):
+        raise UsageError(
+            f"skill {entry.name!r} is broken ({entry.origin}): invoke returned {type(result).__name__},"
+            " not a skills.protocol.Invocation"
+        )
+    return dataclasses.replace(result, skill=entry.name, level=stored.level)

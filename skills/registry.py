@@ -22,22 +22,26 @@ and ``description``, and our fields under ``metadata``::
       entry: skills.operator_adaptation.skill:OperatorAdaptation   # module:object implementing it
 
 Every problem of every manifest is collected; a broken skill is listed with its problems and never
-hides the others. The implementation object has ``learn(db, manifest, phase) -> pack`` and
-``invoke(db, manifest, pack, **options) -> dict`` (see ``skills.learning``).
+hides the others. A third-party skill is code we do not control: whatever its entry point, constructor,
+``skill_dir`` or manifest raises becomes one of its problems, never an exception in whoever lists skills. The implementation object is a ``skills.protocol.Skill`` (``learn`` builds the pack,
+``invoke`` returns an ``Invocation``); one whose methods cannot take shijie's calls is broken too.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.metadata
+import inspect
 import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, cast
 
 from pipeline.errors import UsageError
 
 from . import frontmatter
+from .protocol import Skill, protocol_problems
 
 ENTRY_POINT_GROUP = "shijie.skills"
 NAME_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -69,7 +73,7 @@ class SkillEntry:
     origin: str
     manifest: Manifest | None = None
     problems: list[str] = field(default_factory=list)
-    implementation: object | None = None
+    implementation: Skill | None = None
 
     @property
     def ok(self) -> bool:
@@ -205,11 +209,13 @@ def read_manifest(
 
     if problems:
         return None, problems
+    # with no problem found, every field above is the type it was checked to be
+    name, description, title, entry = cast(str, name), cast(str, description), cast(str, title), cast(str, entry)
     return Manifest(
         name=name,
         description=description.strip(),
         title=title,
-        title_zh=title_zh or title,
+        title_zh=cast(str, title_zh) or title,
         requires={domain: float(minimum) for domain, minimum in requires.items()},
         levels=levels,
         ops=tuple(ops),
@@ -219,8 +225,8 @@ def read_manifest(
     ), []
 
 
-def load_implementation(entry: str) -> tuple[object | None, str | None]:
-    """Imports ``module:object``; a class is instantiated. Returns (object, None) or (None, problem)."""
+def load_implementation(entry: str) -> tuple[Skill | None, str | None]:
+    """Imports ``module:object``; a class is instantiated. Returns (skill, None) or (None, problem)."""
     module_name, _, attribute = entry.partition(":")
     try:
         target = importlib.import_module(module_name)
@@ -237,28 +243,38 @@ def load_implementation(entry: str) -> tuple[object | None, str | None]:
             target = target()
         except Exception as exc:
             return None, f"code broken: {entry}() raised {type(exc).__name__}: {exc}"
-    missing = [method for method in ("learn", "invoke") if not callable(getattr(target, method, None))]
-    if missing:
-        return None, f"code incomplete: {entry} has no {' or '.join(missing)}() method"
-    return target, None
+    problems = protocol_problems(target, entry)
+    if problems:
+        return None, "; ".join(problems)
+    return cast(Skill, target), None
 
 
 def _entry_from_folder(
-    folder: Path, origin: str, expected_name: str | None, domains, implementation=None
+    folder: Path,
+    origin: str,
+    expected_name: str | None,
+    domains,
+    implementation: object | None = None,
+    known_as: str | None = None,  # the entry point's name: what a skill whose manifest is broken is listed as
 ) -> SkillEntry:
     manifest, problems = read_manifest(folder, expected_name, domains)
     entry = SkillEntry(
-        name=manifest.name if manifest else (expected_name or folder.name),
+        name=manifest.name if manifest else (expected_name or known_as or folder.name),
         origin=origin,
         manifest=manifest,
         problems=problems,
     )
     if manifest:
-        if implementation is None:
-            implementation, problem = load_implementation(manifest.entry)
-            if problem:
-                entry.problems.append(problem)
-        entry.implementation = implementation
+        try:
+            if implementation is None:
+                entry.implementation, problem = load_implementation(manifest.entry)
+            else:  # an object an entry point loaded
+                problem = "; ".join(protocol_problems(implementation, origin)) or None
+                entry.implementation = None if problem else cast(Skill, implementation)
+        except Exception as exc:  # e.g. a learn/invoke property that raises when looked at
+            entry.implementation, problem = None, f"code broken: checking it raised {type(exc).__name__}: {exc}"
+        if problem:
+            entry.problems.append(problem)
     return entry
 
 
@@ -279,30 +295,43 @@ def _entry_point_entries(domains) -> list[SkillEntry]:
         try:
             loaded = point.load()
         except Exception as exc:
-            entries.append(
-                SkillEntry(
-                    name=point.name,
-                    origin=origin,
-                    problems=[f"code missing: loading the entry point raised {type(exc).__name__}: {exc}"],
-                )
-            )
+            entries.append(_broken(point.name, origin, "code missing: loading the entry point raised", exc))
             continue
-        if isinstance(loaded, (str, os.PathLike)):
-            entries.append(_entry_from_folder(Path(loaded), origin, None, domains))
-        elif getattr(loaded, "skill_dir", None):
-            implementation = loaded() if isinstance(loaded, type) else loaded
-            entries.append(_entry_from_folder(Path(loaded.skill_dir), origin, None, domains, implementation))
-        else:
-            entries.append(
-                SkillEntry(
-                    name=point.name,
-                    origin=origin,
-                    problems=[
-                        "the entry point must load to a folder path holding SKILL.md or an object with a skill_dir attribute"
-                    ],
-                )
-            )
+        try:
+            entries.append(_entry_from_loaded(point.name, origin, loaded, domains))
+        except Exception as exc:  # the rest of its code (manifest checks, protocol checks) failed on it
+            entries.append(_broken(point.name, origin, "code broken: checking the skill raised", exc))
     return entries
+
+
+def _broken(name: str, origin: str, what: str, exc: BaseException) -> SkillEntry:
+    return SkillEntry(name=name, origin=origin, problems=[f"{what} {type(exc).__name__}: {exc}"])
+
+
+def _entry_from_loaded(name: str, origin: str, loaded: object, domains) -> SkillEntry:
+    """The skill an entry point loaded: a folder path, or a skill object (a class is instantiated) whose
+    ``skill_dir`` names its folder."""
+    if isinstance(loaded, (str, os.PathLike)):
+        return _entry_from_folder(Path(loaded), origin, None, domains, known_as=name)
+    # looked up without running it: on a class, skill_dir may be a property only an instance can read
+    if inspect.getattr_static(loaded, "skill_dir", None) is None:
+        return SkillEntry(
+            name=name,
+            origin=origin,
+            problems=[
+                "the entry point must load to a folder path holding SKILL.md or an object with a skill_dir attribute"
+            ],
+        )
+    implementation: Any
+    try:
+        implementation = loaded() if isinstance(loaded, type) else loaded
+    except Exception as exc:
+        return _broken(name, origin, f"code broken: {getattr(loaded, '__name__', 'its class')}() raised", exc)
+    try:
+        folder = Path(implementation.skill_dir)
+    except Exception as exc:
+        return _broken(name, origin, "code broken: reading its skill_dir raised", exc)
+    return _entry_from_folder(folder, origin, None, domains, implementation, known_as=name)
 
 
 def discover(roots: list[Path] | None = None, entry_points: bool = True) -> Registry:
@@ -338,10 +367,7 @@ def standing(manifest: Manifest, mastery, learned_level: int = 0) -> Standing:
     attainable = (
         0 if shortfalls else max([1] + [level for level, threshold in manifest.levels.items() if mean >= threshold])
     )
-    if learned_level:
-        status = "learned"
-    else:
-        status = "locked" if shortfalls else "learnable"
+    status = "learned" if learned_level else "locked" if shortfalls else "learnable"
     return Standing(
         status=status,
         level=learned_level,

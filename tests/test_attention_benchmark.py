@@ -4,7 +4,7 @@ import pytest
 
 pytest.importorskip("torch")
 
-from skills.operator_adaptation import benchmark  # noqa: E402
+from skills.operator_adaptation import benchmark
 
 
 def test_standard_grid_keeps_tokens_and_hidden_size_fixed():
@@ -58,3 +58,34 @@ def test_summary_geomean_and_where_ours_is_behind():
     table = benchmark.format_table(rows)
     assert "geomean ours / cuDNN over 2 points: 1.000x" in table
     assert "math: skipped: too big" in table
+
+
+def test_implementations_chosen_by_environment():
+    assert benchmark.selected_implementations({}) == benchmark.IMPLEMENTATIONS
+    picked = benchmark.selected_implementations({"SHIJIE_BENCH_IMPLS": "cudnn, ours,flex"})
+    assert picked == ("ours", "cudnn", "flex")  # the standard order, whatever the order asked
+    with pytest.raises(ValueError, match="unknown fa3, triton; known: ours, ours_hopper"):
+        benchmark.selected_implementations({"SHIJIE_BENCH_IMPLS": "ours,triton,fa3"})
+
+
+def test_hopper_and_fa4_rows_say_why_they_did_not_run_here():
+    p = benchmark.Point(128, True, 2048, 8, 16)
+    assert "needs an sm90 device" in benchmark._skip_reason("ours_hopper", p, device="cpu")
+    if benchmark._fa4_module() is None:  # flash-attn-4 is not a dependency: on this machine it is absent
+        assert "flash-attn-4" in benchmark._skip_reason("fa4", p, device="cpu")
+
+
+def test_our_own_paths_are_summarised_but_not_counted_as_competitors():
+    rows = [
+        _row("ours", 300.0),
+        _row("ours_portable", 250.0),
+        _row("ours_hopper", 320.0),
+        _row("cudnn", 400.0),
+        _row("flex", 280.0),
+    ]
+    s = benchmark.summary(rows)
+    assert s["ours_behind"] == ["d64 full 1024: cudnn 400 > ours 300"]  # not ours_hopper's 320
+    assert s["geomean_by_impl"] == {"ours": 0.75, "ours_hopper": 0.8, "ours_portable": 0.625, "flex": 0.7}
+    assert "geomean / cuDNN where both ran: ours_hopper 0.800x, ours_portable 0.625x, flex 0.700x" in (
+        benchmark.format_table(rows)
+    )

@@ -15,8 +15,8 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("triton")
 
-from skills.operator_adaptation import attention  # noqa: E402
-from skills.operator_adaptation import fused_attention, kernel_check  # noqa: E402
+from skills.operator_adaptation import attention, fused_attention, kernel_check, launch  # noqa: E402
+from skills.operator_adaptation.tuner import Tuner  # noqa: E402
 
 
 @pytest.mark.parametrize(
@@ -24,11 +24,11 @@ from skills.operator_adaptation import fused_attention, kernel_check  # noqa: E4
     [(torch.bfloat16, "fused_dq"), (torch.float16, "fused_dq"), (torch.bfloat16, "split_dq")],
     ids=["bf16-fused-dq", "fp16-fused-dq", "bf16-split-dq"],
 )
-def test_kernels_within_twice_pytorch_error(dtype, strategy, monkeypatch):
+def test_kernels_within_twice_pytorch_error(dtype, strategy):
     # fused_dq: dK/dV kernel adds dQ with atomics; split_dq: the separate dQ kernel (the bulk reduce-add
     # variant needs a Hopper GPU and is checked there by the same validate())
-    monkeypatch.setenv("SHIJIE_ATTN_DQ", strategy)
-    rows = kernel_check.validate("cpu", dtype, kernel_check.SMALL_CASES, seed=1234)
+    tuner = Tuner(None, dq_strategy=strategy)
+    rows = kernel_check.validate("cpu", dtype, kernel_check.SMALL_CASES, seed=1234, tuner=tuner)
     assert len(rows) == len(kernel_check.SMALL_CASES)
     for row in rows:
         assert all(row[f"{name}_nonfinite"] == 0 for name in kernel_check.GRADS), row
@@ -57,7 +57,7 @@ def test_autograd_entry_with_strided_inputs_and_custom_scale():
     ref_out, leaves = _reference(q, k, v, True, 0.3)
     ref_out.sum().backward()
     assert _rel(out, ref_out) < 2e-3
-    for ours, ref in zip((q.grad, k.grad, v.grad), leaves):
+    for ours, ref in zip((q.grad, k.grad, v.grad), leaves, strict=True):
         assert ours.shape == ref.shape
         assert _rel(ours, ref.grad) < 5e-3
 
@@ -70,14 +70,14 @@ def test_default_scale_is_inverse_sqrt_head_dim():
 
 
 def test_checker_catches_unwritten_output(monkeypatch):
-    real_backward = fused_attention._backward
+    real_backward = launch.backward
 
-    def skips_last_row(q, k, v, o, lse, do, causal, sm_scale, dq=None, dk=None, dv=None):
+    def skips_last_row(q, k, v, o, lse, do, causal, sm_scale, dq=None, dk=None, dv=None, tuner=None, **options):
         full_dk = torch.empty_like(dk)
-        real_backward(q, k, v, o, lse, do, causal, sm_scale, dq=dq, dk=full_dk, dv=dv)
+        real_backward(q, k, v, o, lse, do, causal, sm_scale, dq=dq, dk=full_dk, dv=dv, tuner=tuner, **options)
         dk[..., :-1, :] = full_dk[..., :-1, :]  # the last key row keeps its NaN poison
 
-    monkeypatch.setattr(fused_attention, "_backward", skips_last_row)
+    monkeypatch.setattr(launch, "backward", skips_last_row)
     [row] = kernel_check.validate("cpu", torch.float16, [kernel_check.Case(1, 1, 19, 16, False)], seed=5)
     assert not row["ok"] and row["dk_nonfinite"] == 16 and row["dq_nonfinite"] == 0
 
@@ -93,7 +93,7 @@ def test_chosen_configs_lists_what_ran():
 def test_invoke_shows_the_chosen_configs():
     from rich.console import Console
 
-    from shijie.cmd_skills import tuned_configs_table
+    from shijie.terminal import tuned_configs_table
 
     q, k, v = (torch.randn(1, 2, 21, 32).to(torch.bfloat16) for _ in range(3))
     attention(q, k, v, is_causal=True)
@@ -113,17 +113,17 @@ def _tensors(*shapes, dtype=torch.float16):
     [
         (lambda: _tensors((1, 2, 8, 16), (1, 2, 8, 16), (1, 2, 8, 16), dtype=torch.float32), TypeError, "bfloat16"),
         (lambda: _tensors((2, 8, 16), (2, 8, 16), (2, 8, 16)), ValueError, "rank 4"),
-        (lambda: _tensors((1, 2, 8, 16), (1, 3, 8, 16), (1, 3, 8, 16)), ValueError, "must agree"),
+        (lambda: _tensors((1, 2, 8, 16), (1, 3, 8, 16), (1, 3, 8, 16)), RuntimeError, "must match the size"),
         (lambda: _tensors((1, 2, 8, 16), (1, 2, 8, 16), (1, 2, 9, 16)), ValueError, "same shape"),
         (lambda: _tensors((1, 2, 8, 300), (1, 2, 8, 300), (1, 2, 8, 300)), ValueError, "head_dim"),
         (
-            lambda: _tensors((1, 2, 8, 16), (1, 2, 8, 16)) + [torch.randn(1, 2, 8, 16).to(torch.bfloat16)],
+            lambda: [*_tensors((1, 2, 8, 16), (1, 2, 8, 16)), torch.randn(1, 2, 8, 16).to(torch.bfloat16)],
             TypeError,
             "share one dtype",
         ),
         (
             lambda: (
-                _tensors((1, 2, 8, 16), (1, 2, 8, 16)) + [torch.empty(1, 2, 8, 16, dtype=torch.float16, device="meta")]
+                [*_tensors((1, 2, 8, 16), (1, 2, 8, 16)), torch.empty(1, 2, 8, 16, dtype=torch.float16, device="meta")]
             ),
             ValueError,
             "one device",
@@ -136,21 +136,42 @@ def test_bad_inputs_are_refused_clearly(make, error, words):
         attention(*make())
 
 
-def test_cpu_without_interpreter_is_refused(monkeypatch):
-    monkeypatch.setenv("TRITON_INTERPRET", "0")
-    with pytest.raises(ValueError, match="CUDA"):
-        attention(*_tensors((1, 1, 8, 16), (1, 1, 8, 16), (1, 1, 8, 16)))
+def test_cpu_without_interpreter_is_refused():
+    # Triton decides at import whether kernels are interpreted, so a process without TRITON_INTERPRET is needed
+    import subprocess
+    import sys
+
+    code = (
+        "import torch\n"
+        "from skills.operator_adaptation import attention\n"
+        "q = torch.zeros(1, 1, 8, 16, dtype=torch.float16)\n"
+        "try:\n"
+        "    attention(q, q, q)\n"
+        "except ValueError as error:\n"
+        "    print(error)\n"
+    )
+    env = {key: value for key, value in os.environ.items() if key != "TRITON_INTERPRET"}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env)
+    assert result.returncode == 0, result.stderr
+    assert "needs a CUDA device" in result.stdout and "TRITON_INTERPRET=1" in result.stdout
 
 
 def test_tile_candidates_come_from_the_hardware_profile():
-    # what the tuner searches on an H200: configurations the h200 profile's planner accepts, and only tiles
-    # the kernels can step through (dK/dV: query tiles nest in the key tile; dQ and forward: the reverse)
-    planned = fused_attention._planned("dkdv", 128, "h200", "bf16")
-    assert planned and all(bn % bm == 0 for bm, bn, _, _ in planned)
-    assert (32, 64, 4, 2) in planned  # the dK/dV winner measured on the H200 at head_dim 128
-    planned_dq = fused_attention._planned("dq", 128, "h200", "bf16")
-    assert planned_dq and all(bm % bn == 0 for bm, bn, _, _ in planned_dq)
-    assert fused_attention._planned("dkdv", 128, None, "bf16") is None  # unknown GPU: built-in list instead
-    assert fused_attention._candidates("dkdv", 128, torch.device("cpu")) == [
+    # what the tuner searches on an H200: the measured winners the h200 profile's planner accepts, then the
+    # plan's first choice; only tiles the kernels can step through (dK/dV: query tiles nest in the key tile;
+    # dQ and forward: the reverse). Measured lists, unchanged since the planner became the one resource model.
+    from skills.operator_adaptation import hardware, tile_plan
+
+    h200 = hardware.load_profile("h200")
+
+    def tiles(kernel, head_dim, dtype="bf16"):
+        return tile_plan.launch_candidates(h200, kernel, head_dim, dtype, launch.MEASURED_WINNERS[kernel])
+
+    assert tiles("dkdv", 128) == [(32, 64, 4, 2), (32, 64, 8, 2), (16, 32, 4, 2), (64, 128, 8, 3)]
+    assert tiles("dkdv", 64, "fp16")[:3] == [(32, 64, 4, 2), (64, 64, 4, 3), (64, 128, 8, 3)]
+    assert tiles("dq", 128) == [(128, 64, 8, 3), (64, 64, 4, 3), (64, 32, 4, 2), (32, 32, 4, 2), (128, 32, 8, 2)]
+    assert tiles("dkdv_atomic", 256) == [(32, 64, 8, 3)]
+    assert tiles("fwd", 64) == [(64, 64, 4, 3), (128, 64, 4, 3), (128, 128, 8, 3), (64, 32, 4, 2), (128, 64, 8, 3)]
+    assert launch.tile_candidates("dkdv", 128, torch.device("cpu")) == [
         {"BLOCK_M": 16, "BLOCK_N": 32, "num_warps": 4, "num_stages": 1}
     ]  # the interpreter's small tile

@@ -8,6 +8,13 @@ import pytest
 from conftest import run_shijie
 
 from pipeline.errors import UsageError
+from pipeline.store import open_db
+
+
+@pytest.fixture(autouse=True)
+def empty_database(db_path):
+    """A shijie database with no documents yet (read commands never create one)."""
+    open_db(db_path).conn.close()
 
 
 def test_list_on_an_empty_database_shows_the_skill_locked_with_every_shortfall(cli):

@@ -6,7 +6,8 @@ import time
 from siteserver import Reply, Site, html
 
 from pipeline.crawl import CrawlSettings, crawl
-from pipeline.politeness import USER_AGENT, backoff_seconds, parse_retry_after
+from pipeline.crawler.retry import backoff_seconds, parse_retry_after
+from pipeline.fetch import USER_AGENT
 from pipeline.store import open_db
 
 

@@ -67,17 +67,15 @@ def test_names_resolving_to_private_addresses_are_refused(db_path):
         crawl(
             db,
             [base + "/"],
-            quick(
-                allow_hosts=["intranet.example.test"],
-                resolver=lambda name: ["10.0.0.8"] if name == "intranet.example.test" else [],
-            ),
+            quick(allow_hosts=["intranet.example.test"]),
+            resolver=lambda name: ["10.0.0.8"] if name == "intranet.example.test" else [],
         )
     assert rows(db, "SELECT skip_reason FROM frontier WHERE url LIKE 'http://intranet%'") == [("unsafe",)]
 
 
 def test_allow_list_keeps_the_crawl_on_its_hosts(db_path):
-    from pipeline.crawl import Crawler
-    from pipeline.seeds import parse_seeds
+    from pipeline import urls
+    from pipeline.crawler.scope import Scope
 
     site = Site()
     site.page("/", html("home", links=["http://elsewhere.example/page", "https://docs.example.org/x"]))
@@ -88,10 +86,10 @@ def test_allow_list_keeps_the_crawl_on_its_hosts(db_path):
         ("http://elsewhere.example/page", "offsite"),
         ("https://docs.example.org/x", "offsite"),
     }
-    crawler = Crawler(db, parse_seeds([base + "/"]), quick(allow_hosts=[".example.org", "elsewhere.example"]))
-    assert crawler.allowed("docs.example.org") and crawler.allowed("example.org")
-    assert crawler.allowed("elsewhere.example:8080") and not crawler.allowed("badexample.org")
-    assert not crawler.allowed("sub.elsewhere.example")
+    scope = Scope(quick(allow_hosts=[".example.org", "elsewhere.example"]), {urls.host_of(base + "/")}, set())
+    assert scope.allowed("docs.example.org") and scope.allowed("example.org")
+    assert scope.allowed("elsewhere.example:8080") and not scope.allowed("badexample.org")
+    assert not scope.allowed("sub.elsewhere.example")
 
 
 def test_file_links_are_never_followed(db_path):

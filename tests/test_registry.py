@@ -137,6 +137,40 @@ def test_a_broken_skill_never_hides_the_others(tmp_path, make_skill):
     assert registry.get("alpha").implementation.learn(None, None, None) == {"documents": 0}
 
 
+def test_implementations_are_checked_against_the_skill_protocol(tmp_path, make_skill):
+    from skills.operator_adaptation.skill import OperatorAdaptation
+    from skills.protocol import Skill, protocol_problems
+
+    assert isinstance(OperatorAdaptation(), Skill) and protocol_problems(OperatorAdaptation(), "builtin") == []
+    root = tmp_path / "skills"
+    narrow = "class Skill:\n    def learn(self, db, manifest, on_phase):\n        return {}\n"
+    make_skill(root, "narrow", code=narrow + "\n    def invoke(self, db, manifest, pack, op):\n        return None\n")
+    make_skill(root, "greedy", code=narrow.replace("on_phase)", "on_phase, extra)") + "    invoke = learn\n")
+    by_name = {entry.name: entry for entry in discover([root], entry_points=False).entries}
+    (problem,) = by_name["narrow"].problems
+    assert "Skill.invoke cannot be called as invoke(db, manifest, pack, op=, device=" in problem
+    assert "unexpected keyword argument 'device'" in problem
+    learn_problem, invoke_problem = by_name["greedy"].problems[0].split("; ")
+    assert "Skill.learn cannot be called as learn(db, manifest, on_phase)" in learn_problem
+    assert "Skill.invoke cannot be called" in invoke_problem
+    assert by_name["narrow"].implementation is None
+
+
+def test_invoke_must_give_back_an_invocation(tmp_path, make_skill):
+    # GOOD_CODE's invoke returns a bare dict: the skill is reported as broken when used, in one line
+    from pipeline.store import open_db, save_pack
+    from skills.learning import invoke
+
+    make_skill(tmp_path / "skills", "dicty")
+    registry = discover([tmp_path / "skills"], entry_points=False)
+    db = open_db(tmp_path / "shijie.db")
+    save_pack(db, "dicty", 1, {"overall": 0.0, "domains": {}}, {"documents": 0})
+    with pytest.raises(
+        UsageError, match=r"skill 'dicty' is broken .*invoke returned dict, not a skills.protocol.Invocation"
+    ):
+        invoke(db, registry, "dicty", op="OpA")
+
+
 def test_missing_code_object(tmp_path, make_skill):
     make_skill(tmp_path / "skills", "lonely", code="x = 1\n")
     (entry,) = discover([tmp_path / "skills"], entry_points=False).entries

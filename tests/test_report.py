@@ -502,3 +502,22 @@ def test_sample_results_are_not_mutated_by_rendering():
     before = copy.deepcopy(results)
     build_report(results)
     assert results == before
+
+
+def test_the_report_and_run_json_share_one_result_object():
+    # RunResult (with Invocation and Learned inside) is what run_job returns, what the terminal and the report
+    # render, and what `shijie run --json` prints: reading its JSON back gives the same object and report
+    from shijie.job import RunResult
+    from skills.protocol import Invocation
+
+    results = sample_results("zh")
+    run = RunResult.from_json(results)
+    assert build_report(run) == build_report(results)
+    assert RunResult.from_json(run.to_json()) == run
+    invocation = run.invoke
+    assert invocation.extras.keys() == {"tuned_configs", "dq_strategies"}  # the skill's own figures, kept
+    assert invocation.checks() == (2, 3)
+    as_json = invocation.to_json()
+    assert {key: value for key, value in as_json.items() if key != "adapted"} == results["invoke"]
+    assert Invocation.from_json(as_json) == invocation
+    assert run.acquired().title_zh == "算子适配"  # the learned skill, completed by its skills-list row

@@ -9,8 +9,8 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-
 from conftest import run_shijie
+
 from shijie.report.browser import Chromium, find_chromium
 
 pytestmark = pytest.mark.slow
@@ -118,7 +118,7 @@ def test_out_that_is_a_file_is_a_one_line_error(tmp_path):
     taken.write_text("not a folder")
     result = run_shijie("run", "--db", str(tmp_path / "x.db"), "--out", str(taken))
     assert result.returncode == 1
-    assert result.stderr.strip() == f"error: --out {taken} is a file; give a folder for the report"
+    assert result.stderr.strip() == f"error: --out {taken} is a file; give a folder"
     assert not (tmp_path / "x.db").exists()
 
 

@@ -19,7 +19,7 @@ def test_every_shipped_label_file_parses_and_every_family_has_one_split():
     placed = splits.load_splits()
     assert splits.unassigned(labels, placed) == []
     # the rule keeps what it placed: re-running it changes nothing
-    assert splits.assign(labels, placed) == {f: s for f, s in placed.items() if f in {l.family for l in labels}}
+    assert splits.assign(labels, placed) == {f: s for f, s in placed.items() if f in {lab.family for lab in labels}}
     # a copy and the copy it names sit in one split (the redundancy figures need both in one corpus)
     split_of = {label.key: placed[label.family] for label in labels}
     assert all(split_of[label.dup_of] == split_of[label.key] for label in labels if label.dup_of)
@@ -69,7 +69,10 @@ def test_the_loader_reads_debian_files_gz_and_the_cache_checks_sha256_and_counts
     notes = gzip.compress(b"pkg (1.0-1) unstable; urgency=medium\n\n  * Initial release.\n")
     (root / "changelog.Debian.gz").write_bytes(notes)
     (root / "other.html").write_bytes(b"<html><body>changed since it was labelled</body></html>")
-    sha = lambda b: hashlib.sha256(b).hexdigest()
+
+    def sha(b):
+        return hashlib.sha256(b).hexdigest()
+
     folder = tmp_path / "labels"
     folder.mkdir()
     _write_labels(
@@ -107,7 +110,7 @@ def test_a_broken_label_file_is_one_clear_error(tmp_path):
     folder = tmp_path / "labels"
     folder.mkdir()
     _write_labels(folder, "/usr/share/doc/x", [("a.html", "0" * 64, "deb:pkg-doc:nowhere.html")])
-    with pytest.raises(DataError, match="dup_of names deb:pkg-doc:nowhere.html"):
+    with pytest.raises(DataError, match=r"dup_of names deb:pkg-doc:nowhere\.html"):
         labelled.load_labels(folder)
     (folder / "deb-pkg-doc.toml").write_text('[source]\nid = "deb:x"\n', encoding="utf-8")
     with pytest.raises(DataError, match="needs a non-empty string 'family'"):

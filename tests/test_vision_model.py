@@ -7,10 +7,9 @@ import subprocess
 import sys
 
 from pipeline.extract import extract
-from pipeline.frontier import Frontier
 from pipeline.profile import load_profile
 from pipeline.resources import data_dir
-from pipeline.store import open_db
+from pipeline.store import Frontier, open_db
 from pipeline.taxonomy import load_taxonomy
 from pipeline.vision import analysis, copies, topic
 from pipeline.vision.reading import Reader
@@ -112,8 +111,8 @@ def test_the_shipped_model_reads_types_from_text_and_structure():
 
 def test_every_value_is_the_sum_of_its_listed_contributions():
     model = load_model()
-    figures = {name: mean for name, mean in zip(model.value["features"], model.value["mean"])}
-    value, explained = model.value_of(figures)  # the average training document
+    figures = {name: mean for name, mean in zip(model.value["features"], model.value["mean"], strict=False)}
+    _value, explained = model.value_of(figures)  # the average training document
     assert abs(explained.score - 100 * model.value["intercept"]) < 0.01
     figures["code_share"] = figures["code_share"] + 0.3
     _, moved = model.value_of(figures)

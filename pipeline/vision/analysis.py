@@ -19,6 +19,7 @@ features (``analyzer=prepared``), so a text is tokenized once for every use.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from functools import cache
@@ -42,8 +43,8 @@ def _learn(words: Iterable[str]) -> None:
         if len(_surface) > _CACHE_LIMIT:
             _surface.clear()
     stems = _stemmer.stemWords(new)
-    _stem_of.update(zip(new, stems))
-    for word, stem in zip(new, stems):
+    _stem_of.update(zip(new, stems, strict=False))
+    for word, stem in zip(new, stems, strict=False):
         _surface.setdefault(stem, word)
 
 
@@ -80,7 +81,7 @@ def tfidf_features(toks: Sequence[str]) -> list[str]:
     """Content stems and adjacent content-stem pairs: the TF-IDF vocabulary of a text."""
     skip = skipped()
     words = [t for t in toks if t not in skip and not t[0].isdigit()]
-    return words + [f"{a} {b}" for a, b in zip(words, words[1:])]
+    return words + [f"{a} {b}" for a, b in itertools.pairwise(words)]
 
 
 def prepared(features: list[str]) -> list[str]:

@@ -66,7 +66,17 @@ _HOLDER_LINE = re.compile(r"\b(?:19|20)\d\d\b|^\s*files:", re.IGNORECASE)
 _ROLE = re.compile(r":[\w:+-]+:`([^`<]*?)(?:\s*<[^>]*>)?`")
 _DIRECTIVE_OR_RULE = re.compile(r"^\s*(?:\.\. [\w:-]+::.*|[=\-~^*#+`'\"]{4,})\s*$", re.MULTILINE)
 _PARAGRAPHS = re.compile(r"\n\s*\n")
-_LICENCE_WORDS = ("copyright", "(c)", "©", "licen", "rights reserved", "spdx", "permission is hereby", "warrant", "redistribution")
+_LICENCE_WORDS = (
+    "copyright",
+    "(c)",
+    "©",
+    "licen",
+    "rights reserved",
+    "spdx",
+    "permission is hereby",
+    "warrant",
+    "redistribution",
+)
 
 
 def _has_licence(text: str) -> bool:
@@ -144,7 +154,7 @@ class Signer:
             drop |= np.fromiter((_LICENCE_LINE.search(k) is not None for k in keys), dtype=bool, count=len(keys))
         if not drop.any():
             return text, False
-        return "\n".join(line for line, gone in zip(lines, drop) if not gone), True
+        return "\n".join(line for line, gone in zip(lines, drop, strict=False) if not gone), True
 
     def sign(
         self, doc_id: int, url: str, title: str, kind: str, text: str, code_blocks: list, newest: float
@@ -202,7 +212,7 @@ def _numbers(text: str) -> tuple[int, ...]:
 def _version_order(a: str, b: str) -> int:
     """+1 when ``a`` reads as a newer version than ``b`` at the first place they differ, -1 older, 0 unknown."""
     parts_a, parts_b = re.split(r"[/\s]+", a), re.split(r"[/\s]+", b)
-    for x, y in zip(parts_a, parts_b):
+    for x, y in zip(parts_a, parts_b, strict=False):
         if x == y:
             continue
         nx, ny = _numbers(x), _numbers(y)

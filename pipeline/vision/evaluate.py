@@ -74,24 +74,28 @@ class Outcome:
 
 def store_labelled(db, loaded: Iterable[LoadedDocument]) -> dict[str, int]:
     """Writes the documents as the crawler does; returns label key → document id (aliases resolved)."""
-    from ..frontier import Frontier
+    from ..store import find_document, store_document
 
-    frontier = Frontier(db)
+    loaded = list(loaded)
+    with db.atomic():
+        for item in loaded:
+            store_document(
+                db,
+                item.url,
+                item.document,
+                final_url=None,
+                content_type=item.content_type,
+                byte_size=item.byte_size,
+                etag=None,
+                last_modified=None,
+                depth=0,
+            )
+    ids = {}
     for item in loaded:
-        frontier.store_document(
-            item.url,
-            item.document,
-            final_url=None,
-            content_type=item.content_type,
-            byte_size=item.byte_size,
-            etag=None,
-            last_modified=None,
-            depth=0,
-        )
-    frontier.commit()
-    ids = dict(db.conn.execute("SELECT url, id FROM documents").fetchall())
-    ids.update(db.conn.execute("SELECT url, document_id FROM url_aliases").fetchall())
-    return {item.label.key: ids[item.url] for item in loaded if item.url in ids}
+        found = find_document(db, item.url)
+        if found is not None:
+            ids[item.label.key] = found.id
+    return ids
 
 
 def score_labelled(

@@ -164,7 +164,7 @@ def _read_file(path: Path) -> list[Label]:
     labels = []
     for n, doc in enumerate(raw.get("doc", []), 1):
         where = f"label file {path.name}, [[doc]] #{n}"
-        if not isinstance(doc, dict) or not _DOC_KEYS <= set(doc):
+        if not isinstance(doc, dict) or not set(doc) >= _DOC_KEYS:
             raise DataError(f"{where} needs {', '.join(sorted(_DOC_KEYS))}")
         if not all(isinstance(doc[k], str) for k in _DOC_KEYS):
             raise DataError(f"{where}: every field is a string")

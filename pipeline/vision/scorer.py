@@ -213,8 +213,8 @@ def score_rows(
             "label_model": None if marks_p is None else round(float(marks_p[i]), 4),
             "label_model_terms": _top_terms(matrix, i, marks_coef, vocabulary) if marks_coef is not None else [],
         }
-        figures = dict(zip(structure_names, doc.structure.tolist()))
-        figures.update({f"type:{c}": float(p) for c, p in zip(classes, doc.type_probs)})
+        figures = dict(zip(structure_names, doc.structure.tolist(), strict=False))
+        figures.update({f"type:{c}": float(p) for c, p in zip(classes, doc.type_probs, strict=False)})
         concept_total = sum(sum(c.values()) for c in r.concepts.values())
         distinct = sum(len(c) for c in r.concepts.values())
         figures.update(
@@ -257,7 +257,7 @@ def score_rows(
         copy = found.get(r.id, copies.Copy(0.0, None, 0.0, ""))
         value, value_parts = value_of[r.id]
         copy_points = COPY_POINTS * copy.score if copy.score >= HIGH_REDUNDANCY else 0.0
-        final = int(round(max(0.0, min(100.0, value - copy_points))))
+        final = round(max(0.0, min(100.0, value - copy_points)))
         info = info_of.get(r.id)
         rel = relevance_of[r.id]
         components = {
@@ -265,11 +265,13 @@ def score_rows(
             "relevance": rel,
             "type": {
                 "type": doc.doc_type,
-                "probabilities": {c: round(float(p), 3) for c, p in zip(classes, doc.type_probs) if p >= 0.1},
+                "probabilities": {
+                    c: round(float(p), 3) for c, p in zip(classes, doc.type_probs, strict=False) if p >= 0.1
+                },
                 "admin": doc.doc_type in ADMIN_TYPES,
             },
             "words": {"value": round(doc.words_value, 4), "terms": doc.words_terms, "used": use_words},
-            "form": _form(dict(zip(structure_names, doc.structure.tolist())), r),
+            "form": _form(dict(zip(structure_names, doc.structure.tolist(), strict=False)), r),
             "uniqueness": {
                 "score": round(1 - copy.score, 4),
                 "redundancy": copy.score,
@@ -335,14 +337,12 @@ def _top_terms(matrix, i: int, weights, vocabulary) -> list[dict]:
 
 
 def score_database(db, profile: Profile | None = None, domains=None, model=None, timings=None):
-    """``score_rows`` over a database's documents (today's storage functions: ``pipeline.score._rows``)."""
+    """``score_rows`` over a database's documents, through the store."""
     from ..profile import load_profile
     from ..resources import data_dir
-    from ..score import _rows
+    from ..store import active_documents, document_labels, scoring_rows
 
-    n_docs = db.conn.execute(
-        "SELECT count(*) FROM documents WHERE text IS NOT NULL AND status != 'discarded'"
-    ).fetchone()[0]
-    marks = dict(db.conn.execute("SELECT document_id, label FROM labels").fetchall())
     profile = profile or load_profile(data_dir() / "vision" / "profile.toml")
-    return score_rows(lambda: _rows(db), n_docs, profile, domains, model, marks, timings)
+    return score_rows(
+        lambda: scoring_rows(db, 500), active_documents(db), profile, domains, model, document_labels(db), timings
+    )

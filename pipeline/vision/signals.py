@@ -499,7 +499,9 @@ _YEAR_DATE = re.compile(r"\b((?:19|20)\d\d)[-/.](0?[1-9]|1[0-2])(?:[-/.](\d\d?))
 _MONTH_DATE = re.compile(
     r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?:\d{1,2},?\s+)?((?:19|20)\d\d)\b", re.I
 )
-_MONTHS = {m: i for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}
+_MONTHS = {
+    m: i for i, m in enumerate(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], 1)
+}
 _MATH = re.compile(
     r"\$[^$\n]{1,200}\$|\\(?:frac|sum|prod|sqrt|cdot|times|mathbf|mathrm|left|right|le|ge|exp)\b|[∑∏√∂∇≤≥≈×÷·αβγδεθλμσΣ]"
 )
@@ -693,17 +695,15 @@ def read(
             s.list_lines += 1
         if "](" in line or "http" in line or "www." in line:
             s.link_lines += 1
-        if first == "|" or first == "+" or " | " in line:
-            if _TABLE.search(line):
-                s.table_lines += 1
-        if first == "." or ":`" in line:
-            if _RST.search(line):
-                s.rst_lines += 1
+        if (first == "|" or first == "+" or " | " in line) and _TABLE.search(line):
+            s.table_lines += 1
+        if (first == "." or ":`" in line) and _RST.search(line):
+            s.rst_lines += 1
         if line.endswith("?"):
             s.question_lines += 1
-        if line[:1].isdigit() or first in "[v*V" or "urgency=" in line or "20" in line[:40]:
-            if _VERSION_HEAD.search(line[:80]):
-                s.version_lines += 1
+        maybe_version = line[:1].isdigit() or first in "[v*V" or "urgency=" in line or "20" in line[:40]
+        if maybe_version and _VERSION_HEAD.search(line[:80]):
+            s.version_lines += 1
         if "(" in line and len(line) < 200 and _SIGNATURE.match(line):
             s.signature_lines += 1
         paragraph.append(line)
@@ -716,7 +716,8 @@ def read(
     numeric, named = _YEAR_DATE.findall(text), _MONTH_DATE.findall(text)
     s.dates = len(numeric) + len(named)
     s.newest_date = max(
-        [int(y) + (int(m) - 1) / 12 for y, m, _ in numeric] + [int(y) + (_MONTHS[m[:3].lower()] - 1) / 12 for m, y in named],
+        [int(y) + (int(m) - 1) / 12 for y, m, _ in numeric]
+        + [int(y) + (_MONTHS[m[:3].lower()] - 1) / 12 for m, y in named],
         default=0.0,
     )
     s.math = len(_MATH.findall(text))

@@ -120,7 +120,7 @@ def profile_scores(samples: list[Sample], profile: Profile) -> np.ndarray:
     matrix = vectorizer.fit_transform([s.features for s in samples])
     vector = profile_vector(vectorizer, profile)
     cosine = np.asarray(matrix @ vector).ravel() if vector is not None else np.zeros(len(samples))
-    return np.array([topic.relevance(s.reading.evidence, float(c))[0] for s, c in zip(samples, cosine)])
+    return np.array([topic.relevance(s.reading.evidence, float(c))[0] for s, c in zip(samples, cosine, strict=False)])
 
 
 @dataclass
@@ -262,7 +262,7 @@ def calibrate(samples: list[Sample], relevance: np.ndarray) -> dict[str, float]:
         """The lowest cut that at most ``share`` of ``values`` reach."""
         if not len(values):
             return 0.0
-        allowed = int(math.floor(share * len(values)))
+        allowed = math.floor(share * len(values))
         return float(values[len(values) - 1 - allowed]) + 1e-4 if allowed < len(values) else 0.0
 
     medium = at_most(off, OFF_MEDIUM)

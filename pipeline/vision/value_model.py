@@ -124,7 +124,7 @@ class Explained:
 
 
 def _linear(coef: list[float], words: Words) -> tuple[float, list[tuple[float, int]]]:
-    parts = [(coef[i] * v, i) for i, v in zip(words.indices, words.values)]
+    parts = [(coef[i] * v, i) for i, v in zip(words.indices, words.values, strict=False)]
     return sum(p for p, _ in parts), parts
 
 
@@ -179,7 +179,7 @@ class VisionModel:
         x = (np.fromiter((structure.get(n, 0.0) for n in d["features"]), dtype=float) - d["mean"]) / d["scale"]
         logits = d["coef"] @ x + d["intercept"]
         exp = np.exp(logits - logits.max())
-        probs = dict(zip(d["classes"], (exp / exp.sum()).tolist()))
+        probs = dict(zip(d["classes"], (exp / exp.sum()).tolist(), strict=False))
         return max(probs, key=probs.__getitem__), probs
 
     def _doctype_arrays(self) -> dict:
@@ -196,7 +196,7 @@ class VisionModel:
     def value_of(self, features: dict[str, float]) -> tuple[int, Explained]:
         v = self.value
         points = []
-        for name, m, s, c in zip(v["features"], v["mean"], v["scale"], v["coef"]):
+        for name, m, s, c in zip(v["features"], v["mean"], v["scale"], v["coef"], strict=False):
             x = features.get(name, m)
             points.append((100 * c * (x - m) / s, name, x))
         base = 100 * v["intercept"]
@@ -206,9 +206,7 @@ class VisionModel:
             {"feature": name, "words": feature_words(name), "value": round(x, 4), "points": round(p, 1)}
             for p, name, x in points[:TOP]
         ]
-        return int(round(max(0.0, min(100.0, raw)))), Explained(
-            round(raw, 2), [{"base": round(base, 1)}, *contributions]
-        )
+        return round(max(0.0, min(100.0, raw))), Explained(round(raw, 2), [{"base": round(base, 1)}, *contributions])
 
     def matches_profile(self, profile) -> bool:
         """Whether ``profile`` is the one the word models were trained with (else they stay out)."""

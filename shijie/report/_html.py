@@ -5,14 +5,21 @@ from __future__ import annotations
 import math
 from urllib.parse import urlsplit
 
+from pipeline.links import SCHEME, corpus_file
+
 from ._svg import esc
 
 
 def link(url: object, text: object | None = None) -> str:
-    """An <a> only for http(s) URLs; anything else (``javascript:``, ``data:``) is shown as plain text."""
+    """An <a> only for http(s) URLs and the shipped corpus (``shijie-corpus:`` opens the corpus file of this
+    installation, ``pipeline.links``); anything else (``javascript:``, ``data:``) is shown as plain text."""
     label = esc(text if text not in (None, "") else url)
     if isinstance(url, str) and urlsplit(url.strip()).scheme.lower() in ("http", "https"):
         return f'<a href="{esc(url.strip())}" rel="noopener noreferrer">{label}</a>'
+    if isinstance(url, str) and url.startswith(SCHEME):
+        path = corpus_file(url)
+        if path is not None:
+            return f'<a href="{esc(path.as_uri())}" title="{esc(url)}">{label}</a>'
     return label
 
 
@@ -38,7 +45,7 @@ def cell(value: object) -> str:
         return number(value)
     if value is None:
         return '<span class="muted">—</span>'
-    if isinstance(value, str) and value.startswith(("http://", "https://")):
+    if isinstance(value, str) and value.startswith(("http://", "https://", SCHEME)):
         return link(value)
     if isinstance(value, dict):
         return kv_table(value, compact=True)

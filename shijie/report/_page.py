@@ -4,29 +4,26 @@ from __future__ import annotations
 
 from typing import Any
 
+from shijie.job import RunResult
+from shijie.text import (
+    CATALOGUE,
+    Lang,
+    acquired_panel,
+    document_panel,
+    learning_panel,
+    mastery_panel,
+    say,
+    translate,
+    words,
+)
+from skills.protocol import Invocation, Phase
+
 from . import _svg, _views
 from ._html import cell, kv_table, link, number, rows_table
 from ._svg import esc
-from ._text import acquired_panel, document_panel, learning_panels, mastery_panel, words
 
-# No script may run in the report, whatever slipped through: the policy allows inline styles and nothing else.
-RENDERED_INVOKE_KEYS = {
-    "skill",
-    "level",
-    "op",
-    "adapted",
-    "device",
-    "device_name",
-    "target",
-    "adaptation_list",
-    "note",
-    "notes",
-    "plan",
-    "validation",
-    "benchmark",
-    "knowledge",
-}
 TOP_DOCUMENTS = 12  # shown open; the rest are folded
+# No script may run in the report, whatever slipped through: the policy allows inline styles and nothing else.
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 
 STYLE = """
@@ -77,23 +74,21 @@ ol.steps li { margin-bottom: 6px; }
 """
 
 
-def build_html(results: dict) -> str:
-    lang = results.get("lang", "en")
-    w = words(lang)
+def build_html(results: RunResult) -> str:
+    lang = results.lang
+    w = words("report", lang)
     sections = [
         _summary(results, w, lang),
         _mastery(results, w, lang),
         _documents(results, w, lang),
         _skills(results, w, lang),
         _knowledge(results, w, lang),
-        _invocation(results, w),
+        _invocation(results.invoke, w),
     ]
-    meta = " · ".join(
-        esc(x) for x in (results.get("generated_at"), results.get("db"), f"device: {results.get('device', '?')}") if x
-    )
+    meta = " · ".join(esc(x) for x in (results.generated_at, results.db, f"device: {results.device or '?'}") if x)
     return (
         "<!DOCTYPE html>\n"
-        f'<html lang="{"zh-CN" if lang == "zh" else "en"}"><head><meta charset="utf-8">'
+        f'<html lang="{"zh-CN" if lang == Lang.zh else "en"}"><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{esc(w['title'])}</title><style>{STYLE}</style></head><body>"
@@ -106,44 +101,33 @@ def _section(ident: str, heading: str, body: str) -> str:
     return f'<section id="{ident}"><h2>{esc(heading)}</h2>{body}</section>'
 
 
-def _summary(results: dict, w: dict, lang: str) -> str:
+def _summary(results: RunResult, w: dict, lang: Lang) -> str:
     panels = []
-    mastery = results.get("mastery") or (results.get("curate") or {}).get("mastery")
+    mastery = results.overall_mastery()
     if mastery:
         panels.append(mastery_panel(float(mastery.get("overall", 0.0)), lang))
-    skill = learned_skill(results)
+    skill = results.acquired()
     if skill:
-        panels.append(
-            acquired_panel(
-                skill.get("title", skill.get("name", "")), skill.get("title_zh"), int(skill.get("level") or 1), lang
-            )
-        )
+        panels.append(acquired_panel(skill.title, skill.title_zh, skill.level, lang))
     body = (
         '<div class="panels">'
         + "".join(f'<span class="panel{" acquired" if i == 1 else ""}">{esc(p)}</span>' for i, p in enumerate(panels))
         + "</div>"
     )
     cards: list[tuple[str, str]] = []
-    crawl = results.get("crawl") or {}
+    crawl = results.crawl or {}
     for key in ("fetched", "stored", "duplicates", "skipped_robots", "errors"):
         if key in crawl:
             cards.append((number(crawl[key]), w["stat_" + key]))
-    curate = results.get("curate") or {}
+    curate = results.curate or {}
     for key in ("kept", "discarded"):
         if key in curate:
             cards.append((number(curate[key]), w["stat_" + key]))
-    invoke = results.get("invoke") or {}
-    checks = [row for row in invoke.get("validation") or [] if isinstance(row, dict)]
-    if checks:
-        passed = sum(1 for row in checks if row.get("passed"))
-        cards.append(
-            (
-                f"{passed}/{len(checks)}",
-                w["stat_validated"].format(
-                    op=invoke.get("op", ""), device=invoke.get("device_name") or invoke.get("device") or ""
-                ),
-            )
-        )
+    invoke = results.invoke
+    if invoke and invoke.checks()[1]:
+        passed, run = invoke.checks()
+        device = invoke.device_name or invoke.device or ""
+        cards.append((f"{passed}/{run}", w["stat_validated"].format(op=invoke.op, device=device)))
     if cards:
         body += (
             '<div class="cards">'
@@ -153,7 +137,7 @@ def _summary(results: dict, w: dict, lang: str) -> str:
             )
             + "</div>"
         )
-    timings = results.get("timings") or {}
+    timings = results.timings
     if timings:
         total = sum(float(v) for v in timings.values())
         body += (
@@ -164,27 +148,11 @@ def _summary(results: dict, w: dict, lang: str) -> str:
     return _section("summary", w["summary"], body)
 
 
-def learned_skill(results: dict) -> dict | None:
-    """The skill this run learned: ``skills learn``'s result completed by its ``skills list`` row (title_zh)."""
-    learn = results.get("learn") or {}
-    name = learn.get("skill") or (results.get("invoke") or {}).get("skill")
-    listed = next((s for s in results.get("skills") or [] if s.get("name") == name), {})
-    level = learn.get("level") or (listed.get("level") if listed.get("status") == "learned" else 0)
-    if not level:
-        return None
-    return {
-        "name": name,
-        "title": learn.get("title") or listed.get("title") or name,
-        "title_zh": listed.get("title_zh"),
-        "level": level,
-    }
-
-
-def _documents(results: dict, w: dict, lang: str) -> str:
-    docs = results.get("documents") or []
+def _documents(results: RunResult, w: dict, lang: Lang) -> str:
+    docs = results.documents
     if not docs:
         return ""
-    titles = results.get("domain_titles") or {}
+    titles = results.domain_titles
     by_id = {d.get("id"): d for d in docs}
     body = _svg.value_histogram([int(d.get("value", 0)) for d in docs], title=w["value_spread"])
     rows = []
@@ -197,9 +165,9 @@ def _documents(results: dict, w: dict, lang: str) -> str:
             f'<tr{klass}><td class="num">{rank}</td>'
             f'<td class="title">{link(doc.get("url"), doc.get("title") or doc.get("url"))}'
             f'<div class="url">{esc(doc.get("url", ""))}</div></td>'
-            f'<td><span class="panel">{esc(document_panel(doc, lang))}</span>'
-            f'<div class="reasons">{_reasons(doc, by_id, w)}</div></td>'
-            f"<td>{esc(domain_text)}</td><td>{esc(status or '')}</td></tr>"
+            f'<td><span class="panel">{esc(_panel(doc, lang))}</span>'
+            f'<div class="reasons">{_reasons(doc, by_id, w, lang)}</div></td>'
+            f"<td>{esc(domain_text)}</td><td>{esc(_status(status, lang))}</td></tr>"
         )
     head = (
         f"<thead><tr><th>#</th><th>{esc(w['document'])}</th><th>{esc(w['panel'])}</th>"
@@ -216,7 +184,16 @@ def _documents(results: dict, w: dict, lang: str) -> str:
     return _section("documents", w["documents"], body)
 
 
-def _reasons(doc: dict, by_id: dict, w: dict) -> str:
+def _panel(doc: dict, lang: Lang) -> str:
+    return document_panel(doc.get("value", 0), doc.get("relevance", "low"), doc.get("redundancy", "low"), lang)
+
+
+def _status(status: str | None, lang: Lang) -> str:
+    key = f"status.{status}"
+    return say(key, lang) if status and key in CATALOGUE else status or ""
+
+
+def _reasons(doc: dict, by_id: dict, w: dict, lang: Lang = Lang.en) -> str:
     """The figures behind the panel, one short line each, from the scorer's ``components`` (as ``shijie show
     --json`` gives them): value points, the terms behind relevance, source, depth, what it repeats."""
     c = doc.get("components") or {}
@@ -246,11 +223,15 @@ def _reasons(doc: dict, by_id: dict, w: dict) -> str:
     if source.get("kind"):
         lines.append(
             f"{w['source']}: {source['kind']}"
-            + (f" ({'; '.join(map(str, source.get('reasons') or []))})" if source.get("reasons") else "")
+            + (
+                f" ({'; '.join(translate(str(r), lang) for r in source.get('reasons') or [])})"
+                if source.get("reasons")
+                else ""
+            )
         )
     depth = c.get("depth") or {}
     if depth.get("reasons"):
-        lines.append(f"{w['depth']}: " + "; ".join(map(str, depth["reasons"][:3])))
+        lines.append(f"{w['depth']}: " + "; ".join(translate(str(r), lang) for r in depth["reasons"][:3]))
     dup = doc.get("duplicate_of")
     if dup:
         target = by_id.get(dup, {}).get("url", dup) if not isinstance(dup, str) else dup
@@ -270,11 +251,11 @@ def _domain_title(key: str, titles: dict, lang: str) -> str:
     return key.replace("_", " ")
 
 
-def _mastery(results: dict, w: dict, lang: str) -> str:
-    mastery = results.get("mastery") or (results.get("curate") or {}).get("mastery")
+def _mastery(results: RunResult, w: dict, lang: Lang) -> str:
+    mastery = results.overall_mastery()
     if not mastery:
         return ""
-    titles = results.get("domain_titles") or {}
+    titles = results.domain_titles
     items = [(_domain_title(k, titles, lang), float(v or 0)) for k, v in (mastery.get("domains") or {}).items()]
     overall = float(mastery.get("overall", 0.0))
     body = f'<div class="panels"><span class="panel">{esc(mastery_panel(overall, lang))}</span></div>'
@@ -282,21 +263,16 @@ def _mastery(results: dict, w: dict, lang: str) -> str:
     return _section("mastery", w["mastery"], body)
 
 
-def _skills(results: dict, w: dict, lang: str) -> str:
-    skills = results.get("skills") or []
-    learn = results.get("learn") or {}
-    if not skills and not learn:
+def _skills(results: RunResult, w: dict, lang: Lang) -> str:
+    skills = results.skills
+    if not skills and not results.learn:
         return ""
     body = ""
-    if learn:
-        panels = learning_panels(lang)
-        skill = learned_skill(results)
+    if results.learn:
+        panels = [learning_panel(phase, lang) for phase in Phase]
+        skill = results.acquired()
         if skill:
-            panels.append(
-                acquired_panel(
-                    skill.get("title", skill.get("name", "")), skill.get("title_zh"), int(skill.get("level") or 1), lang
-                )
-            )
+            panels.append(acquired_panel(skill.title, skill.title_zh, skill.level, lang))
         body += (
             '<div class="panels">'
             + "".join(
@@ -309,19 +285,20 @@ def _skills(results: dict, w: dict, lang: str) -> str:
     return _section("skills", w["skills"], body)
 
 
-def _knowledge(results: dict, w: dict, lang: str) -> str:
-    pack = (results.get("learn") or {}).get("pack")
-    steps = (results.get("invoke") or {}).get("knowledge") or (pack or {}).get("path")
+def _knowledge(results: RunResult, w: dict, lang: Lang) -> str:
+    pack = results.learn.pack if results.learn else None
+    steps = (results.invoke.knowledge if results.invoke else None) or (pack or {}).get("path")
     if not pack and not steps:
         return ""
     graph = _views.knowledge_graph(pack or steps, lang)
     body = ""
     if graph.topics or graph.steps:
-        body += _svg.concept_graph(graph, title=w["graph"], headings=w["graph_cols"])
+        headings = (w["graph_topics"], w["graph_passages"], w["graph_steps"])
+        body += _svg.concept_graph(graph, title=w["graph"], headings=headings)
     if steps:
         items = []
         for step in steps:
-            title = (step.get("title_zh") if lang == "zh" else None) or step.get("title", "")
+            title = (step.get("title_zh") if lang == Lang.zh else None) or step.get("title", "")
             sources = "".join(
                 f'<div class="passage">{link(p.get("url"), p.get("title") or p.get("url"))}'
                 f"{': ' + esc(_svg.clip(p.get('excerpt', ''), 240)) if p.get('excerpt') else ''}</div>"
@@ -333,27 +310,22 @@ def _knowledge(results: dict, w: dict, lang: str) -> str:
     return _section("knowledge", w["knowledge"], body)
 
 
-def _invocation(results: dict, w: dict) -> str:
-    invoke = results.get("invoke")
+def _invocation(invoke: Invocation | None, w: dict) -> str:
     if not invoke:
         return ""
-    target = invoke.get("target")
-    facts = {k: invoke.get(k) for k in ("skill", "level", "op", "device", "device_name") if invoke.get(k) is not None}
-    facts["target"] = target.get("name") if isinstance(target, dict) else target
-    body = kv_table(facts)
-    adaptation = invoke.get("adaptation_list") or []
-    if adaptation:
+    facts: dict[str, Any] = {"skill": invoke.skill, "level": invoke.level, "op": invoke.op}
+    facts |= {"device": invoke.device, "device_name": invoke.device_name}
+    facts = {key: value for key, value in facts.items() if value is not None}
+    body = kv_table(facts | {"target": invoke.target})
+    if invoke.adaptation_list:
         items = [
-            f'<span class="panel {"green" if op.get("adapted") else "red"}">'
-            f"{'✓' if op.get('adapted') else '✗'} {esc(op.get('op', ''))}</span>"
-            for op in adaptation
+            f'<span class="panel {"green" if item.adapted else "red"}">{"✓" if item.adapted else "✗"} {esc(item.op)}</span>'
+            for item in invoke.adaptation_list
         ]
         body += f'<h3>{esc(w["adaptation"])}</h3><div class="panels">{"".join(items)}</div>'
-    if invoke.get("note"):
-        body += f'<p class="red">{esc(invoke["note"])}</p>'
-    for note in invoke.get("notes") or []:
-        body += f'<p class="muted small">{esc(note)}</p>'
-    plan = invoke.get("plan")
+    for note in invoke.notes or []:  # when nothing was adapted, they say why
+        body += f'<p class="{"muted small" if invoke.adapted else "red"}">{esc(note)}</p>'
+    plan = invoke.plan
     if isinstance(plan, dict) and plan:
         levels, groups = _views.memory_view(plan)
         body += f"<h3>{esc(w['plan'])}</h3>"
@@ -364,7 +336,7 @@ def _invocation(results: dict, w: dict) -> str:
                 [{"pass": name, **{k: v for k, v in cfg.items() if k != "kernel"}} for name, cfg in kernels.items()]
             )
         body += kv_table(_views.plan_facts(plan))
-    validation = invoke.get("validation")
+    validation = invoke.validation
     if validation:
         rows, kinds = _views.validation_rows(validation)
         body += f"<h3>{esc(w['validation'])}</h3>"
@@ -372,11 +344,11 @@ def _invocation(results: dict, w: dict) -> str:
         if kinds:
             body += f'<p class="muted small">{esc(w["error_kinds"])}: {esc("; ".join(kinds))}</p>'
 
-    body += _benchmark(invoke.get("benchmark"), w)
+    body += _benchmark(invoke.benchmark, w)
     # whatever else the skill reports (dQ strategies, tuned configs, benchmark summary, ...) is shown as
     # plain tables rather than dropped
-    for key, value in invoke.items():
-        if key not in RENDERED_INVOKE_KEYS and value not in (None, "", [], {}):
+    for key, value in invoke.extras.items():
+        if value not in (None, "", [], {}):
             body += f"<h3>{esc(key.replace('_', ' '))}</h3>" + cell(value)
     return _section("invoke", w["invoke"], body)
 
@@ -398,4 +370,4 @@ def _benchmark(benchmark: Any, w: dict) -> str:
     return f'<h3>{esc(w["benchmark"])}</h3><div class="charts">{charts}</div>' + rows_table(pivot) + notes_html
 
 
-__all__ = ["build_html", "learned_skill"]
+__all__ = ["build_html"]

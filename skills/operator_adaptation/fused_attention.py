@@ -1,575 +1,322 @@
-"""Fused scaled-dot-product attention with a fused backward, in Triton.
+"""Fused scaled-dot-product attention with a fused backward, in Triton: a drop-in for training.
 
     from skills.operator_adaptation import attention
-    out = attention(q, k, v, is_causal=True)      # q, k, v: (batch, heads, seq, head_dim), bf16 or fp16
-    out.sum().backward()
+    out = attention(q, k, v, is_causal=True, enable_gqa=True)   # q: (batch, heads, seq, head_dim), bf16 or fp16
+    model = torch.compile(model, fullgraph=True)                # traces through: registered custom operators
 
-The argument names and layout are those of ``torch.nn.functional.scaled_dot_product_attention``. The forward
-keeps only O and the per-row log-sum-exp for the backward (O(N) extra memory, not O(N^2)). Kernels live in
-``_triton_attention``; this module checks arguments, picks tile configurations and launches them.
+The argument names and layout are those of ``torch.nn.functional.scaled_dot_product_attention``, and so is
+grouped-query attention (``enable_gqa=True``: k and v have heads dividing q's heads; q head h reads kv head
+h // (heads / kv_heads); without it, mismatched heads are SDPA's error). Beyond SDPA, as keyword arguments
+(FlashAttention's conventions): ``window=(left, right)`` a sliding window around the diagonal (-1 unbounded;
+query i sees key j when j - (i + shift) lies in [-left, right]), ``causal_align="top_left"`` (SDPA's is_causal:
+shift = 0, query i sees keys j <= i) or ``"bottom_right"`` (FlashAttention's: shift = n_k - n_q, the last
+query sees the last key: a query chunk appended to a longer key history), and ``deterministic=True`` (a
+backward without atomics and with a fixed summation order: bitwise the same gradients on every run, at the
+cost of recomputing S and dP for dQ). A row that sees no key gives 0.
 
-Tile configurations: the candidates are planned from the target's hardware profile (``tile_plan``: shared
+``attention_varlen`` takes packed variable-length batches as FlashAttention's varlen API does:
+(total_tokens, heads, head_dim) tensors, int32 ``cu_seqlens_q``/``cu_seqlens_k`` (batch + 1 cumulative
+lengths) and the longest lengths ``max_seqlen_q``/``max_seqlen_k``; no padding is computed. Its causal
+alignment defaults to bottom-right, as FlashAttention's varlen function aligns it.
+
+The forward keeps only O and the per-row log-sum-exp for the backward (O(N) extra memory, not O(N^2)). Both
+passes are PyTorch custom operators (``torch.ops.shijie.attention_forward`` / ``attention_backward``) with
+fake implementations and a registered autograd formula, so ``torch.compile(fullgraph=True)`` traces through
+them without a graph break and ``torch.library.opcheck`` passes; the tile tuner runs only inside the
+operators' real implementations, never while a graph is traced. This module checks arguments (as plain
+Python on shapes and dtypes, which Dynamo traces) and registers the operators; ``launch`` picks tiles and
+launches the kernels of ``_triton_attention`` (and, on sm90, the Hopper backward).
+
+Tile configurations: the candidates are planned from the device's hardware profile (``tile_plan``: shared
 memory, register file), then timed on the device the first time a shape class is seen, together with the
-way dQ is produced (separate kernel or fused with reduce-adds); the winner is kept in memory and in a JSON
-file in the user's cache directory, and ``chosen_configs()`` lists what was picked. Under
-``TRITON_INTERPRET=1`` (CPU), and for problems too small to be worth timing (``TUNE_MIN_FLOPS``), the first
-candidate is used untimed.
-
-Causal masking is aligned top-left, as in SDPA: query row i sees key columns j <= i.
+way dQ is produced (separate kernel or fused with reduce-adds), by a ``tuner.Tuner``: the winner is kept in
+memory and in a JSON file in the user's cache directory, and ``chosen_configs()`` lists what was picked.
+Under ``TRITON_INTERPRET=1`` (CPU), and for problems too small to be worth timing, the first candidate is
+used untimed. A deterministic backward is deterministic for a given tile choice: the tuner keeps its picks,
+so one process (and one cache file) gives the same bits each run.
 """
 
 from __future__ import annotations
 
-import functools
-import json
+import itertools
 import math
-import os
-from pathlib import Path
 
 import torch
-import triton
 
-from . import _triton_attention as kernels
+from . import launch
+from .tuner import default_tuner
 
 SUPPORTED_DTYPES = (torch.bfloat16, torch.float16)
 MAX_HEAD_DIM = 256
-LOG2_E = 1.4426950408889634  # 1/ln(2): exp(x) = exp2(x * log2(e))
-
-# name -> {key -> {"config": {...}, "ms": float}}: what the tuner picked, per shape class.
-_CHOSEN: dict[str, dict[str, dict]] = {}
-_CACHE_LOADED = False
-
-
-def _interpreting() -> bool:
-    return os.environ.get("TRITON_INTERPRET", "0") not in ("", "0")
+CAUSAL_ALIGNMENTS = ("top_left", "bottom_right")
 
 
 # ------------------------------------------------------------------------------------------- argument checks
 
 
-def _check_inputs(q, k, v, scale) -> None:
+def _check_tensors(q, k, v, rank: int, layout: str, enable_gqa: bool, entry: str = "attention") -> None:
+    """Types, ranks, dtypes, devices and heads of q, k, v: heads at dim -2 of ``layout`` 'bhsd' ... or 'thd'."""
     for name, t in (("q", q), ("k", k), ("v", v)):
         if not isinstance(t, torch.Tensor):
-            raise TypeError(f"attention: {name} must be a torch.Tensor, got {type(t).__name__}")
-        if t.dim() != 4:
-            raise ValueError(
-                f"attention: {name} must have rank 4 (batch, heads, seq, head_dim), got shape {tuple(t.shape)}"
-            )
+            raise TypeError(f"{entry}: {name} must be a torch.Tensor, got {type(t).__name__}")
+        if t.dim() != rank:
+            raise ValueError(f"{entry}: {name} must have rank {rank} {layout}, got shape {tuple(t.shape)}")
         if t.dtype not in SUPPORTED_DTYPES:
             raise TypeError(
-                f"attention: {name} has dtype {t.dtype}; the kernel takes torch.bfloat16 or torch.float16 "
+                f"{entry}: {name} has dtype {t.dtype}; the kernel takes torch.bfloat16 or torch.float16 "
                 "(fp32 would run the tensor cores in tf32 and lose fp32 accuracy: cast with .to(torch.bfloat16) "
                 "or use torch.nn.functional.scaled_dot_product_attention)"
             )
     if not (q.dtype == k.dtype == v.dtype):
-        raise TypeError(f"attention: q, k, v must share one dtype, got {q.dtype}, {k.dtype}, {v.dtype}")
+        raise TypeError(f"{entry}: q, k, v must share one dtype, got {q.dtype}, {k.dtype}, {v.dtype}")
     if not (q.device == k.device == v.device):
-        raise ValueError(f"attention: q, k, v must be on one device, got {q.device}, {k.device}, {v.device}")
-    if q.device.type != "cuda" and not (q.device.type == "cpu" and _interpreting()):
+        raise ValueError(f"{entry}: q, k, v must be on one device, got {q.device}, {k.device}, {v.device}")
+    if q.device.type != "cuda" and not (q.device.type == "cpu" and launch.INTERPRETER):
         raise ValueError(
-            f"attention: tensors are on {q.device}; the kernel needs a CUDA device "
+            f"{entry}: tensors are on {q.device}; the kernel needs a CUDA device "
             "(on the CPU it runs only in Triton's interpreter: set TRITON_INTERPRET=1 before importing triton)"
         )
-    batch, heads, _, head_dim = q.shape
     if k.shape != v.shape:
-        raise ValueError(f"attention: k and v must have the same shape, got {tuple(k.shape)} and {tuple(v.shape)}")
-    if k.shape[0] != batch or k.shape[1] != heads or k.shape[3] != head_dim:
-        raise ValueError(
-            f"attention: q {tuple(q.shape)} and k {tuple(k.shape)} must agree in batch, heads and head_dim "
-            "(only the sequence length may differ)"
-        )
+        raise ValueError(f"{entry}: k and v must have the same shape, got {tuple(k.shape)} and {tuple(v.shape)}")
+    head_dim, heads, kv_heads = q.shape[-1], q.shape[-3 if rank == 4 else -2], k.shape[-3 if rank == 4 else -2]
+    if k.shape[-1] != head_dim:
+        raise ValueError(f"{entry}: q {tuple(q.shape)} and k {tuple(k.shape)} must agree in head_dim")
+    if heads != kv_heads:
+        if not enable_gqa:  # SDPA's own words for this case (its math path broadcasting q @ k^T)
+            raise RuntimeError(
+                f"The size of tensor a ({heads}) must match the size of tensor b ({kv_heads}) at non-singleton "
+                f"dimension {rank - 3} ({entry}: q has {heads} heads, k and v {kv_heads}; "
+                "pass enable_gqa=True for grouped-query attention)"
+            )
+        if kv_heads < 1 or heads % kv_heads:
+            raise RuntimeError(
+                f"{entry}: with enable_gqa the number of heads of k and v ({kv_heads}) must divide the number "
+                f"of heads of q ({heads})"
+            )
     if not 1 <= head_dim <= MAX_HEAD_DIM:
-        raise ValueError(f"attention: head_dim must be between 1 and {MAX_HEAD_DIM}, got {head_dim}")
-    if q.shape[2] < 1 or k.shape[2] < 1 or batch < 1 or heads < 1:
-        raise ValueError(f"attention: empty input, q {tuple(q.shape)}, k {tuple(k.shape)}")
-    if scale is not None and (not isinstance(scale, (int, float)) or not math.isfinite(scale)):
-        raise ValueError(f"attention: scale must be a finite number or None, got {scale!r}")
+        raise ValueError(f"{entry}: head_dim must be between 1 and {MAX_HEAD_DIM}, got {head_dim}")
+    if min(q.shape[:-1]) < 1 or min(k.shape[:-1]) < 1:
+        raise ValueError(f"{entry}: empty input, q {tuple(q.shape)}, k {tuple(k.shape)}")
 
 
-# ---------------------------------------------------------------------------------------- tile configurations
+def _check_options(scale, window, causal_align: str, entry: str) -> tuple[int, int]:
+    """scale, window and causal_align; returns the window as two ints (-1: unbounded)."""
+    if scale is not None and (
+        isinstance(scale, bool) or not isinstance(scale, (int, float)) or not math.isfinite(scale)
+    ):
+        raise ValueError(f"{entry}: scale must be a finite number or None, got {scale!r}")
+    if causal_align not in CAUSAL_ALIGNMENTS:
+        raise ValueError(f"{entry}: causal_align must be 'top_left' or 'bottom_right', got {causal_align!r}")
+    if window is None:
+        return -1, -1
+    if (
+        not isinstance(window, (tuple, list))
+        or len(window) != 2
+        or not all(isinstance(w, int) and not isinstance(w, bool) and w >= -1 for w in window)
+    ):
+        raise ValueError(f"{entry}: window must be (left, right), two ints >= -1 (-1: unbounded), got {window!r}")
+    return int(window[0]), int(window[1])
 
 
-def _d_pad(head_dim: int) -> int:
-    return max(16, triton.next_power_of_2(head_dim))
-
-
-def _candidates(kind: str, d_pad: int, device, dtype=torch.bfloat16) -> list[dict]:
-    """Tile candidates for one kernel ("fwd", "dkdv", "dkdv_fused" or "dq"), from the target's hardware profile.
-
-    With a shipped profile for the device (``data/hardware/*.toml``, matched by name), ``tile_plan`` decides
-    what fits its shared memory and registers: the candidates are the configurations measured to win on
-    some H200 shape (``_BUILTIN``) that the plan accepts, followed by the plan's own first choice. Without a
-    profile, the built-in list filtered by the device's reported limits. The interpreter gets one small
-    tile per kernel: at test sizes it still runs every loop (mask-free, causal diagonal, ragged tail).
-    """
-    if _interpreting():
-        bm, bn = _INTERPRETER_TILE[kind]
-        return [{"BLOCK_M": bm, "BLOCK_N": bn, "num_warps": 4, "num_stages": 1}]
-    builtin = _builtin_candidates(kind, d_pad, device_limits(device))
-    planned = _planned(kind, d_pad, _profile_name(device), "fp16" if dtype == torch.float16 else "bf16")
-    if planned is None:
-        return builtin
-    fits = set(planned)
-    chosen = [c for c in builtin if (c["BLOCK_M"], c["BLOCK_N"], c["num_warps"], c["num_stages"]) in fits]
-    for bm, bn, warps, stages in planned[:1]:
-        config = {"BLOCK_M": bm, "BLOCK_N": bn, "num_warps": warps, "num_stages": stages}
-        if config not in chosen:
-            chosen.append(config)
-    return chosen or builtin
-
-
-def _profile_name(device) -> str | None:
-    """The shipped hardware profile whose name appears in the device's name ("NVIDIA H200" -> h200)."""
-    if device.type != "cuda":
-        return None
-    try:
-        from . import tile_plan
-
-        names = tile_plan.shipped_profiles()
-    except Exception:  # an exported skill without its profiles: the built-in list stands
-        return None
-    device_name = torch.cuda.get_device_name(device).lower()
-    return next((name for name in names if name.lower() in device_name), None)
-
-
-@functools.lru_cache(maxsize=None)
-def _planned(kind: str, d_pad: int, profile_name: str | None, dtype: str) -> tuple | None:
-    """tile_plan's fitting configurations, best first, restricted to tiles our kernels accept."""
-    if profile_name is None:
-        return None
-    from . import tile_plan
-
-    profile = tile_plan.load_profile(profile_name)
-    model = {"fwd": "dq", "dkdv": "dkdv", "dkdv_fused": "dkdv_atomic", "dq": "dq"}[kind]  # fwd streams K, V like dq
-    out = []
-    for c in tile_plan.candidates(profile, d_pad, model, dtype):
-        # dK/dV kernels step through query tiles inside a key tile, the others the other way round
-        nested = c.block_n % c.block_m == 0 if kind.startswith("dkdv") else c.block_m % c.block_n == 0
-        if nested:
-            out.append((c.block_m, c.block_n, c.num_warps, c.num_stages))
-    return tuple(out)
-
-
-# (BLOCK_M, BLOCK_N, num_warps, num_stages); BLOCK_M is the query tile, BLOCK_N the key tile in every kernel.
-# First in each list: what the tuner picked most often on an H200 (small, untuned shapes get it).
-_BUILTIN = {
-    "fwd": [(64, 64, 4, 3), (128, 64, 4, 3), (128, 128, 8, 3), (64, 32, 4, 2)],
-    "dkdv": [
-        (32, 64, 4, 2),
-        (64, 64, 4, 3),
-        (32, 128, 4, 3),
-        (64, 128, 8, 3),
-        (64, 128, 8, 2),
-        (32, 64, 8, 2),
-        (16, 32, 4, 2),
-    ],
-    "dkdv_fused": [(32, 128, 8, 2), (64, 128, 8, 2), (64, 64, 8, 2), (64, 64, 4, 3), (32, 64, 4, 2), (16, 32, 4, 2)],
-    "dq": [(128, 64, 8, 3), (64, 64, 4, 3), (128, 32, 4, 3), (64, 32, 4, 2), (32, 32, 4, 2)],
-}
-_INTERPRETER_TILE = {"fwd": (32, 16), "dkdv": (16, 32), "dkdv_fused": (16, 32), "dq": (32, 16)}
-
-
-def _builtin_candidates(kind: str, d_pad: int, limits: dict) -> list[dict]:
-    out = []
-    for bm, bn, warps, stages in _BUILTIN[kind]:
-        smem, acc_floats = _footprint(kind, bm, bn, d_pad, stages)
-        regs_per_thread = acc_floats / (warps * 32)
-        if smem <= limits["smem_per_block"] and regs_per_thread <= 160:
-            out.append({"BLOCK_M": bm, "BLOCK_N": bn, "num_warps": warps, "num_stages": stages})
-    return out
-
-
-def _footprint(kind: str, bm: int, bn: int, d: int, stages: int) -> tuple[int, int]:
-    """(shared-memory bytes, fp32 values live in registers) of one program: 2-byte inputs, fp32 accumulators."""
-    if kind == "fwd":  # streams K, V tiles; keeps Q, the O accumulator and the score tile
-        return stages * 2 * bn * d * 2 + bm * d * 2, bm * d + bm * bn
-    if kind == "dkdv":  # streams Q, dO tiles; keeps K, V, dK, dV and two score tiles
-        return stages * 2 * bm * d * 2 + 2 * bn * d * 2 + bm * bn * 2, 2 * bn * d + 2 * bm * bn
-    if kind == "dkdv_fused":  # and a (BM, D) fp32 dQ share, staged in shared memory for the reduce-add
-        return stages * 2 * bm * d * 2 + 2 * bn * d * 2 + bm * bn * 2 + bm * d * 4, 2 * bn * d + 2 * bm * bn + bm * d
-    return stages * 2 * bn * d * 2 + 2 * bm * d * 2 + bm * bn * 2, bm * d + 2 * bm * bn  # dq: streams K, V
-
-
-def device_limits(device) -> dict:
-    """Shared memory per block (bytes), registers per SM and SM count of ``device``; a generous default on CPU."""
-    if device.type != "cuda":
-        return {"smem_per_block": 232448, "regs_per_sm": 65536, "sm_count": 132, "name": "interpreter"}
-    props = torch.cuda.get_device_properties(device)
-    smem = getattr(props, "shared_memory_per_block_optin", 0) or 232448
-    regs = getattr(props, "regs_per_multiprocessor", 0) or 65536
-    return {
-        "smem_per_block": int(smem),
-        "regs_per_sm": int(regs),
-        "sm_count": props.multi_processor_count,
-        "name": props.name,
-    }
-
-
-def _cache_file() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "shijie" / "attention_configs.json"
-
-
-def _load_cache() -> None:
-    global _CACHE_LOADED
-    if _CACHE_LOADED:
-        return
-    _CACHE_LOADED = True
-    try:
-        stored = json.loads(_cache_file().read_text())
-    except (OSError, ValueError):
-        return
-    if stored.get("triton") == triton.__version__:
-        for name, entries in stored.get("chosen", {}).items():
-            _CHOSEN.setdefault(name, {}).update(entries)
-
-
-def _save_cache() -> None:
-    path = _cache_file()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"triton": triton.__version__, "chosen": _CHOSEN}, indent=1, sort_keys=True))
-        tmp.replace(path)
-    except OSError:
-        pass  # a read-only home only costs re-tuning next time
-
-
-def chosen_configs() -> list[dict]:
-    """Every tile configuration the tuner picked so far: one dict per (kernel, shape class)."""
-    _load_cache()
-    rows = []
-    for name, entries in sorted(_CHOSEN.items()):
-        for key, entry in sorted(entries.items()):
-            rows.append({"kernel": name, "shape_class": key, **entry})
-    return rows
-
-
-# Below this many forward FLOPs (4·B·H·Nq·Nk·d) a launch takes microseconds and timing candidates would cost
-# more than it could ever save: such shapes take the first planned candidate and the first strategy.
-TUNE_MIN_FLOPS = 2**35
-
-
-def _shape_class(device_name: str, dtype, head_dim: int, causal: bool, n_q: int, n_k: int, bh: int) -> str:
-    # sequence lengths in powers of two: one tuning run covers a whole octave (batch*heads only sets the
-    # grid's depth); small problems form their own untuned class, so they never pin a large shape's tiles
-    small = 4 * bh * n_q * n_k * head_dim < TUNE_MIN_FLOPS
-    return (
-        f"{device_name}|{str(dtype).removeprefix('torch.')}|d{head_dim}|{'causal' if causal else 'full'}"
-        f"|q{triton.next_power_of_2(n_q)}|k{triton.next_power_of_2(n_k)}" + ("|small" if small else "")
-    )
-
-
-def _pick(name: str, key: str, candidates: list[dict], launch) -> dict:
-    """The fastest of ``candidates`` for ``launch(config)``, timed once per shape class and remembered."""
-    _load_cache()
-    entries = _CHOSEN.setdefault(name, {})
-    if key in entries:
-        return entries[key]["config"]
-    if _interpreting() or len(candidates) == 1 or key.endswith("|small"):  # nothing worth timing
-        entries[key] = {"config": candidates[0], "ms": None}
-        return candidates[0]
-    best, best_ms = None, float("inf")
-    for config in candidates:
-        try:
-            ms = triton.testing.do_bench(lambda: launch(config), warmup=10, rep=30, return_mode="median")
-        except Exception as error:  # a config over the device's resources fails to compile or launch
-            if "resources" not in str(error).lower() and "shared memory" not in str(error).lower():
-                raise
-            continue
-        if ms < best_ms:
-            best, best_ms = config, ms
-    if best is None:
-        raise RuntimeError(f"attention: no tile configuration of {name} fits this device ({key})")
-    entries[key] = {"config": best, "ms": round(best_ms, 4)}
-    _save_cache()
-    return best
-
-
-def _launch_opts(config: dict) -> dict:
-    return {"num_warps": config["num_warps"], "num_stages": config["num_stages"]}
-
-
-# ----------------------------------------------------------------------------------------------- launchers
-
-
-def _forward(q, k, v, causal: bool, sm_scale: float, o=None, lse=None):
-    """O and the base-2 row LSE; ``o``/``lse`` may be given (kernel_check passes poisoned buffers)."""
-    batch, heads, n_q, head_dim = q.shape
-    n_k = k.shape[2]
-    d_pad = _d_pad(head_dim)
-    if o is None:
-        o = torch.empty((batch, heads, n_q, head_dim), device=q.device, dtype=q.dtype)
-    if lse is None:
-        lse = torch.empty((batch, heads, n_q), device=q.device, dtype=torch.float32)
-
-    def launch(config):
-        grid = (triton.cdiv(n_q, config["BLOCK_M"]), batch * heads)
-        kernels._attn_fwd[grid](
-            q,
-            k,
-            v,
-            o,
-            lse,
-            sm_scale * LOG2_E,
-            *q.stride(),
-            *k.stride(),
-            *v.stride(),
-            *o.stride(),
-            heads,
-            n_q,
-            n_k,
-            HEAD_DIM=head_dim,
-            D_PAD=d_pad,
-            EVEN_D=head_dim == d_pad,
-            BLOCK_M=config["BLOCK_M"],
-            BLOCK_N=config["BLOCK_N"],
-            CAUSAL=causal,
-            INTERPRETER=_interpreting(),
-            **_launch_opts(config),
+def _check_seqlens(cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, q, k) -> None:
+    """What can be checked without reading the device: types, shapes, devices (the values are checked by the
+    forward operator, ``_check_seqlen_values``)."""
+    for name, cu in (("cu_seqlens_q", cu_seqlens_q), ("cu_seqlens_k", cu_seqlens_k)):
+        if not isinstance(cu, torch.Tensor) or cu.dtype != torch.int32 or cu.dim() != 1 or cu.shape[0] < 2:
+            raise ValueError(
+                f"attention_varlen: {name} must be a 1-d torch.int32 tensor of batch + 1 cumulative lengths, got "
+                + (f"{cu.dtype} of shape {tuple(cu.shape)}" if isinstance(cu, torch.Tensor) else type(cu).__name__)
+            )
+        if cu.device != q.device:
+            raise ValueError(f"attention_varlen: {name} is on {cu.device}, q on {q.device}: put both on one device")
+    if cu_seqlens_q.shape != cu_seqlens_k.shape:
+        raise ValueError(
+            f"attention_varlen: cu_seqlens_q and cu_seqlens_k must have one entry per sequence + 1 each, got "
+            f"{cu_seqlens_q.shape[0]} and {cu_seqlens_k.shape[0]}"
         )
-
-    key = _shape_class(device_limits(q.device)["name"], q.dtype, head_dim, causal, n_q, n_k, batch * heads)
-    launch(_pick("fwd", key, _candidates("fwd", d_pad, q.device, q.dtype), launch))
-    return o, lse
-
-
-def _backward(q, k, v, o, lse, do, causal: bool, sm_scale: float, dq=None, dk=None, dv=None):
-    """dQ, dK, dV; the three may be given (kernel_check passes poisoned buffers)."""
-    batch, heads, n_q, head_dim = q.shape
-    n_k = k.shape[2]
-    d_pad = _d_pad(head_dim)
-    even_d = head_dim == d_pad
-    interpreter = _interpreting()
-    delta = torch.empty((batch, heads, n_q), device=q.device, dtype=torch.float32)
-    pre_block = 64
-    kernels._attn_bwd_preprocess[(triton.cdiv(n_q, pre_block), batch * heads)](
-        o, do, delta, *o.stride(), *do.stride(), heads, n_q, HEAD_DIM=head_dim, D_PAD=d_pad, BLOCK_M=pre_block
-    )
-
-    if dk is None:
-        dk = torch.empty((batch, heads, n_k, head_dim), device=q.device, dtype=q.dtype)
-    if dv is None:
-        dv = torch.empty((batch, heads, n_k, head_dim), device=q.device, dtype=q.dtype)
-    if dq is None:
-        dq = torch.empty((batch, heads, n_q, head_dim), device=q.device, dtype=q.dtype)
-    dq_acc = []  # the fp32 dQ buffer (B*H, N_Q, D_PAD) the fused strategies add into, made only if one runs
-    load_tma = _tma_loads_ok(q, k, v, do)
-    common = dict(
-        HEAD_DIM=head_dim, D_PAD=d_pad, EVEN_D=even_d, CAUSAL=causal, LOAD_TMA=load_tma, INTERPRETER=interpreter
-    )
-
-    def launch_dkdv(config, strategy: str):
-        fused = strategy != "split_dq"
-        tma = strategy == "fused_dq_tma"
-        desc = None
-        if fused:
-            if not dq_acc:
-                dq_acc.append(torch.empty((batch * heads, n_q, d_pad), device=q.device, dtype=torch.float32))
-            dq_acc[0].zero_()
-            if tma:
-                from triton.tools.tensor_descriptor import TensorDescriptor
-
-                desc = TensorDescriptor.from_tensor(dq_acc[0], [1, config["BLOCK_M"], d_pad])
-        target = dq_acc[0] if fused else dq
-        strides = (n_q * d_pad * heads, n_q * d_pad, d_pad, 1) if fused else dq.stride()
-        grid = (triton.cdiv(n_k, config["BLOCK_N"]), batch * heads)
-        q_desc = _tile_descriptor(q, config["BLOCK_M"], d_pad) if load_tma else None
-        do_desc = _tile_descriptor(do, config["BLOCK_M"], d_pad) if load_tma else None
-        kernels._attn_bwd_dkdv[grid](
-            q,
-            k,
-            v,
-            do,
-            dk,
-            dv,
-            target,
-            q_desc,
-            do_desc,
-            desc,
-            lse,
-            delta,
-            sm_scale * LOG2_E,
-            sm_scale,
-            *q.stride(),
-            *k.stride(),
-            *v.stride(),
-            *do.stride(),
-            *dk.stride(),
-            *dv.stride(),
-            *strides,
-            heads,
-            n_q,
-            n_k,
-            BLOCK_M=config["BLOCK_M"],
-            BLOCK_N=config["BLOCK_N"],
-            FUSED_DQ=fused,
-            DQ_TMA=tma,
-            **common,
-            **_launch_opts(config),
-        )
-
-    def launch_dq(config):
-        grid = (triton.cdiv(n_q, config["BLOCK_M"]), batch * heads)
-        k_desc = _tile_descriptor(k, config["BLOCK_N"], d_pad) if load_tma else None
-        v_desc = _tile_descriptor(v, config["BLOCK_N"], d_pad) if load_tma else None
-        kernels._attn_bwd_dq[grid](
-            q,
-            k,
-            v,
-            do,
-            dq,
-            k_desc,
-            v_desc,
-            lse,
-            delta,
-            sm_scale * LOG2_E,
-            sm_scale,
-            *q.stride(),
-            *k.stride(),
-            *v.stride(),
-            *do.stride(),
-            *dq.stride(),
-            heads,
-            n_q,
-            n_k,
-            BLOCK_M=config["BLOCK_M"],
-            BLOCK_N=config["BLOCK_N"],
-            **common,
-            **_launch_opts(config),
-        )
-
-    limits = device_limits(q.device)
-    key = _shape_class(limits["name"], q.dtype, head_dim, causal, n_q, n_k, batch * heads)
-    choice = _bwd_strategy(key, launch_dkdv, launch_dq, d_pad, q.device, q.dtype)
-    launch_dkdv(choice["dkdv"], choice["strategy"])
-    if choice["strategy"] == "split_dq":
-        launch_dq(choice["dq"])
-    else:
-        dq.copy_(dq_acc[0].view(batch, heads, n_q, d_pad)[..., :head_dim])
-    return dq, dk, dv
+    for name, value in (("max_seqlen_q", max_seqlen_q), ("max_seqlen_k", max_seqlen_k)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"attention_varlen: {name} must be an int >= 0, got {value!r}")
 
 
-STRATEGIES = ("fused_dq_tma", "fused_dq", "split_dq")
+def _check_seqlen_values(cu_seqlens_q, cu_seqlens_k, max_seqlen_q: int, max_seqlen_k: int, q, k) -> None:
+    """The cumulative lengths start at 0, never decrease, end at the tensors' token counts, and no sequence is
+    longer than its max_seqlen (a longer one would leave rows unwritten). Reads the two small tensors once."""
+    for name, cu, total, longest in (
+        ("cu_seqlens_q", cu_seqlens_q, q.shape[0], max_seqlen_q),
+        ("cu_seqlens_k", cu_seqlens_k, k.shape[0], max_seqlen_k),
+    ):
+        offsets = cu.tolist()
+        lengths = [b - a for a, b in itertools.pairwise(offsets)]
+        if offsets[0] != 0 or min(lengths) < 0 or offsets[-1] != total:
+            raise ValueError(
+                f"attention_varlen: {name} must rise from 0 to the {total} tokens of its tensor, got {offsets[:8]}"
+                + (" ..." if len(offsets) > 8 else "")
+            )
+        if max(lengths) > longest:
+            suffix = name.removeprefix("cu_seqlens_")
+            raise ValueError(
+                f"attention_varlen: a sequence of {max(lengths)} tokens is longer than max_seqlen_{suffix}={longest}"
+            )
 
 
-def _tma_loads_ok(*tensors) -> bool:
-    """Whether the backward may fetch tiles through tensor descriptors: sm_90+ (or the interpreter, which
-    emulates them), last dimension contiguous, other strides and the base 16-byte aligned."""
-    switch = os.environ.get("SHIJIE_ATTN_TMA_LOADS", "1")  # "0" turns them off: experiments, comparisons
-    if switch == "0":
-        return False
-    t0 = tensors[0]
-    if t0.device.type == "cuda" and torch.cuda.get_device_capability(t0.device)[0] < 9:
-        return False
-    for t in tensors:
-        if t.stride(-1) != 1 or t.data_ptr() % 16:
-            return False
-        if any((s * t.element_size()) % 16 for s in t.stride()[:-1]):
-            return False
-    return True
+# ------------------------------------------------------------------------------------- custom operators
 
 
-def _tile_descriptor(t, rows: int, d_pad: int):
-    """A (B, H, N, D) descriptor fetching (1, 1, rows, d_pad) tiles; columns past D read as zero."""
-    from triton.tools.tensor_descriptor import TensorDescriptor
-
-    return TensorDescriptor(t, list(t.shape), list(t.stride()), [1, 1, rows, d_pad])
-
-
-def _strategies(device) -> list[str]:
-    """dQ strategies this device can run: the bulk reduce-add needs Hopper's copy engine (sm_90+)."""
-    forced = os.environ.get("SHIJIE_ATTN_DQ")  # one of STRATEGIES: experiments and the CPU tests
-    if forced:
-        if forced not in STRATEGIES:
-            raise ValueError(f"SHIJIE_ATTN_DQ must be one of {', '.join(STRATEGIES)}, got {forced!r}")
-        return [forced]
-    if device.type != "cuda":
-        return ["fused_dq"]
-    if torch.cuda.get_device_capability(device)[0] >= 9:
-        return ["split_dq", "fused_dq_tma"]  # per-element atomics measured 1.1-1.5x slower than split on an H200
-    return ["fused_dq", "split_dq"]
+def _varlen(cu_seqlens_q, cu_seqlens_k, max_seqlen_q: int, max_seqlen_k: int) -> launch.Varlen | None:
+    if cu_seqlens_q is None or cu_seqlens_k is None:
+        return None
+    return launch.Varlen(cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k)
 
 
-def _bwd_strategy(key, launch_dkdv, launch_dq, d_pad, device, dtype) -> dict:
-    """How dQ is made, and the tiles: each strategy tuned on its own, then the fastest whole backward wins.
+@torch.library.custom_op("shijie::attention_forward", mutates_args=())
+def _forward_op(
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    cu_seqlens_q: torch.Tensor | None,
+    cu_seqlens_k: torch.Tensor | None,
+    max_seqlen_q: int,
+    max_seqlen_k: int,
+    causal: bool,
+    scale: float,
+    window_left: int,
+    window_right: int,
+    bottom_right: bool,
+    deterministic: bool,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """(O, row LSE in log2 units): LSE (batch, heads, n_q), or (heads, total_q) for packed sequences.
+    ``deterministic`` only travels to the backward."""
+    varlen = _varlen(cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k)
+    if varlen is not None:
+        _check_seqlen_values(cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, q, k)
+    window = (window_left, window_right)
+    return launch.forward(q, k, v, causal, scale, window=window, bottom_right=bottom_right, varlen=varlen)
 
-    fused_dq_tma / fused_dq: the dK/dV kernel also adds dS K into an fp32 dQ (5 matrix products per block
-    pair); split_dq: a second kernel recomputes S and dP per query block (7 products, no atomics).
-    """
-    _load_cache()
-    options = _strategies(device)
-    if key.endswith("|small"):
-        options = options[:1]
-    entries = _CHOSEN.setdefault("bwd", {})
-    entry_key = key if len(options) > 1 else f"{key}|{options[0]}"
-    if entry_key in entries:
-        return entries[entry_key]["config"]
-    timed, failed = [], {}
-    for option in options:
-        try:
-            if option == "split_dq":
-                dkdv = _pick("dkdv", key, _candidates("dkdv", d_pad, device, dtype), lambda c: launch_dkdv(c, option))
-                dq_config = _pick("dq", key, _candidates("dq", d_pad, device, dtype), launch_dq)
-                choice = {"strategy": option, "dkdv": dkdv, "dq": dq_config}
-                run = lambda: (launch_dkdv(dkdv, option), launch_dq(dq_config))  # noqa: E731
-            else:
-                dkdv = _pick(
-                    f"dkdv_{option}",
-                    key,
-                    _candidates("dkdv_fused", d_pad, device, dtype),
-                    lambda c: launch_dkdv(c, option),
-                )
-                choice = {"strategy": option, "dkdv": dkdv}
-                run = lambda: launch_dkdv(dkdv, option)  # noqa: E731
-        except Exception as error:  # e.g. a Triton without descriptor reductions: that strategy drops out
-            if len(options) == 1:
-                raise
-            failed[option] = str(error).splitlines()[0][:200] if str(error) else type(error).__name__
-            continue
-        timing = len(options) > 1 and not _interpreting()
-        ms = triton.testing.do_bench(run, warmup=10, rep=30, return_mode="median") if timing else None
-        timed.append((ms or 0.0, choice))
-    ms, best = min(timed, key=lambda item: item[0])
-    entries[entry_key] = {
-        "config": best,
-        "ms": round(ms, 4) if ms else None,
-        "tried": {c["strategy"]: round(t, 4) for t, c in timed},
-        "failed": failed,
-    }
-    if timed[0][0]:
-        _save_cache()
-    return best
+
+@_forward_op.register_fake
+def _forward_fake(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, *_):
+    lse_shape = (q.shape[1], q.shape[0]) if cu_seqlens_q is not None else q.shape[:3]
+    return q.new_empty(q.shape), q.new_empty(lse_shape, dtype=torch.float32)
+
+
+@torch.library.custom_op("shijie::attention_backward", mutates_args=())
+def _backward_op(
+    do: torch.Tensor,
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    o: torch.Tensor,
+    lse: torch.Tensor,
+    cu_seqlens_q: torch.Tensor | None,
+    cu_seqlens_k: torch.Tensor | None,
+    max_seqlen_q: int,
+    max_seqlen_k: int,
+    causal: bool,
+    scale: float,
+    window_left: int,
+    window_right: int,
+    bottom_right: bool,
+    deterministic: bool,
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """(dQ, dK, dV) of the forward that gave o and lse."""
+    varlen = _varlen(cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k)
+    return launch.backward(
+        q, k, v, o, lse, do, causal, scale, window=(window_left, window_right), bottom_right=bottom_right,
+        varlen=varlen, deterministic=deterministic,
+    )  # fmt: skip
+
+
+@_backward_op.register_fake
+def _backward_fake(do, q, k, v, *_):
+    return q.new_empty(q.shape), k.new_empty(k.shape), v.new_empty(v.shape)
+
+
+def _setup_context(ctx, inputs, output) -> None:
+    q, k, v, cu_seqlens_q, cu_seqlens_k, *options = inputs
+    o, lse = output
+    ctx.save_for_backward(q, k, v, o, lse, cu_seqlens_q, cu_seqlens_k)  # O and the row LSE: never the N x N matrix
+    ctx.options = options
+    ctx.mark_non_differentiable(lse)
+
+
+def _backward(ctx, do, _dlse):
+    q, k, v, o, lse, cu_seqlens_q, cu_seqlens_k = ctx.saved_tensors
+    dq, dk, dv = torch.ops.shijie.attention_backward(do, q, k, v, o, lse, cu_seqlens_q, cu_seqlens_k, *ctx.options)
+    return dq, dk, dv, *([None] * (2 + len(ctx.options)))
+
+
+torch.library.register_autograd("shijie::attention_forward", _backward, setup_context=_setup_context)
 
 
 # --------------------------------------------------------------------------------------------- public API
 
 
-class _FusedAttention(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, q, k, v, is_causal: bool, sm_scale: float):
-        o, lse = _forward(q, k, v, is_causal, sm_scale)
-        ctx.save_for_backward(q, k, v, o, lse)  # O and the row LSE: O(N) extra, never the N x N matrix
-        ctx.is_causal = is_causal
-        ctx.sm_scale = sm_scale
-        return o
-
-    @staticmethod
-    def backward(ctx, do):
-        q, k, v, o, lse = ctx.saved_tensors
-        dq, dk, dv = _backward(q, k, v, o, lse, do, ctx.is_causal, ctx.sm_scale)
-        return dq, dk, dv, None, None
+def chosen_configs() -> list[dict]:
+    """Every tile configuration the default tuner picked so far: one dict per (kernel, shape class)."""
+    return default_tuner().chosen_configs()
 
 
 def attention(
-    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, is_causal: bool = False, scale: float | None = None
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    is_causal: bool = False,
+    scale: float | None = None,
+    enable_gqa: bool = False,
+    *,
+    window: tuple[int, int] | None = None,
+    causal_align: str = "top_left",
+    deterministic: bool = False,
 ) -> torch.Tensor:
-    """softmax(scale * q @ k^T [causal mask]) @ v for (batch, heads, seq, head_dim) bf16/fp16 tensors.
+    """softmax(scale * q @ k^T [mask]) @ v for (batch, heads, seq, head_dim) bf16/fp16 tensors.
 
     Same arguments as ``torch.nn.functional.scaled_dot_product_attention`` (``scale`` defaults to
-    1/sqrt(head_dim); ``is_causal`` masks key j > query i). q and k/v may have different sequence lengths;
-    any strides are accepted. Differentiable in q, k and v.
+    1/sqrt(head_dim); ``is_causal`` masks keys past each query's diagonal; ``enable_gqa`` lets k, v have fewer
+    heads, dividing q's). Beyond them: ``window=(left, right)`` (-1 unbounded), ``causal_align`` ("top_left",
+    SDPA's, or "bottom_right", FlashAttention's), ``deterministic`` (bitwise-reproducible gradients). q and
+    k/v may have different sequence lengths; any strides are accepted. Differentiable in q, k and v.
     """
-    _check_inputs(q, k, v, scale)
+    _check_tensors(q, k, v, 4, "(batch, heads, seq, head_dim)", enable_gqa)
+    if k.shape[0] != q.shape[0]:
+        raise ValueError(f"attention: q {tuple(q.shape)} and k {tuple(k.shape)} must agree in batch")
+    left, right = _check_options(scale, window, causal_align, "attention")
     sm_scale = float(scale) if scale is not None else 1.0 / math.sqrt(q.shape[-1])
-    return _FusedAttention.apply(q, k, v, bool(is_causal), sm_scale)
+    o, _ = torch.ops.shijie.attention_forward(
+        q, k, v, None, None, q.shape[2], k.shape[2], bool(is_causal), sm_scale, left, right,
+        causal_align == "bottom_right", bool(deterministic),
+    )  # fmt: skip
+    return o
+
+
+def attention_varlen(
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    cu_seqlens_q: torch.Tensor,
+    cu_seqlens_k: torch.Tensor,
+    max_seqlen_q: int,
+    max_seqlen_k: int,
+    is_causal: bool = False,
+    scale: float | None = None,
+    enable_gqa: bool = False,
+    *,
+    window: tuple[int, int] | None = None,
+    causal_align: str = "bottom_right",
+    deterministic: bool = False,
+) -> torch.Tensor:
+    """Attention over packed sequences: q (total_q, heads, head_dim), k and v (total_k, kv_heads, head_dim);
+    sequence b is rows cu_seqlens_q[b]:cu_seqlens_q[b+1] of q and cu_seqlens_k[b]:cu_seqlens_k[b+1] of k and v
+    (int32, batch + 1 entries each, as FlashAttention's ``flash_attn_varlen_func``); ``max_seqlen_*`` the longest
+    lengths. Each sequence attends only to itself; the masks apply per sequence, aligned bottom-right by
+    default (FlashAttention's varlen convention; "top_left" for SDPA's). Returns (total_q, heads, head_dim).
+    """
+    _check_tensors(q, k, v, 3, "(total_tokens, heads, head_dim)", enable_gqa, "attention_varlen")
+    _check_seqlens(cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, q, k)
+    left, right = _check_options(scale, window, causal_align, "attention_varlen")
+    sm_scale = float(scale) if scale is not None else 1.0 / math.sqrt(q.shape[-1])
+    o, _ = torch.ops.shijie.attention_forward(
+        q, k, v, cu_seqlens_q, cu_seqlens_k, int(max_seqlen_q), int(max_seqlen_k), bool(is_causal), sm_scale,
+        left, right, causal_align == "bottom_right", bool(deterministic),
+    )  # fmt: skip
+    return o

@@ -4,9 +4,11 @@
 their best passages, and the ordered adaptation path (``ADAPTATION_PATH``) with the passages behind
 each step. ``invoke`` puts it to work on one operator:
 
-* an operator the skill adapts (``metadata.ops`` in SKILL.md): the tile plan for the target profile,
-  then the kernel validated on the device: on a CPU the NumPy tiled FlashAttention-2 backward against
-  float64; on CUDA the Triton kernel (``kernel_check``), and ``benchmark`` when asked;
+* an operator the skill adapts (``metadata.ops`` in SKILL.md): the tile plan for the target profile (GQA,
+  windows and packed sequences included, ``tile_plan.Problem``), then the kernel validated on the device: on a
+  CPU the NumPy tiled FlashAttention-2 backward against float64; on CUDA the Triton kernel (``kernel_check``:
+  the plain cases and one per capability, and a torch.compile check), and ``benchmark`` when asked; the
+  capability list (``capabilities``) says what the kernel offers and what this run validated;
 * any other operator: the adaptation path with passages found for that operator, and nothing that
   pretends to be a kernel.
 """
@@ -14,11 +16,20 @@ each step. ``invoke`` puts it to work on one operator:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from pipeline.errors import UsageError
+from pipeline.choices import choose
+from pipeline.errors import FIELD, UsageError
 
 from ..knowledge import PathStep, cluster_topics, path_steps, topic_passages
-from . import numpy_backward, tile_plan
+from ..protocol import Device, Invocation, OpStatus, Phase
+from . import hardware, numpy_backward, tile_plan
+
+if TYPE_CHECKING:
+    from pipeline.store import Database
+
+    from ..registry import Manifest
 
 ADAPTATION_PATH = [
     PathStep(
@@ -76,8 +87,48 @@ ADAPTATION_PATH = [
 
 PASSAGES_PER_STEP = 3
 PASSAGES_PER_TOPIC = 3
-# the GPUs whose shipped profile a CUDA device name maps to
-DEVICE_PROFILES = {"H200": "h200", "H100": "h100", "A100": "a100"}
+
+# What the kernel offers a training loop: (capability, how a user asks for it, the kernel_check feature word its
+# device cases carry). "compile" and "hopper" are validated by their own checks.
+CAPABILITIES = (
+    ("SDPA's problem (causal top-left, any lengths, strides)", "attention(q, k, v, is_causal=True)", "plain"),
+    ("GQA / MQA, dK/dV summed per kv head in the kernel", "attention(q, k, v, enable_gqa=True)", "qa"),
+    ("sliding window", "attention(q, k, v, window=(left, right))", "window"),
+    ("bottom-right causal (FlashAttention's)", "attention(..., is_causal=True, causal_align='bottom_right')",
+     "bottom-right"),
+    ("varlen packed sequences", "attention_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, max_q, max_k)", "varlen"),
+    ("deterministic backward (bitwise repeatable)", "attention(..., deterministic=True)", "deterministic"),
+    ("torch.compile, fullgraph, zero graph breaks", "torch.compile(model, fullgraph=True)", "compile"),
+    ("Hopper (sm90) backward in Gluon", "chosen by launch.backward on sm90 when hopper_supported()", "hopper"),
+)  # fmt: skip
+
+
+def capabilities(validation: list[dict] | None, compiled: dict | None, sm90: bool | None) -> list[dict]:
+    """The capability list ``invoke`` shows: each with how to use it and whether this run validated it on the
+    device (True/False; None where the run did not: a CPU run, or a Hopper path on another GPU)."""
+    rows = []
+    for name, use, word in CAPABILITIES:
+        validated: bool | None = None
+        evidence = "validated with --device cuda"
+        if word == "compile" and compiled is not None:
+            validated = bool(compiled["ok"])
+            evidence = f"{compiled['graph_breaks']} graph breaks ({compiled['backend']}), compiled == eager"
+        elif word == "hopper":
+            if sm90:  # the device cases ran through launch.backward, which took the Hopper path where it could:
+                # those without a window, packed sequences or the deterministic order (which it declines)
+                declined = ("window", "varlen", "deterministic")
+                cases = [row for row in validation or [] if not any(w in str(row.get("feature")) for w in declined)]
+                validated = all(row["passed"] for row in cases) if cases else None
+                evidence = f"{len(cases)} device cases through the sm90 dispatch"
+            elif sm90 is False:
+                evidence = "not an sm90 device: the portable kernels run"
+        elif validation:
+            cases = [row for row in validation if word in str(row.get("feature", "plain"))]
+            if cases:
+                validated = all(row["passed"] for row in cases)
+                evidence = f"{sum(row['passed'] for row in cases)}/{len(cases)} device cases pass"
+        rows.append({"capability": name, "use": use, "validated": validated, "evidence": evidence})
+    return rows
 
 
 def op_key(op: str) -> str:
@@ -106,20 +157,20 @@ def cuda_status() -> tuple[bool, str]:
 
 
 class OperatorAdaptation:
-    def learn(self, db, manifest, on_phase) -> dict:
+    def learn(self, db: Database, manifest: Manifest, on_phase: Callable[[Phase], None]) -> dict[str, Any]:
         from pipeline.query import curated_documents
 
-        on_phase("structure")
+        on_phase(Phase.structure)
         documents = curated_documents(db)
         if not documents:
             from pipeline.errors import EmptyCorpusError
 
             raise EmptyCorpusError("the curated corpus is empty: run `shijie crawl`, `shijie score`, `shijie curate`")
         topics = cluster_topics(documents, list(manifest.requires))
-        on_phase("fragments")
+        on_phase(Phase.fragments)
         for topic in topics:
             topic["passages"] = topic_passages(db, topic, PASSAGES_PER_TOPIC)
-        on_phase("paths")
+        on_phase(Phase.paths)
         path = path_steps(db, ADAPTATION_PATH, PASSAGES_PER_STEP)
         sources = {p["url"] for step in path for p in step["passages"]}
         sources |= {p["url"] for topic in topics for p in topic["passages"]}
@@ -133,56 +184,48 @@ class OperatorAdaptation:
 
     def invoke(
         self,
-        db,
-        manifest,
-        pack: dict,
+        db: Database,
+        manifest: Manifest,
+        pack: dict[str, Any],
         op: str,
-        device: str = "auto",
+        device: Device | str = Device.auto,
         target: str | None = None,
         benchmark: bool = False,
         problem: tile_plan.Problem | None = None,
-    ) -> dict:
+    ) -> Invocation:
         adapted_ops = {op_key(name): name for name in manifest.ops}
         adapted = op_key(op) in adapted_ops
         op_name = adapted_ops.get(op_key(op), op)
-        adaptation_list = [{"op": name, "adapted": True} for name in manifest.ops]
+        adaptation_list = [OpStatus(name, True) for name in manifest.ops]
         if not adapted:
-            adaptation_list.append({"op": op_name, "adapted": False})
+            adaptation_list.append(OpStatus(op_name, False))
             # a path for this operator: the same steps, the queries narrowed to its words
             knowledge = path_steps(db, ADAPTATION_PATH, PASSAGES_PER_STEP, extra_terms=op_words(op_name))
-            return {
-                "op": op_name,
-                "adapted": False,
-                "adaptation_list": adaptation_list,
-                "device": None,
-                "target": target,
-                "plan": None,
-                "validation": None,
-                "benchmark": None,
-                "knowledge": knowledge,
-                "note": f"{op_name} is not adapted by this skill: adaptation path and sources only, no kernel",
-            }
+            return Invocation(
+                op=op_name,
+                adapted=False,
+                adaptation_list=adaptation_list,
+                target=target,
+                knowledge=knowledge,
+                notes=[f"{op_name} is not adapted by this skill: adaptation path and sources only, no kernel"],
+            )
 
         device_used, device_name, notes = self._device(device)
-        profile_name = target or DEVICE_PROFILES.get(
-            next((key for key in DEVICE_PROFILES if device_name and key in device_name), ""), "h100"
-        )
-        if target is None and device_used == "cpu":
-            notes.append("no --target given: planning for h100")
-        profile = tile_plan.load_profile(profile_name)
+        profile = self._profile(target, device_used, notes)
         plan = tile_plan.plan(profile, problem)
         dq_config = tile_plan.TileConfig(**{k: v for k, v in plan["kernels"]["dq"].items() if k != "candidates"})
         strategies = tile_plan.dq_strategies(profile, problem or tile_plan.Problem(), dq_config)
+        compiled = sm90 = None
         if device_used == "cuda":
+            validation, bench, bench_summary = self._cuda(benchmark)
             import torch
 
-            # the profile is a spec sheet; on the real device, say where the sheet and the silicon disagree
-            if profile.vendor == "NVIDIA" and profile_name in DEVICE_PROFILES.values() and target is None:
-                notes += tile_plan.device_mismatches(profile, torch.cuda.get_device_properties(0))
-            validation, bench, bench_summary = self._cuda(benchmark)
             from .fused_attention import chosen_configs
+            from .kernel_check import compile_check
 
             tuned = chosen_configs()  # what the autotuner picked per shape class, cached across runs
+            compiled = compile_check("cuda")
+            sm90 = torch.cuda.get_device_capability() == (9, 0)
         else:
             tuned = None
             validation = [
@@ -192,35 +235,59 @@ class OperatorAdaptation:
             bench = bench_summary = None
             if benchmark:
                 notes.append("--benchmark measures the Triton kernel and needs --device cuda")
-        return {
-            "op": op_name,
-            "adapted": True,
-            "adaptation_list": adaptation_list,
-            "device": device_used,
-            "device_name": device_name,
-            "target": plan["target"]["name"],
-            "plan": plan,
-            "dq_strategies": strategies,
-            "validation": validation,
-            "benchmark": bench,
-            "benchmark_summary": bench_summary,
-            "tuned_configs": tuned,
-            "knowledge": pack["path"],
-            "notes": notes,
-        }
+        return Invocation(
+            op=op_name,
+            adapted=True,
+            adaptation_list=adaptation_list,
+            device=device_used,
+            device_name=device_name,
+            target=plan["target"]["name"],
+            plan=plan,
+            validation=validation,
+            benchmark=bench,
+            knowledge=pack["path"],
+            notes=notes,
+            extras={
+                "dq_strategies": strategies,
+                "benchmark_summary": bench_summary,
+                "tuned_configs": tuned,
+                "capabilities": capabilities(validation if device_used == "cuda" else None, compiled, sm90),
+            },
+        )
 
     @staticmethod
-    def _device(device: str) -> tuple[str, str, list[str]]:
-        if device not in ("auto", "cpu", "cuda"):
-            raise UsageError(f"--device must be auto, cpu or cuda, not {device!r}")
-        if device == "cpu":
-            return "cpu", "CPU (NumPy)", []
+    def _profile(target: str | None, device_used: str, notes: list[str]) -> hardware.HardwareProfile:
+        """The profile to plan for: the --target one; else the CUDA device's (shipped, or built from its
+        properties); else h100. A shipped profile is checked against the device it stands for."""
+        if target is not None:
+            return hardware.load_profile(target)
+        if device_used != "cuda":
+            notes.append("no --target given: planning for h100")
+            return hardware.load_profile("h100")
+        import torch
+
+        properties = torch.cuda.get_device_properties(0)
+        profile = hardware.device_profile(properties)
+        if profile.source == hardware.FROM_PROPERTIES:
+            notes.append(
+                f"no shipped profile matches {properties.name}: planned from its properties"
+                f" (assumed or estimated: {', '.join(profile.assumed)})"
+            )
+        else:  # the profile is a spec sheet; on the real device, say where the sheet and the silicon disagree
+            notes += hardware.device_mismatches(profile, properties)
+        return profile
+
+    @staticmethod
+    def _device(device: Device | str) -> tuple[Device, str, list[str]]:
+        device = choose(Device, device, "device")
+        if device == Device.cpu:
+            return Device.cpu, "CPU (NumPy)", []
         usable, detail = cuda_status()
         if usable:
-            return "cuda", detail, []
-        if device == "cuda":
-            raise UsageError(f"--device cuda: {detail}; use --device cpu for the NumPy path")
-        return "cpu", "CPU (NumPy)", [f"no CUDA path ({detail}): validated the NumPy tiled backward on the CPU"]
+            return Device.cuda, detail, []
+        if device == Device.cuda:
+            raise UsageError(f"cuda: {detail}; use {FIELD} cpu for the NumPy path", field="device")
+        return Device.cpu, "CPU (NumPy)", [f"no CUDA path ({detail}): validated the NumPy tiled backward on the CPU"]
 
     @staticmethod
     def _cuda(benchmark: bool) -> tuple[list[dict], list[dict] | None, dict | None]:
@@ -229,8 +296,9 @@ class OperatorAdaptation:
         from . import kernel_check
 
         validation = []
+        cases = kernel_check.DEVICE_CASES + kernel_check.DEVICE_FEATURE_CASES
         for dtype in (torch.bfloat16, torch.float16):
-            for row in kernel_check.validate("cuda", dtype, kernel_check.DEVICE_CASES):
+            for row in kernel_check.validate("cuda", dtype, cases):
                 # the kernel's rule: its max error vs float64 within 2x of PyTorch's same-dtype math
                 errors = {name: row[f"{name}_err"] for name in kernel_check.GRADS}
                 validation.append(
@@ -245,7 +313,8 @@ class OperatorAdaptation:
                 )
         rows = summary = None
         if benchmark:
-            from .benchmark import run_benchmark, summary as benchmark_summary
+            from .benchmark import run_benchmark
+            from .benchmark import summary as benchmark_summary
 
             rows = run_benchmark()
             summary = benchmark_summary(rows)  # ours vs cuDNN, geometric mean, and where ours is behind

@@ -1,26 +1,34 @@
-"""Tile plan for the FlashAttention-2 backward on a GPU known only from its hardware profile.
+"""Tile plan for the FlashAttention-2 kernels on a GPU known only from its hardware profile: the one resource model.
 
-A profile (``data/hardware/*.toml``: SM count, shared memory per SM and per block, registers, warp width,
-bandwidth, dense rates) is all the planner reads, so it plans for a card nobody here has touched (a
-dry run) and the autotuner of the Triton kernel confirms on the real device (``candidates()`` is the
-list it searches).
+A profile (``hardware.py``: a shipped spec sheet, or one built from the device's properties) is all the
+planner reads, so it plans for a card nobody here has touched (a dry run), and the launcher of the Triton
+kernels asks it which tiles to time on the real device (``launch_candidates``).
 
 The kernel structure it plans for (the Triton tutorial 06-fused-attention split, and Dao 2023, Alg. 2):
 
 * ``dkdv``: a program owns a BLOCK_N block of K and V and loops over the BLOCK_M blocks of Q, dO, lse and
   delta; it keeps the dK, dV accumulators (fp32) in registers and streams Q, dO through shared memory
-  ``num_stages`` deep.
+  ``num_stages`` deep. ``dkdv_atomic`` also adds each tile's share of dQ into an fp32 buffer.
 * ``dq``: a separate pass; a program owns a BLOCK_M block of Q, dO and loops over the BLOCK_N blocks
   of K, V, accumulating dQ in registers (no fp32 atomics, so the result is deterministic).
+* ``fwd``: owns a query block and streams K, V like ``dq``, and is modelled as ``dq`` (which counts one
+  more (BLOCK_M, D) tile and one more score tile than the forward keeps: it errs toward fitting less).
 
 Resource model, per program (stated so a reader can check it by hand):
 
+* the head dimension is padded as the kernels pad it (``padded_head_dim``: a power of two, at least 16).
 * shared memory = the streamed tiles x num_stages + the resident tiles + one (BLOCK_M x BLOCK_N) 16-bit
   tile (P or dS re-laid-out as a matrix-instruction operand); rows of lse/delta in fp32.
 * registers per thread = (fp32 accumulators + two live fp32 score tiles) / threads + 32 for addresses
   and loop state, rounded up to 8 (the allocation granule). Above the per-thread limit the kernel would
   spill, so such configs do not fit.
 * occupancy = min over smem, registers, threads and the block limit of the programs one SM holds.
+
+What the launcher times (``launch_candidates``): the configurations measured to win on some shape that the
+profile fits and that keep at most ``SPILL_FREE_VALUES`` live fp32 values per thread (``live_values``: the
+forward's own count, one score tile, not the dq model's; Triton keeps more live than the model counts, and
+bigger tiles were measured to spill on an H200), then the plan's own first choice, all among tiles the kernel
+can step through (the inner block divides the outer one, so the causal diagonal starts on a block boundary).
 
 HBM traffic of the whole backward for a problem (B, H, N, D):
 
@@ -34,28 +42,12 @@ HBM traffic of the whole backward for a problem (B, H, N, D):
 from __future__ import annotations
 
 import math
-import os
-import tomllib
 from dataclasses import asdict, dataclass
-from pathlib import Path
 
 try:
-    from pipeline.errors import DataError, UsageError
-    from pipeline.resources import data_dir
-except ImportError:  # run as a script from an exported skill folder, without shijie installed
-
-    class UsageError(Exception):
-        pass
-
-    class DataError(Exception):
-        pass
-
-    def data_dir() -> Path:
-        # an exported skill keeps the profiles in references/hardware; a source checkout in data/hardware
-        here = Path(__file__).resolve().parent
-        exported, checkout = here.parent / "references", here.parent.parent / "data"
-        return exported if (exported / "hardware").is_dir() else checkout
-
+    from .hardware import HardwareProfile, UsageError, load_profile
+except ImportError:  # run as a script (an exported skill's scripts/ folder): hardware.py lies beside it
+    from hardware import HardwareProfile, UsageError, load_profile  # type: ignore[no-redef]
 
 ELEMENT_BYTES = {"bf16": 2, "fp16": 2, "fp32": 4}
 ROW_STAT_BYTES = 4  # lse and delta are fp32 per row
@@ -66,126 +58,72 @@ WARP_COUNTS = (1, 2, 4, 8)  # what Triton kernels launch with in practice
 STAGE_COUNTS = (1, 2, 3, 4, 5)
 MIN_TILE_PER_WARP = 128  # score-tile elements per warp: one m16n8 matrix instruction (the autotuner picked 16x32 tiles with 4 warps for D=256 on an H200)
 FULL_TILE = 128 * 64  # beyond this many score elements a bigger tile no longer shortens the loop much
-PROFILE_FIELDS = {
-    "name": str,
-    "full_name": str,
-    "vendor": str,
-    "arch": str,
-    "compute_capability": str,
-    "sm_count": int,
-    "warp_size": int,
-    "max_threads_per_sm": int,
-    "max_threads_per_block": int,
-    "max_blocks_per_sm": int,
-    "registers_per_sm": int,
-    "max_registers_per_thread": int,
-    "smem_per_sm_kib": (int, float),
-    "smem_per_block_kib": (int, float),
-    "smem_reserved_per_block_kib": (int, float),
-    "l2_mib": (int, float),
-    "hbm_gib": (int, float),
-    "hbm_bandwidth_gbs": (int, float),
-    "mma_min_dim": int,
-    "matrix_instructions": list,
-    "dense_tflops": dict,
-}
-
-
-@dataclass(frozen=True)
-class HardwareProfile:
-    name: str
-    full_name: str
-    vendor: str
-    arch: str
-    compute_capability: str
-    sm_count: int
-    warp_size: int
-    max_threads_per_sm: int
-    max_threads_per_block: int
-    max_blocks_per_sm: int
-    registers_per_sm: int
-    max_registers_per_thread: int
-    smem_per_sm_kib: float
-    smem_per_block_kib: float
-    smem_reserved_per_block_kib: float
-    l2_mib: float
-    hbm_gib: float
-    hbm_bandwidth_gbs: float
-    mma_min_dim: int
-    matrix_instructions: list
-    dense_tflops: dict
-    source: str = ""
-
-    @property
-    def smem_per_sm(self) -> int:
-        return int(self.smem_per_sm_kib * 1024)
-
-    @property
-    def smem_per_block(self) -> int:
-        return int(self.smem_per_block_kib * 1024)
-
-    def ridge_point(self, dtype: str) -> float:
-        """FLOPs per HBM byte above which a kernel is compute-bound on this device."""
-        return self.dense_tflops[dtype] * 1e12 / (self.hbm_bandwidth_gbs * 1e9)
-
-
-def profiles_dir() -> Path:
-    return data_dir() / "hardware"
-
-
-def shipped_profiles() -> list[str]:
-    return sorted(path.stem for path in profiles_dir().glob("*.toml"))
-
-
-def load_profile(name_or_path: str | os.PathLike) -> HardwareProfile:
-    """A shipped profile by name (``h100``) or any profile file by path."""
-    path = Path(name_or_path)
-    if not (path.suffix == ".toml" or path.exists()):
-        path = profiles_dir() / f"{str(name_or_path).lower()}.toml"
-        if not path.exists():
-            raise UsageError(
-                f"unknown hardware profile {str(name_or_path)!r}; shipped: {', '.join(shipped_profiles())}"
-                " (or give a path to a .toml profile)"
-            )
-    elif not path.exists():
-        raise UsageError(f"hardware profile file {path} does not exist")
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise DataError(f"hardware profile {path} is not valid TOML: {exc}") from None
-    problems = []
-    for key, kind in PROFILE_FIELDS.items():
-        if key not in raw:
-            problems.append(f"missing {key}")
-        elif not isinstance(raw[key], kind) or isinstance(raw[key], bool):
-            problems.append(f"{key} has the wrong type")
-    if not problems:
-        missing_rates = {"bf16", "fp16", "fp32"} - set(raw["dense_tflops"])
-        if missing_rates:
-            problems.append(f"dense_tflops lacks {', '.join(sorted(missing_rates))}")
-        for key in ("sm_count", "warp_size", "registers_per_sm", "smem_per_block_kib", "hbm_bandwidth_gbs"):
-            if raw[key] <= 0:
-                problems.append(f"{key} must be positive")
-    if problems:
-        raise DataError(f"hardware profile {path}: {'; '.join(problems)}")
-    known = {key: raw[key] for key in PROFILE_FIELDS}
-    return HardwareProfile(**known, source=str(path))
+MIN_HEAD_DIM_PAD = 16  # tl.dot takes no inner dimension below 16
+# Live fp32 values per thread (live_values / threads) above which a preferred config is not timed: the dK/dV
+# kernel's bigger tiles spilled on an H200 (docs/perf.md, step 1).
+SPILL_FREE_VALUES = 160
+# kernel -> whether a program owns a key block (and steps through query blocks) rather than a query block
+OWNS_KEY_BLOCK = {"fwd": False, "dkdv": True, "dkdv_atomic": True, "dq": False}
 
 
 @dataclass(frozen=True)
 class Problem:
+    """The attention problem a plan is for. Beyond (batch, heads, seq, head_dim, causal): ``kv_heads`` fewer than
+    ``heads`` is grouped-query attention (K, V and dK, dV per kv head; the dK/dV program sums its group's query
+    heads), ``window`` (left, right) a sliding window around the diagonal (-1 unbounded; causal caps right at 0),
+    ``seqlens`` packed variable-length sequences (self-attention; ``batch`` and ``seq`` are then the count and
+    the longest)."""
+
     batch: int = 4
     heads: int = 16
     seq: int = 4096
     head_dim: int = 128
     causal: bool = True
     dtype: str = "bf16"
+    kv_heads: int | None = None
+    window: tuple[int, ...] = (-1, -1)  # (left, right)
+    seqlens: tuple[int, ...] | None = None
 
     def __post_init__(self):
         if self.dtype not in ELEMENT_BYTES:
             raise UsageError(f"dtype must be one of {', '.join(ELEMENT_BYTES)}, not {self.dtype!r}")
         if min(self.batch, self.heads, self.seq, self.head_dim) < 1:
             raise UsageError("batch, heads, seq and head_dim must be positive")
+        if self.kv_heads is not None and (self.kv_heads < 1 or self.heads % self.kv_heads):
+            raise UsageError(f"must divide the {self.heads} heads, not {self.kv_heads}", field="kv_heads")
+        if len(self.window) != 2 or min(self.window) < -1:
+            raise UsageError(f"must be left,right, each >= -1 (-1: unbounded), not {self.window}", field="window")
+        if self.seqlens is not None:
+            if not self.seqlens or min(self.seqlens) < 1:
+                raise UsageError(f"must be positive sequence lengths, not {self.seqlens}", field="seqlens")
+            object.__setattr__(self, "batch", len(self.seqlens))
+            object.__setattr__(self, "seq", max(self.seqlens))
+
+    @property
+    def group(self) -> int:
+        """Query heads per kv head (1: multi-head attention)."""
+        return self.heads // (self.kv_heads or self.heads)
+
+    @property
+    def lengths(self) -> tuple[int, ...]:
+        """Every sequence's length: the packed ones, or batch x seq."""
+        return self.seqlens if self.seqlens is not None else (self.seq,) * self.batch
+
+    def visible_pairs(self, n: int) -> int:
+        """(query, key) pairs a sequence of n tokens computes under the causal mask and the window: row i sees
+        keys max(0, i - left) .. min(n - 1, i + right), summed in closed form."""
+        left, right = self.window
+        if self.causal:
+            right = 0 if right < 0 else min(right, 0)
+        r = n - 1 if right < 0 else min(right, n - 1)
+        l = n if left < 0 else min(left, n)  # noqa: E741 -- the window's left bound, as FlashAttention names it
+        upper = (n - r) * (n - r - 1) // 2 + r * (n - r) + r * (n - 1)  # sum of min(n - 1, i + r)
+        lower = (n - l) * (n - l - 1) // 2  # sum of max(0, i - l)
+        return upper - lower + n
+
+    def visible_fraction(self) -> float:
+        """Computed pairs over the full n^2 of every sequence (1.0: no mask; ~0.5: causal)."""
+        return sum(self.visible_pairs(n) for n in self.lengths) / sum(n * n for n in self.lengths)
 
 
 @dataclass(frozen=True)
@@ -213,31 +151,42 @@ class TileConfig:
         return asdict(self)
 
 
-def _padded(head_dim: int) -> int:
-    # tl.arange needs a power of two: the kernel pads the head dimension
-    return 1 << (head_dim - 1).bit_length()
+def padded_head_dim(head_dim: int) -> int:
+    """The head dimension the kernels compute with: a power of two (tl.arange), at least MIN_HEAD_DIM_PAD."""
+    return max(MIN_HEAD_DIM_PAD, 1 << (head_dim - 1).bit_length())
+
+
+def nests(kernel: str, block_m: int, block_n: int) -> bool:
+    """Whether the kernel can step through the inner blocks: the inner block size divides the outer one."""
+    return block_n % block_m == 0 if OWNS_KEY_BLOCK[kernel] else block_m % block_n == 0
+
+
+def live_values(kernel: str, block_m: int, block_n: int, head_dim: int) -> int:
+    """fp32 values one program keeps in registers: its accumulators and the score tiles alive at once."""
+    d = padded_head_dim(head_dim)
+    if kernel == "fwd":
+        return block_m * d + block_m * block_n  # O, and S turned into P in place
+    accumulators = block_m * d if kernel == "dq" else 2 * block_n * d  # dQ; or dK, dV
+    if kernel == "dkdv_atomic":  # + each tile's dQ contribution dS K, added to global fp32 dQ atomically
+        accumulators += block_m * d
+    return accumulators + 2 * block_m * block_n  # + two live score tiles (S/P and dP/dS)
 
 
 def _resources(kernel: str, block_m: int, block_n: int, stages: int, head_dim: int, elem: int):
     """Bytes of shared memory, fp32 registers (whole program) and the per-iteration FLOPs and bytes."""
-    d = _padded(head_dim)
+    d = padded_head_dim(head_dim)
     operand_tile = block_m * block_n * elem  # P or dS as a 16-bit matrix operand
     if kernel in ("dkdv", "dkdv_atomic"):
         resident = 2 * block_n * d * elem  # K, V
         streamed = 2 * block_m * d * elem + 2 * block_m * ROW_STAT_BYTES  # Q, dO, lse, delta
-        accumulators = 2 * block_n * d  # dK, dV
-        flops = 4 * 2 * block_m * block_n * d  # S^T, dP^T, dV, dK
-        if kernel == "dkdv_atomic":  # + each tile's dQ contribution dS K, added to global fp32 dQ atomically
-            accumulators += block_m * d
-            flops += 2 * block_m * block_n * d
-    else:
+        flops = (5 if kernel == "dkdv_atomic" else 4) * 2 * block_m * block_n * d  # S^T, dP^T, dV, dK (, dQ)
+    else:  # dq, and fwd modelled as dq
+        kernel = "dq"
         resident = 2 * block_m * d * elem + 2 * block_m * ROW_STAT_BYTES  # Q, dO, lse, delta
         streamed = 2 * block_n * d * elem  # K, V
-        accumulators = block_m * d  # dQ
         flops = 3 * 2 * block_m * block_n * d  # S, dP, dQ
     smem = resident + stages * streamed + operand_tile
-    registers = accumulators + 2 * block_m * block_n  # + two live fp32 score tiles (S/P and dP/dS)
-    return smem, registers, flops, streamed
+    return smem, live_values(kernel, block_m, block_n, head_dim), flops, streamed
 
 
 def evaluate(
@@ -274,7 +223,7 @@ def evaluate(
         "threads": profile.max_threads_per_sm // threads,
         "block limit": profile.max_blocks_per_sm,
     }
-    limited_by = min(limits, key=limits.get)
+    limited_by = min(limits, key=lambda name: limits[name])
     blocks = limits[limited_by]
     if blocks < 1:
         return None
@@ -300,8 +249,8 @@ def evaluate(
 
 def candidates(profile: HardwareProfile, head_dim: int, kernel: str = "dkdv", dtype: str = "bf16") -> list[TileConfig]:
     """Every (BLOCK_M, BLOCK_N, num_warps, num_stages) that fits the profile, best first."""
-    if kernel not in ("dkdv", "dq", "dkdv_atomic"):
-        raise UsageError(f"kernel must be dkdv, dq or dkdv_atomic, not {kernel!r}")
+    if kernel not in OWNS_KEY_BLOCK:
+        raise UsageError(f"kernel must be one of {', '.join(OWNS_KEY_BLOCK)}, not {kernel!r}")
     fitting = [
         config
         for block_m in BLOCK_SIZES
@@ -329,53 +278,66 @@ def candidates(profile: HardwareProfile, head_dim: int, kernel: str = "dkdv", dt
     return sorted(fitting, key=rank)
 
 
-# profile field -> (torch.cuda device property, how to turn the property into the profile's unit)
-DEVICE_PROPERTIES = {
-    "sm_count": ("multi_processor_count", lambda value: value),
-    "warp_size": ("warp_size", lambda value: value),
-    "registers_per_sm": ("regs_per_multiprocessor", lambda value: value),
-    "max_threads_per_sm": ("max_threads_per_multi_processor", lambda value: value),
-    "smem_per_sm_kib": ("shared_memory_per_multiprocessor", lambda value: value / 1024),
-    "smem_per_block_kib": ("shared_memory_per_block_optin", lambda value: value / 1024),
-    "l2_mib": ("L2_cache_size", lambda value: value / (1024 * 1024)),
-}
+def int_list(text: str, field: str) -> tuple[int, ...]:
+    """'512,1024' -> (512, 1024): how a command line writes a window or packed sequence lengths."""
+    try:
+        return tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise UsageError(f"must be integers separated by commas, not {text!r}", field=field) from None
 
 
-def device_mismatches(profile: HardwareProfile, properties) -> list[str]:
-    """Where a profile disagrees with what the device reports (``torch.cuda.get_device_properties``)."""
-    found = []
-    for field_name, (attribute, convert) in DEVICE_PROPERTIES.items():
-        reported = getattr(properties, attribute, None)
-        if reported is None:
-            continue
-        value = convert(reported)
-        if abs(value - getattr(profile, field_name)) > 1e-6 * max(1, abs(value)):
-            found.append(
-                f"{profile.name}.{field_name} is {getattr(profile, field_name):g}, the device reports {value:g}"
-            )
-    return found
+Tile = tuple[int, int, int, int]  # (BLOCK_M, BLOCK_N, num_warps, num_stages)
+
+
+def launch_candidates(
+    profile: HardwareProfile, kernel: str, head_dim: int, dtype: str = "bf16", preferred: tuple[Tile, ...] = ()
+) -> list[Tile]:
+    """The tiles the autotuner times for one of the Triton kernels: ``preferred`` ones (measured winners, best
+    first) that fit the profile within SPILL_FREE_VALUES, then the plan's first choice; all nesting."""
+    fitting = {
+        (c.block_m, c.block_n, c.num_warps, c.num_stages): c
+        for c in candidates(profile, head_dim, kernel, dtype)
+        if nests(kernel, c.block_m, c.block_n)
+    }  # best first: dicts keep the plan's order
+
+    def spill_free(block_m: int, block_n: int, warps: int, _stages: int) -> bool:
+        return live_values(kernel, block_m, block_n, head_dim) <= SPILL_FREE_VALUES * warps * profile.warp_size
+
+    chosen = [tile for tile in preferred if tile in fitting and spill_free(*tile)]
+    best = next(iter(fitting), None)
+    if best is not None and best not in chosen:
+        chosen.append(best)
+    return chosen
 
 
 def hbm_traffic(profile: HardwareProfile, problem: Problem, dkdv: TileConfig, dq: TileConfig) -> dict:
-    """Bytes the whole backward moves to and from HBM, fused (this plan) and unfused."""
-    b_h = problem.batch * problem.heads
-    n, d, elem = problem.seq, problem.head_dim, ELEMENT_BYTES[problem.dtype]
-    matrix = n * d * elem  # one (N, D) tensor of one head
-    rows = n * ROW_STAT_BYTES
-    # delta pre-pass: read O, dO, write delta; then both passes read their inputs once, write their outputs
-    compulsory = (2 * matrix + rows) + (4 * matrix + 2 * rows + 2 * matrix) + (4 * matrix + 2 * rows + matrix)
-    visible = (n + 1) / (2 * n) if problem.causal else 1.0  # fraction of (query, key) pairs computed
-    k_blocks, q_blocks = math.ceil(n / dkdv.block_n), math.ceil(n / dq.block_m)
-    rereads = ((k_blocks - 1) * (2 * matrix + 2 * rows) + (q_blocks - 1) * 2 * matrix) * visible
-    # re-reads stay in L2 when every head in flight keeps its streamed tensors there
+    """Bytes the whole backward moves to and from HBM, fused (this plan) and unfused. Query-side tensors (Q, O,
+    dO, dQ, the LSE and delta rows) count per query head, K, V, dK, dV per kv head (GQA reads them once per
+    group); re-reads scale with the visible fraction (windows and causal skip blocks); sequences are summed."""
+    d, elem = problem.head_dim, ELEMENT_BYTES[problem.dtype]
+    heads, kv_heads = problem.heads, problem.heads // problem.group
+    visible = problem.visible_fraction()
+    compulsory = rereads = working_set = unfused = 0.0
     programs_in_flight = profile.sm_count * dkdv.blocks_per_sm
-    heads_in_flight = min(b_h, math.ceil(programs_in_flight / k_blocks))
-    working_set = heads_in_flight * (2 * matrix + 2 * rows)
+    for n in problem.lengths:
+        matrix = n * d * elem  # one (N, D) tensor of one head
+        rows = n * ROW_STAT_BYTES
+        # delta pre-pass (O, dO in, delta out); dK/dV pass (Q, dO, lse, delta per query head; K, V in and dK, dV
+        # out per kv head); dQ pass (Q, dO, lse, delta in, dQ out per query head; K, V per kv head, the group's
+        # other reads from L2)
+        compulsory += heads * (2 * matrix + rows) + heads * (2 * matrix + 2 * rows) + kv_heads * 4 * matrix
+        compulsory += heads * (2 * matrix + 2 * rows + matrix) + kv_heads * 2 * matrix
+        k_blocks, q_blocks = math.ceil(n / dkdv.block_n), math.ceil(n / dq.block_m)
+        rereads += heads * ((k_blocks - 1) * (2 * matrix + 2 * rows) + (q_blocks - 1) * 2 * matrix) * visible
+        # re-reads stay in L2 when every head in flight keeps its streamed tensors there
+        heads_in_flight = min(heads * len(problem.lengths), math.ceil(programs_in_flight / k_blocks) * problem.group)
+        working_set = max(working_set, heads_in_flight * (2 * matrix + 2 * rows))
+        # textbook backward: Q, dO read, dQ written per query head, K, V read and dK, dV written per kv head, and
+        # P, dP, dS through HBM (a window masks them but they are still materialized)
+        unfused += heads * (3 * matrix + 7 * n * n * elem) + kv_heads * 4 * matrix
     l2_bytes = int(profile.l2_mib * 1024 * 1024)
-    fused_no_l2 = b_h * (compulsory + rereads)
-    fused = b_h * compulsory if working_set <= l2_bytes else fused_no_l2
-    # textbook backward: Q, K, V, dO read, dQ, dK, dV written, and P, dP, dS go through HBM
-    unfused = b_h * (7 * matrix + 7 * n * n * elem)
+    fused_no_l2 = compulsory + rereads
+    fused = compulsory if working_set <= l2_bytes else fused_no_l2
     return {
         "fused_bytes": int(fused),
         "fused_bytes_no_l2": int(fused_no_l2),
@@ -396,38 +358,75 @@ def dq_strategies(profile: HardwareProfile, problem: Problem, dq: TileConfig) ->
     and a summation order that changes from run to run. Which wins depends on how the L2 handles the
     atomics, which this model does not know: the autotuner measures both.
     """
-    b_h = problem.batch * problem.heads
-    n, d, elem = problem.seq, problem.head_dim, ELEMENT_BYTES[problem.dtype]
-    visible = (n + 1) / (2 * n) if problem.causal else 1.0
-    matmul = 2 * n * n * d * visible
-    fp32_matrix = n * d * 4
-    separate_pass = 4 * n * d * elem + 2 * n * ROW_STAT_BYTES + n * d * elem  # Q, K, V, dO, lse, delta in; dQ out
+    heads, kv_heads = problem.heads, problem.heads // problem.group
+    d, elem = problem.head_dim, ELEMENT_BYTES[problem.dtype]
+    tokens = sum(problem.lengths)
+    matmul = sum(2 * problem.visible_pairs(n) * d for n in problem.lengths)  # one product, one head, all sequences
+    visible = problem.visible_fraction()
+    # Q, dO, lse, delta in and dQ out per query head; K, V in per kv head
+    separate_pass = heads * (3 * tokens * d * elem + 2 * tokens * ROW_STAT_BYTES) + kv_heads * 2 * tokens * d * elem
     result = {
         "separate": {
             "dq_config": f"{dq.block_m}x{dq.block_n}, {dq.num_warps} warps, {dq.num_stages} stages",
-            "backward_matmul_flops": int(b_h * 7 * matmul),
-            "dq_hbm_bytes": int(b_h * separate_pass),
+            "backward_matmul_flops": int(heads * 7 * matmul),
+            "dq_hbm_bytes": int(separate_pass),
             "l2_atomic_bytes": 0,
-            "deterministic": True,
+            "deterministic": True,  # the one attention(..., deterministic=True) runs
         }
     }
     fitting = candidates(profile, problem.head_dim, "dkdv_atomic", problem.dtype)
     if fitting:
         best = fitting[0]
-        k_blocks = math.ceil(n / best.block_n)
+        l2_atomics = sum(math.ceil(n / best.block_n) * visible * 2 * n * d * 4 for n in problem.lengths)
         result["atomic"] = {
             "dkdv_config": f"{best.block_m}x{best.block_n}, {best.num_warps} warps, {best.num_stages} stages",
             "registers_per_thread": best.registers_per_thread,
-            "backward_matmul_flops": int(b_h * 5 * matmul),
+            "backward_matmul_flops": int(heads * 5 * matmul),
             # zero the fp32 buffer, write it back from L2, read it in the conversion pass, write dQ
-            "dq_hbm_bytes": int(b_h * (3 * fp32_matrix + n * d * elem)),
-            "l2_atomic_bytes": int(b_h * k_blocks * visible * 2 * fp32_matrix),
+            "dq_hbm_bytes": int(heads * (3 * tokens * d * 4 + tokens * d * elem)),
+            "l2_atomic_bytes": int(heads * l2_atomics),
             "deterministic": False,
         }
     else:
         result["atomic"] = {
             "fits": False,
             "why": "no dK/dV tile with a dQ accumulator fits the registers and shared memory",
+        }
+    return result
+
+
+def work(profile: HardwareProfile, problem: Problem, dkdv: TileConfig, dq: TileConfig) -> dict:
+    """What the features do to the kernels' work: the GQA group (the dK/dV grid has one program per kv head, each
+    summing ``group`` query heads: fewer, longer programs), the window's and causal mask's visible fraction (the
+    blocks the loops skip), and for packed sequences the tokens and score pairs padding to the longest would add."""
+    kv_heads = problem.heads // problem.group
+    key_blocks = sum(math.ceil(n / dkdv.block_n) for n in problem.lengths)
+    query_blocks = sum(math.ceil(n / dq.block_m) for n in problem.lengths)
+    dkdv_programs, dq_programs = key_blocks * kv_heads, query_blocks * problem.heads
+    full_pairs = sum(n * n for n in problem.lengths)
+    result = {
+        "gqa_group": problem.group,
+        "kv_heads": kv_heads,
+        "window": list(problem.window),
+        "visible_fraction": round(problem.visible_fraction(), 4),
+        "pairs_skipped_by_masks": int(full_pairs - sum(problem.visible_pairs(n) for n in problem.lengths)),
+        "dkdv_programs": dkdv_programs,
+        "dkdv_query_heads_per_program": problem.group,
+        "dkdv_waves": round(dkdv_programs / (profile.sm_count * dkdv.blocks_per_sm), 2),
+        "dq_programs": dq_programs,
+        "dq_waves": round(dq_programs / (profile.sm_count * dq.blocks_per_sm), 2),
+        "kv_bytes_saved_by_gqa": int((problem.heads - kv_heads) * 4 * sum(problem.lengths) * problem.head_dim
+                                     * ELEMENT_BYTES[problem.dtype]),  # K, V read and dK, dV written once a group
+    }  # fmt: skip
+    if problem.seqlens is not None:
+        padded_pairs = len(problem.lengths) * problem.seq * problem.seq
+        result["varlen"] = {
+            "sequences": len(problem.lengths),
+            "total_tokens": sum(problem.lengths),
+            "padded_tokens": len(problem.lengths) * problem.seq,
+            "score_pairs": full_pairs,
+            "padded_score_pairs": padded_pairs,
+            "padding_work_avoided": round(1 - full_pairs / padded_pairs, 4),
         }
     return result
 
@@ -448,9 +447,9 @@ def plan(profile: HardwareProfile | str, problem: Problem | None = None) -> dict
             )
         chosen[kernel] = (fitting[0], len(fitting))
     traffic = hbm_traffic(profile, problem, chosen["dkdv"][0], chosen["dq"][0])
-    visible = (problem.seq + 1) / (2 * problem.seq) if problem.causal else 1.0
-    # five matmuls of 2*N*N*D FLOPs each: S recomputed, dV, dP, dK, dQ (dq pass recomputes S and dP too)
-    flops = problem.batch * problem.heads * 5 * 2 * problem.seq**2 * problem.head_dim * visible
+    # five matmuls of 2*D FLOPs per visible (query, key) pair and query head: S recomputed, dV, dP, dK, dQ (the dq
+    # pass recomputes S and dP too)
+    flops = problem.heads * 5 * 2 * problem.head_dim * sum(problem.visible_pairs(n) for n in problem.lengths)
     ridge = profile.ridge_point(problem.dtype)
     fused_intensity = flops / traffic["fused_bytes"]
     return {
@@ -478,6 +477,7 @@ def plan(profile: HardwareProfile | str, problem: Problem | None = None) -> dict
         },
         "ridge_point": round(ridge, 1),
         "bound": "compute" if fused_intensity >= ridge else "memory",
+        "work": work(profile, problem, chosen["dkdv"][0], chosen["dq"][0]),
     }
 
 
@@ -492,6 +492,9 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=4)
     parser.add_argument("--heads", type=int, default=16)
     parser.add_argument("--no-causal", action="store_true")
+    parser.add_argument("--kv-heads", type=int, default=None, help="fewer than --heads: grouped-query attention")
+    parser.add_argument("--window", default="-1,-1", help="left,right sliding window (-1: unbounded)")
+    parser.add_argument("--seqlens", default=None, help="packed sequence lengths, e.g. 2048,100,700")
     parser.add_argument("--dtype", default="bf16", choices=sorted(ELEMENT_BYTES))
     args = parser.parse_args()
     problem = Problem(
@@ -501,6 +504,9 @@ def main() -> None:
         head_dim=args.head_dim,
         causal=not args.no_causal,
         dtype=args.dtype,
+        kv_heads=args.kv_heads,
+        window=int_list(args.window, "window"),
+        seqlens=int_list(args.seqlens, "seqlens") if args.seqlens else None,
     )
     print(json.dumps(plan(args.profile, problem), indent=2))
 

@@ -1,7 +1,8 @@
 """Knowledge packs: what a skill learned from the curated corpus, one row per skill in ``knowledge_packs``.
 
 Skills never write SQL; they hand a pack (plain JSON-able dict: topics, passages, adaptation path) to
-``save_pack`` and read it back with ``load_pack``. Saving again replaces the skill's pack (re-learning).
+``save_pack`` and read it back with ``load_pack``. Saving again replaces the skill's pack (re-learning):
+an upsert on the skill name, sqlite-utils' one-row case of what ``scores.write_scores`` does in bulk.
 """
 
 from __future__ import annotations
@@ -9,6 +10,10 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
 
 @dataclass(frozen=True)
@@ -16,13 +21,13 @@ class StoredPack:
     skill: str
     level: int
     built_at: float
-    mastery: dict  # {"overall": .., "domains": {..}} at the time it was built
-    pack: dict
+    mastery: dict[str, Any]  # {"overall": .., "domains": {..}} at the time it was built
+    pack: dict[str, Any]
 
 
-def save_pack(db, skill: str, level: int, mastery: dict, pack: dict) -> StoredPack:
+def save_pack(db: Database, skill: str, level: int, mastery: dict[str, Any], pack: dict[str, Any]) -> StoredPack:
     built_at = time.time()
-    db["knowledge_packs"].upsert(
+    db.table("knowledge_packs").upsert(
         {
             "skill": skill,
             "level": level,
@@ -35,11 +40,10 @@ def save_pack(db, skill: str, level: int, mastery: dict, pack: dict) -> StoredPa
     return StoredPack(skill=skill, level=level, built_at=built_at, mastery=mastery, pack=pack)
 
 
-def load_pack(db, skill: str) -> StoredPack | None:
-    rows = list(db.query("SELECT * FROM knowledge_packs WHERE skill = ?", [skill]))
-    if not rows:
+def load_pack(db: Database, skill: str) -> StoredPack | None:
+    row = next(db.table("knowledge_packs").rows_where("skill = ?", [skill]), None)
+    if row is None:
         return None
-    row = rows[0]
     return StoredPack(
         skill=row["skill"],
         level=row["level"],
@@ -49,6 +53,6 @@ def load_pack(db, skill: str) -> StoredPack | None:
     )
 
 
-def learned_levels(db) -> dict[str, int]:
+def learned_levels(db: Database) -> dict[str, int]:
     """skill -> level of every stored pack."""
-    return {row["skill"]: row["level"] for row in db.query("SELECT skill, level FROM knowledge_packs")}
+    return {row["skill"]: row["level"] for row in db.table("knowledge_packs").rows_where(select="skill, level")}

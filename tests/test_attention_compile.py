@@ -1,0 +1,189 @@
+"""The attention as PyTorch custom operators, and launch's choice of the Hopper backward, on the CPU interpreter.
+
+torch.library.opcheck on both operators (schema, fake implementations, autograd registration, AOT dispatch with
+dynamic shapes); torch.compile(fullgraph=True) over a small model with no graph break (counted by
+torch._dynamo's explain) and the tuner never reached by a fake tensor; the sm90 dispatch with a stand-in
+Hopper module that records the contract's arguments.
+"""
+
+import os
+
+os.environ["TRITON_INTERPRET"] = "1"  # read when the kernels are defined: set before they are imported
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("triton")
+
+from torch._subclasses.fake_tensor import FakeTensor  # noqa: E402
+
+from skills.operator_adaptation import attention, attention_varlen, fused_attention, launch  # noqa: E402
+
+
+def _tensors(*shapes, dtype=torch.bfloat16, grad=True, seed=0):
+    gen = torch.Generator().manual_seed(seed)
+    return [torch.randn(*shape, generator=gen).to(dtype).requires_grad_(grad) for shape in shapes]
+
+
+# ------------------------------------------------------------------------------------------ custom operators
+
+
+def test_opcheck_forward_and_backward():
+    q, k, v = _tensors((1, 4, 9, 16), (1, 2, 9, 16), (1, 2, 9, 16))
+    # q, k, v, cu_q, cu_k, max_q, max_k, causal, scale, left, right, bottom_right, deterministic
+    forward_args = (q, k, v, None, None, 9, 9, True, 0.25, -1, -1, False, False)
+    torch.library.opcheck(torch.ops.shijie.attention_forward.default, forward_args)
+    o, lse = torch.ops.shijie.attention_forward(*forward_args)
+    do = torch.randn_like(o)
+    backward_args = (do, q.detach(), k.detach(), v.detach(), o.detach(), lse, None, None, 9, 9, True, 0.25,
+                     -1, -1, False, False)  # fmt: skip
+    torch.library.opcheck(torch.ops.shijie.attention_backward.default, backward_args)
+
+
+def test_opcheck_varlen_window():
+    q, k, v = _tensors((11, 2, 16), (14, 2, 16), (14, 2, 16), seed=1)
+    cu_q = torch.tensor([0, 4, 11], dtype=torch.int32)
+    cu_k = torch.tensor([0, 9, 14], dtype=torch.int32)
+    args = (q, k, v, cu_q, cu_k, 7, 9, False, 0.25, 3, 2, True, True)
+    torch.library.opcheck(torch.ops.shijie.attention_forward.default, args)
+
+
+class _Block(torch.nn.Module):
+    """A Llama-style attention block with GQA, what a user compiles."""
+
+    def __init__(self, dim=32, heads=4, kv_heads=2):
+        super().__init__()
+        self.heads, self.kv_heads, self.head_dim = heads, kv_heads, dim // heads
+        self.q = torch.nn.Linear(dim, dim, bias=False)
+        self.kv = torch.nn.Linear(dim, 2 * kv_heads * self.head_dim, bias=False)
+
+    def forward(self, x):
+        b, n, _ = x.shape
+        q = self.q(x).view(b, n, self.heads, self.head_dim).transpose(1, 2)
+        k, v = self.kv(x).view(b, n, 2, self.kv_heads, self.head_dim).permute(2, 0, 3, 1, 4)
+        out = attention(q, k, v, is_causal=True, enable_gqa=True, window=(12, -1))
+        return out.transpose(1, 2).reshape(b, n, -1)
+
+
+def _record_launches(monkeypatch):
+    """Every call of the launchers (where the tuner runs), with whether a fake tensor or a trace reached it."""
+    calls = []
+    for name in ("forward", "backward"):
+        real = getattr(launch, name)
+
+        def recording(*args, _real=real, _name=name, **kwargs):
+            fake = any(isinstance(a, FakeTensor) for a in args)
+            calls.append((_name, fake, torch.compiler.is_compiling()))
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(launch, name, recording)
+    return calls
+
+
+@pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
+def test_compile_fullgraph_no_graph_break_and_no_tuning_while_tracing(backend, monkeypatch):
+    import torch._dynamo
+
+    torch._dynamo.reset()
+    torch.manual_seed(0)
+    block = _Block().to(torch.bfloat16)
+    x = torch.randn(2, 20, 32).to(torch.bfloat16)
+    explanation = torch._dynamo.explain(block)(x)
+    assert explanation.graph_break_count == 0 and explanation.graph_count == 1
+
+    calls = _record_launches(monkeypatch)
+    eager = block(x)
+    eager.float().square().sum().backward()
+    eager_grads = [p.grad.clone() for p in block.parameters()]
+    block.zero_grad()
+    compiled = torch.compile(block, fullgraph=True, backend=backend)
+    out = compiled(x)
+    out.float().square().sum().backward()
+    assert torch.allclose(out.float(), eager.float(), atol=2e-2)
+    for p, g in zip(block.parameters(), eager_grads, strict=True):
+        assert torch.allclose(p.grad.float(), g.float(), atol=5e-2, rtol=5e-2)
+    assert [name for name, _, _ in calls] == ["forward", "backward", "forward", "backward"]
+    assert not any(fake or compiling for _, fake, compiling in calls)  # the tuner only ever saw real tensors
+
+
+def test_compile_varlen_fullgraph():
+    import torch._dynamo
+
+    torch._dynamo.reset()
+    q, k, v = _tensors((30, 4, 16), (30, 1, 16), (30, 1, 16), seed=3)
+    cu = torch.tensor([0, 10, 30], dtype=torch.int32)
+
+    def packed(q, k, v):
+        return attention_varlen(q, k, v, cu, cu, 20, 20, is_causal=True, enable_gqa=True, deterministic=True)
+
+    assert torch._dynamo.explain(packed)(q, k, v).graph_break_count == 0
+    out = torch.compile(packed, fullgraph=True, backend="aot_eager")(q, k, v)
+    assert torch.equal(out, packed(q, k, v))
+
+
+# -------------------------------------------------------------------------------------- the Hopper dispatch
+
+
+class _StandInHopper:
+    """Speaks the contract of _hopper_attention: hopper_supported(q, k, v, *, causal, bottom_right, window,
+    deterministic, varlen) and hopper_backward(q, k, v, o, lse, do, causal, sm_scale, dq, dk, dv, *, bottom_right)."""
+
+    def __init__(self, supported: bool):
+        self.supported, self.asked, self.ran = supported, [], []
+
+    def hopper_supported(self, q, k, v, *, causal, bottom_right, window, deterministic, varlen):
+        self.asked.append({"causal": causal, "bottom_right": bottom_right, "window": window,
+                           "deterministic": deterministic, "varlen": varlen, "kv_heads": k.shape[-3]})  # fmt: skip
+        return self.supported
+
+    def hopper_backward(self, q, k, v, o, lse, do, causal, sm_scale, dq, dk, dv, *, bottom_right=False):
+        self.ran.append({"causal": causal, "sm_scale": sm_scale, "bottom_right": bottom_right})
+        for t, value in ((dq, 1.0), (dk, 2.0), (dv, 3.0)):
+            t.fill_(value)
+
+
+def _dispatch(monkeypatch, supported: bool):
+    hopper = _StandInHopper(supported)
+    monkeypatch.setattr(launch, "_sm90", lambda device: True)
+    monkeypatch.setattr(launch, "_hopper_module", lambda: hopper)
+    return hopper
+
+
+def test_sm90_backward_goes_to_the_hopper_module_when_it_accepts(monkeypatch):
+    hopper = _dispatch(monkeypatch, supported=True)
+    q, k, v = _tensors((1, 4, 8, 16), (1, 2, 12, 16), (1, 2, 12, 16))
+    attention(q, k, v, is_causal=True, enable_gqa=True, causal_align="bottom_right", scale=0.5).sum().backward()
+    assert hopper.asked == [{"causal": True, "bottom_right": True, "window": None, "deterministic": False,
+                             "varlen": False, "kv_heads": 2}]  # fmt: skip
+    assert hopper.ran == [{"causal": True, "sm_scale": 0.5, "bottom_right": True}]
+    assert (q.grad == 1).all() and (k.grad == 2).all() and (v.grad == 3).all()
+
+
+def test_sm90_backward_stays_portable_when_the_hopper_module_declines(monkeypatch):
+    hopper = _dispatch(monkeypatch, supported=False)
+    q, k, v = _tensors((1, 2, 8, 16), (1, 2, 8, 16), (1, 2, 8, 16))
+    attention(q, k, v, window=(3, 1), deterministic=True).sum().backward()
+    assert hopper.asked[0]["window"] == (3, 1) and hopper.asked[0]["deterministic"] is True
+    assert hopper.ran == []
+    reference = [t.detach().requires_grad_() for t in (q, k, v)]
+    attention(*reference, window=(3, 1), deterministic=True).sum().backward()
+    assert all(torch.equal(a.grad, b.grad) for a, b in zip((q, k, v), reference, strict=True))
+
+    packed, cu = torch.randn(8, 2, 16).to(torch.bfloat16).requires_grad_(), torch.tensor([0, 8], dtype=torch.int32)
+    attention_varlen(packed, packed, packed, cu, cu, 8, 8).sum().backward()
+    assert hopper.asked[-1]["varlen"] is True and hopper.ran == []
+
+
+def test_portable_flag_skips_the_hopper_module(monkeypatch):
+    hopper = _dispatch(monkeypatch, supported=True)
+    q, k, v = (t.detach() for t in _tensors((1, 1, 8, 16), (1, 1, 8, 16), (1, 1, 8, 16)))
+    o, lse = launch.forward(q, k, v, False, 0.25)
+    dq, _, _ = launch.backward(q, k, v, o, lse, torch.ones_like(o), False, 0.25, portable=True)
+    assert hopper.asked == [] and not (dq == 1).all()
+
+
+def test_chosen_configs_lists_feature_shape_classes():
+    q, k, v = (t.detach() for t in _tensors((1, 4, 12, 16), (1, 1, 12, 16), (1, 1, 12, 16)))
+    attention(q, k, v, enable_gqa=True, window=(5, 2))
+    classes = {row["shape_class"] for row in fused_attention.chosen_configs() if row["kernel"] == "fwd"}
+    assert any("|g4|w8" in key for key in classes), classes

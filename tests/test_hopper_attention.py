@@ -1,0 +1,80 @@
+"""The Hopper (sm90) attention backward: what can be checked without the GPU, and the device check when one is here.
+
+Gluon kernels do not run under TRITON_INTERPRET=1, so on a machine without an sm90 GPU these tests check the
+module's contract (lazy import, the support predicate, the launch configuration); the numerical checks against a
+float64 reference live in benchmarks/hopper_attention.py (--check), whose output docs/perf.md records, and run
+here too when an sm90 device is present.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("triton.experimental.gluon")
+
+
+def _module():
+    from skills.operator_adaptation import _hopper_attention
+
+    return _hopper_attention
+
+
+FLAGS = {"causal": True, "bottom_right": False, "window": None, "deterministic": False, "varlen": False}
+
+
+def test_imports_without_a_gpu_and_refuses_cpu_tensors():
+    ha = _module()
+    q = torch.randn(1, 2, 128, 64, dtype=torch.bfloat16)
+    assert ha.hopper_supported(q, q, q, **FLAGS) is False
+    assert ha.hopper_unsupported(q, q, q, **FLAGS) == "needs an sm90 CUDA device"  # the problem itself is taken
+
+
+@pytest.mark.parametrize("bottom_right", [False, True])
+def test_the_dispatch_contract_on_any_machine(bottom_right):
+    ha = _module()
+    flags = {**FLAGS, "bottom_right": bottom_right}
+
+    def reason(q_shape, kv_shape, dtype=torch.bfloat16, **changes):
+        q = torch.randn(q_shape, dtype=dtype)
+        kv = torch.randn(kv_shape, dtype=dtype)
+        return ha.hopper_unsupported(q, kv, kv, **{**flags, **changes})
+
+    device_only = "needs an sm90 CUDA device"
+    assert reason((2, 8, 100, 128), (2, 2, 300, 128)) == device_only  # GQA 4:1, unequal lengths
+    assert reason((2, 8, 100, 64), (2, 1, 100, 64), torch.float16) == device_only  # MQA, fp16
+    assert reason((2, 8, 100, 64), (2, 3, 100, 64)).startswith("8 q heads over 3")
+    assert reason((2, 8, 100, 96), (2, 8, 100, 96)).startswith("head_dim 96")
+    assert reason((2, 8, 100, 64), (2, 8, 100, 64), torch.float32).startswith("dtype torch.float32")
+    assert "sliding windows" in reason((1, 2, 64, 64), (1, 2, 64, 64), window=(128, 0))
+    assert "deterministic" in reason((1, 2, 64, 64), (1, 2, 64, 64), deterministic=True)
+    assert "variable-length" in reason((1, 2, 64, 64), (1, 2, 64, 64), varlen=True)
+    odd = torch.randn(1, 100, 2, 65, dtype=torch.bfloat16)[..., :64].transpose(1, 2)  # rows of 65 elements
+    assert "16-byte" in ha.hopper_unsupported(odd, odd, odd, **flags)
+
+
+def test_default_config_is_per_head_dim():
+    ha = _module()
+    d64, d128 = ha.default_config(64), ha.default_config(128)
+    assert d64["fuse_dq"] and d128["fuse_dq"] and d64["warp_specialize"] and d128["warp_specialize"]
+    assert (d64["stages"], d128["stages"]) == (3, 2)  # shared memory: a third Q/dO stage fits at d64 only
+    assert ha.block_m(64) == ha.block_m(128) == 64
+    assert d64["heavy_first"] and d128["heavy_first"]  # causal programs longest first (measured +3% causal)
+
+
+def test_mma_layout_splits_rows_over_warpgroups_first():
+    ha = _module()
+    s = ha._mma_layout.fn(128, 64, 8) if hasattr(ha._mma_layout, "fn") else ha._mma_layout(128, 64, 8)
+    assert list(s.warps_per_cta) == [8, 1] and list(s.instr_shape) == [16, 64, 16]
+    dq = ha._mma_layout.fn(64, 128, 8) if hasattr(ha._mma_layout, "fn") else ha._mma_layout(64, 128, 8)
+    assert list(dq.warps_per_cta) == [4, 2] and list(dq.instr_shape) == [16, 64, 16]
+
+
+@pytest.mark.skipif(
+    not torch.cuda.is_available() or torch.cuda.get_device_capability() != (9, 0), reason="needs an sm90 GPU"
+)
+def test_matches_float64_on_the_device(tmp_path):
+    from benchmarks.hopper_attention import check
+
+    with open(tmp_path / "log.txt", "w") as log:
+        assert check(["auto"], log)
