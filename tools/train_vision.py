@@ -26,7 +26,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pipeline.profile import load_profile
+from pipeline.profile import DEFAULT_PROFILE, load_profile
 from pipeline.resources import data_dir
 from pipeline.vision import training
 from pipeline.vision.labelled import labels_dir, load_documents, load_labels
@@ -109,7 +109,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     started = time.perf_counter()
-    profile_file = data_dir() / "vision" / "profile.toml"
+    profile_file = data_dir() / "profiles" / DEFAULT_PROFILE
     profile = load_profile(profile_file)
     train, dev = load("train", profile), load("dev", profile)
     if args.lofo_only:
@@ -140,6 +140,8 @@ def main() -> None:
     models, value, train_relevance = fit_all(train, settings, profile, alpha, blend, None, profile_train)
     _, dev_relevance = predict(models, value, dev, profile_dev, blend)
     thresholds = training.calibrate(train + dev, np.concatenate([train_relevance, dev_relevance]))
+    alone = training.calibrate(train + dev, np.concatenate([profile_train, profile_dev]))
+    thresholds |= {"profile_medium": alone["medium"], "profile_high": alone["high"]}
     provenance = {
         "labels": {p.name: training.sha256_of(p) for p in sorted(labels_dir().glob("*.toml"))},
         "splits": training.sha256_of(splits_path()),

@@ -15,7 +15,9 @@ Samples are the labelled documents read exactly as the scorer reads a stored doc
 4. relevance labels, on train (out-of-fold relevance) and dev together: ``medium`` at the lowest relevance
    that at most ``OFF_MEDIUM`` of the off-topic documents reach, ``high`` at the lowest that at most
    ``OFF_HIGH`` of off-topic and ``ADMIN_HIGH`` of the administrative ones reach (high: what a kernel
-   engineer would read; administrative pages about the same tools stay below it).
+   engineer would read; administrative pages about the same tools stay below it). The same rule gives a
+   second pair for the profile score alone, which a ``--topic`` or ``--profile`` of the user's gets (the
+   learned topic model knows the default topic only).
 
 The regularisation strengths are chosen on dev (``tune``). Nothing here reads a test document.
 """
@@ -26,6 +28,7 @@ import hashlib
 import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -127,10 +130,10 @@ def profile_scores(samples: list[Sample], profile: Profile) -> np.ndarray:
 class WordModels:
     vocab: list[str]
     idf: np.ndarray
-    topic: object  # LogisticRegression
-    value: object  # Ridge
-    doctype: object  # LogisticRegression
-    scaler: object  # StandardScaler of the structure figures
+    topic: Any  # LogisticRegression
+    value: Any  # Ridge
+    doctype: Any  # LogisticRegression
+    scaler: Any  # StandardScaler of the structure figures
     structure_names: list[str]
 
 
@@ -185,18 +188,23 @@ def out_of_fold(samples: list[Sample], settings: dict) -> dict[str, np.ndarray]:
 
 
 VALUE_EXTRA = ("relevance", "words_value", "term_evidence", "distinct_concepts", "concept_mentions")
+# structure figures the type model reads but the value model does not: exclamation marks are a listicle's or an
+# announcement's mark, yet in the labelled set they are too rare (a handful of documents) for their value
+# coefficient to mean anything but those documents
+VALUE_LEFT_OUT = frozenset({"exclaims"})
 
 
 def value_features(samples: list[Sample], words: dict[str, np.ndarray], profile_score: np.ndarray, blend: float):
     """The value model's named features (the scorer builds the same ones, scorer.score_rows)."""
-    names = list(samples[0].structure) + [f"type:{t}" for t in TYPES] + list(VALUE_EXTRA)
+    structure = [n for n in samples[0].structure if n not in VALUE_LEFT_OUT]
+    names = structure + [f"type:{t}" for t in TYPES] + list(VALUE_EXTRA)
     relevance = (1 - blend) * profile_score + blend * words["topic"]
     rows = []
     for i, s in enumerate(samples):
         concepts = s.reading.concepts
         rows.append(
             [
-                *(s.structure[n] for n in samples[0].structure),
+                *(s.structure[n] for n in structure),
                 *words["types"][i],
                 relevance[i],
                 words["words_value"][i],
@@ -222,7 +230,16 @@ class ValueFit:
     intercept: float
 
     def predict(self, x: np.ndarray) -> np.ndarray:
-        return 100 * (self.intercept + ((x - self.mean) / self.scale) @ self.coef)
+        return 100 * (self.intercept + standardized(x, self.mean, self.scale) @ self.coef)
+
+
+VALUE_CLIP = 3.0  # standardized value features are clipped here (value_model.VisionModel.value_of does the same)
+
+
+def standardized(x: np.ndarray, mean: np.ndarray, scale: np.ndarray) -> np.ndarray:
+    """(x - mean) / scale, clipped to ±VALUE_CLIP: a figure far outside what the labelled documents show (a
+    listicle's exclamation marks, a table of ten thousand numbers) moves the value no further than a rare one."""
+    return np.clip((x - mean) / scale, -VALUE_CLIP, VALUE_CLIP)
 
 
 def fit_value(names: list[str], x: np.ndarray, samples: list[Sample], alpha: float) -> ValueFit:
@@ -232,7 +249,7 @@ def fit_value(names: list[str], x: np.ndarray, samples: list[Sample], alpha: flo
     scale = x.std(axis=0)
     scale[scale == 0] = 1.0
     model = Ridge(alpha=alpha).fit(
-        (x - mean) / scale, [target(s.label) for s in samples], sample_weight=family_weights(samples)
+        standardized(x, mean, scale), [target(s.label) for s in samples], sample_weight=family_weights(samples)
     )
     return ValueFit(names, mean, scale, model.coef_, float(model.intercept_))
 
@@ -313,5 +330,6 @@ def model_document(
             "scale": r(value.scale),
             "coef": r(value.coef),
             "intercept": float(value.intercept),
+            "clip": VALUE_CLIP,
         },
     }

@@ -14,8 +14,10 @@ their IDF and coefficients, feature means and scales, coefficients; no text), wr
     doc_type             multinomial logistic regression over the structure figures (signals.Structure)
     value                ridge regression over named features (structure, type probabilities, relevance, words
                          value, term evidence, concepts): value = 100 × (intercept + Σ coef_j (x_j − μ_j) / σ_j),
-                         clipped to 0..100. Each term of the sum is a contribution in points, relative to the
-                         average training document: what ``shijie show`` lists.
+                         kept within 0..100 (``kept_within``: a soft knee above 80, so the best documents keep
+                         their order instead of all reading 100). Each term of the sum is a contribution in points, relative to the
+                         average training document: what ``shijie show`` lists (in words: shijie.text,
+                         ``feature.*``). Standardized features are clipped to ±clip (the model file's).
 
 Every model is linear, so every figure splits into per-feature (and per-word) contributions.
 """
@@ -40,73 +42,6 @@ TOP = 8
 ADMIN_TYPES = frozenset(
     ("changelog", "licence", "install", "contributing", "link_list", "toc", "marketing", "generated", "agent_notes")
 )
-
-# what each value feature measures, in words, for ``shijie show``
-FEATURE_WORDS = {
-    "log_words": "length (log of words)",
-    "long_text": "length, saturating at 3000 words",
-    "short_text": "a short text (under 150 words)",
-    "prose_share": "share of words in explanatory paragraphs",
-    "sentence_length": "words per sentence",
-    "code_share": "share of lines that are code",
-    "code_blocks": "code blocks",
-    "headings": "headings per 1000 words",
-    "list_share": "share of lines in lists",
-    "link_share": "share of lines with links",
-    "table_share": "share of lines in tables",
-    "shell_share": "share of lines that are shell commands",
-    "signature_share": "share of lines that are API signatures",
-    "rst_share": "share of lines of reStructuredText markup",
-    "question_share": "share of lines that are questions",
-    "version_lines": "version and date lines per 1000 words",
-    "label_share": "share of words in short label lines (menus, link lists)",
-    "numbers": "numbers per 1000 words",
-    "measurements": "measurements with units (GB/s, TFLOPS, ms, x) per 1000 words",
-    "dates": "dates per 1000 words",
-    "math": "math per 1000 words",
-    "exclaims": "exclamation marks per 1000 words",
-    "badges": "README badges",
-    "cjk_share": "share of Chinese characters",
-    "title_markup": "a title made of markup",
-    "source_copy": "a Sphinx or markdown source copy",
-    "relevance": "relevance to the topic",
-    "words_value": "what its words suggest",
-    "term_evidence": "topic terms present",
-    "distinct_concepts": "distinct domain concepts",
-    "concept_mentions": "domain concept mentions",
-}
-_CUE_WORDS = {
-    "explain": "explanation (because, so that, note that …)",
-    "licence": "licence wording",
-    "changelog": "release-note wording",
-    "install": "install and build wording",
-    "contributing": "contribution and conduct wording",
-    "agent": "instructions for AI agents",
-    "marketing": "marketing wording",
-    "paper": "paper wording (abstract, et al., references)",
-    "summary": "paper-summary wording",
-    "tutorial": "tutorial wording (step, let's, we will)",
-    "api": "API reference wording (parameters, returns)",
-    "qa": "question-and-answer wording",
-    "readme": "README wording (quick start, usage, license)",
-    "links": "link-list wording",
-    "index": "index and contents wording",
-    "blog": "first-person blog wording",
-    "measure": "measurement wording (benchmark, speedup, bandwidth)",
-}
-
-
-def feature_words(name: str) -> str:
-    if name in FEATURE_WORDS:
-        return FEATURE_WORDS[name]
-    for prefix, how in (("cue_", "{} per 1000 words"), ("distinct_", "distinct {}"), ("head_", "{} in headings")):
-        if name.startswith(prefix) and name[len(prefix) :] in _CUE_WORDS:
-            return how.format(_CUE_WORDS[name[len(prefix) :]])
-    if name.startswith("file_"):
-        return f"file name looks like {name[5:]}"
-    if name.startswith("type:"):
-        return f"document type {name[5:]}"
-    return name
 
 
 @dataclass(frozen=True)
@@ -177,6 +112,8 @@ class VisionModel:
     def doc_type(self, structure: dict[str, float]) -> tuple[str, dict[str, float]]:
         d = self._doctype_arrays()
         x = (np.fromiter((structure.get(n, 0.0) for n in d["features"]), dtype=float) - d["mean"]) / d["scale"]
+        if d["clip"]:  # as in training: a figure far outside the labelled documents' range counts as a rare one
+            x = np.clip(x, -d["clip"], d["clip"])
         logits = d["coef"] @ x + d["intercept"]
         exp = np.exp(logits - logits.max())
         probs = dict(zip(d["classes"], (exp / exp.sum()).tolist(), strict=False))
@@ -188,29 +125,58 @@ class VisionModel:
             self._doctype_np = {
                 "features": d["features"],
                 "classes": d["classes"],
+                "clip": d.get("clip"),
                 **{k: np.asarray(d[k], dtype=float) for k in ("mean", "scale", "coef", "intercept")},
             }
         return self._doctype_np
 
     # -- value -----------------------------------------------------------------------------------------
-    def value_of(self, features: dict[str, float]) -> tuple[int, Explained]:
+    def value_of(self, features: dict[str, float]) -> tuple[int, dict]:
+        """The value (0..100) and how it is made: ``base`` (the average labelled document), the ``TOP``
+        largest ``contributions`` (feature, its value, points), the ``rest`` of the points, the ``raw`` sum."""
         v = self.value
+        clip = v.get("clip")
         points = []
-        for name, m, s, c in zip(v["features"], v["mean"], v["scale"], v["coef"], strict=False):
+        for name, m, s, c in zip(v["features"], v["mean"], v["scale"], v["coef"], strict=True):
             x = features.get(name, m)
-            points.append((100 * c * (x - m) / s, name, x))
+            z = (x - m) / s
+            if clip:  # a figure far outside what the labelled documents showed moves the value no further
+                z = max(-clip, min(clip, z))
+            points.append((100 * c * z, name, x))
         base = 100 * v["intercept"]
         raw = base + sum(p for p, _, _ in points)
         points.sort(key=lambda p: -abs(p[0]))
-        contributions = [
-            {"feature": name, "words": feature_words(name), "value": round(x, 4), "points": round(p, 1)}
-            for p, name, x in points[:TOP]
-        ]
-        return round(max(0.0, min(100.0, raw))), Explained(round(raw, 2), [{"base": round(base, 1)}, *contributions])
+        contributions = [{"feature": name, "value": round(x, 4), "points": round(p, 1)} for p, name, x in points[:TOP]]
+        return round(kept_within(raw)), {
+            "base": round(base, 1),
+            "contributions": contributions,
+            "rest": round(sum(p for p, _, _ in points[TOP:]), 1),
+            "raw": round(raw, 2),
+        }
+
+    def cuts(self, learned: bool) -> tuple[float, float]:
+        """(medium, high) relevance cuts: the default profile's (profile score blended with the learned topic
+        model), or, ``learned`` False, the ones calibrated for the profile score alone (another topic)."""
+        cuts = self.relevance
+        if learned:
+            return cuts["medium"], cuts["high"]
+        return cuts.get("profile_medium", cuts["medium"]), cuts.get("profile_high", cuts["high"])
 
     def matches_profile(self, profile) -> bool:
         """Whether ``profile`` is the one the word models were trained with (else they stay out)."""
         return profile.name == self.profile["name"] and profile_fingerprint(profile) == self.profile["fingerprint"]
+
+
+KNEE = 80.0  # above this, value approaches 100 without reaching it: the best documents keep their order
+
+
+def kept_within(raw: float) -> float:
+    """The model's sum on the 0–100 scale: 0 below, as it is up to ``KNEE``, then 100 − (100 − KNEE) ×
+    exp(−(raw − KNEE) / (100 − KNEE)), so two excellent documents (raw 103 and 120) stay apart (94, 97)
+    instead of both reading 100."""
+    if raw <= KNEE:
+        return max(0.0, raw)
+    return 100.0 - (100.0 - KNEE) * math.exp(-(raw - KNEE) / (100.0 - KNEE))
 
 
 def profile_fingerprint(profile) -> str:
