@@ -1,11 +1,12 @@
 """The Vision's quality on the labelled set: the issue's metrics, per split, for a scorer.
 
     python benchmarks/vision_eval.py [--split train dev] [--origin debian] [--scorer baseline|vision]
-                                     [--show 20] [--json FILE]
+                                     [--show 20] [--json FILE] [--scorer MODULE:FUNCTION]
 
 Each split is its own corpus: its documents are read (pipeline.vision.labelled), stored in a temporary
-SQLite database as the crawler stores pages, and scored there by the scorer (``baseline``: today's
-``pipeline.score.score_corpus``; ``vision``: the learned Vision, ``pipeline.vision.scorer``). Missing
+SQLite database as the crawler stores pages, and scored there by the scorer: ``pipeline.score.score_corpus``
+(the learned Vision), or any function of a database that returns scored documents, named ``module:function``
+(to measure an older scorer, say a copy of the one before the Vision, importable from PYTHONPATH). Missing
 texts are skipped and counted. The test split is for the final report only: pass ``--split test`` then.
 """
 
@@ -40,13 +41,10 @@ ROWS = [
 
 
 def scorer_named(name: str):
-    if name == "baseline":
-        from pipeline.score import score_corpus
+    import importlib
 
-        return score_corpus
-    from pipeline.vision.scorer import score_database
-
-    return score_database
+    module, _, function = name.partition(":")
+    return getattr(importlib.import_module(module), function or "score_corpus")
 
 
 def fmt(value) -> str:
@@ -59,7 +57,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--split", nargs="+", default=["train", "dev"], choices=SPLITS)
     parser.add_argument("--origin", choices=("debian", "github"), help="only documents of this origin")
-    parser.add_argument("--scorer", default="baseline", choices=("baseline", "vision"))
+    parser.add_argument("--scorer", default="pipeline.score:score_corpus", help="module:function scoring a database")
     parser.add_argument("--show", type=int, default=0, help="list the top N by value and the worst mistakes")
     parser.add_argument("--json", type=Path, help="write the metrics here")
     args = parser.parse_args()

@@ -7,11 +7,12 @@ becoming the terms.
 
 A profile may also tell the senses of its ambiguous terms apart (``[senses.TERM]`` with ``with`` and
 ``against`` word lists: "kernel" among GPU words, not among Linux or kernel-ridge words); the Vision's
-relevance (``pipeline.vision.topic``) reads them, see ``data/vision/profile.toml``.
+relevance (``pipeline.vision.topic``) reads them.
 """
 
 from __future__ import annotations
 
+import itertools
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +24,12 @@ from .terms import raw_tokens
 DEFAULT_PROFILE = "operator_adaptation.toml"
 
 # words that carry no topic in a --topic sentence
-_STOP = frozenset("a an and are as at be by for from how in into is it of on or the to what when which with".split())
+_STOP = frozenset(
+    (
+        *("a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "how", "in", "into", "is", "it", "of"),
+        *("on", "or", "the", "to", "what", "when", "which", "with"),
+    )
+)
 
 
 @dataclass(frozen=True)
@@ -119,6 +125,6 @@ def profile_from_topic(topic: str) -> Profile:
     if not words:
         raise DataError("needs at least one word that says what the topic is", field="topic")
     terms: dict[str, float] = {w: 1.0 for w in words if len(w) > 1}
-    for first, second in zip(words, words[1:]):
+    for first, second in itertools.pairwise(words):
         terms[f"{first} {second}"] = 2.0
     return Profile(f"topic: {topic.strip()}", topic.strip(), terms)

@@ -7,17 +7,16 @@ import subprocess
 import sys
 
 from pipeline.extract import extract
-from pipeline.profile import load_profile
-from pipeline.resources import data_dir
-from pipeline.store import Frontier, open_db
+from pipeline.profile import default_profile
+from pipeline.score import score_corpus
+from pipeline.store import Frontier, mark_document, open_db
 from pipeline.taxonomy import load_taxonomy
 from pipeline.vision import analysis, copies, topic
 from pipeline.vision.reading import Reader
-from pipeline.vision.scorer import score_database
 from pipeline.vision.value_model import load_model
 from tests.conftest import REPO
 
-PROFILE = load_profile(data_dir() / "vision" / "profile.toml")
+PROFILE = default_profile()
 
 TILING = """# Tiling a GEMM through shared memory
 
@@ -113,11 +112,12 @@ def test_every_value_is_the_sum_of_its_listed_contributions():
     model = load_model()
     figures = {name: mean for name, mean in zip(model.value["features"], model.value["mean"], strict=False)}
     _value, explained = model.value_of(figures)  # the average training document
-    assert abs(explained.score - 100 * model.value["intercept"]) < 0.01
+    assert abs(explained["raw"] - 100 * model.value["intercept"]) < 0.01 and abs(explained["raw"] - explained["base"]) < 0.1
     figures["code_share"] = figures["code_share"] + 0.3
     _, moved = model.value_of(figures)
-    listed = {c["feature"]: c["points"] for c in moved.contributions[1:]}
-    assert abs(moved.score - explained.score - listed["code_share"]) < 0.1
+    listed = {c["feature"]: c["points"] for c in moved["contributions"]}
+    assert abs(moved["raw"] - explained["raw"] - listed["code_share"]) < 0.1
+    assert abs(moved["base"] + sum(listed.values()) + moved["rest"] - moved["raw"]) < 0.2
 
 
 def _info(doc_id, url, text, title="", kind="html", newest=0.0, counts=None, code=()):
@@ -210,19 +210,18 @@ def test_the_scorer_on_a_small_corpus_in_a_real_database(tmp_path):
     _store(db, "https://example.org/notes", CHANGELOG)
     _store(db, "https://example.org/turtle", TURTLE)
     _store(db, "https://example.org/v1/tiling", TILING.replace("2.3x", "2.2x") + "\nAn old note.")
-    scored = {s.url.rsplit("example.org/", 1)[1]: s for s in score_database(db)}
+    scored = {s.url.rsplit("example.org/", 1)[1]: s for s in score_corpus(db)}
     tiling, changelog, turtle = scored["tiling"], scored["notes"], scored["turtle"]
     assert tiling.value > changelog.value and tiling.value > turtle.value
     assert tiling.relevance_score > 2 * turtle.relevance_score and turtle.relevance == "low"
     assert changelog.components["type"]["type"] == "changelog"
     assert scored["v1/tiling"].redundancy == "high" and scored["v1/tiling"].duplicate_of == tiling.id
     assert tiling.redundancy == "low"
-    reasons = tiling.components["value"]["model"].contributions
-    assert reasons[0]["base"] and all("words" in r and "points" in r for r in reasons[1:])
+    value = tiling.components["value"]
+    assert value["base"] and all("feature" in r and "points" in r for r in value["contributions"])
     # a user's marks move value and relevance, arxiv-sanity style
-    db.conn.execute("INSERT INTO labels (document_id, label, at) VALUES (?, 'good', 0)", (turtle.id,))
-    db.conn.commit()
-    marked = {s.id: s for s in score_database(db)}
+    mark_document(db, turtle.id, "good")
+    marked = {s.id: s for s in score_corpus(db)}
     assert marked[turtle.id].value > turtle.value and marked[turtle.id].relevance_score > turtle.relevance_score
 
 

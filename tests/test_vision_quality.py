@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import pytest
 
+from pipeline.score import score_corpus
 from pipeline.vision.evaluate import TARGETS, metrics, score_labelled
 from pipeline.vision.labelled import load_documents, load_labels
-from pipeline.vision.scorer import score_database
 from pipeline.vision.splits import select
 
 SPLIT = "dev"
@@ -40,7 +40,7 @@ def figures(tmp_path_factory):
             f"only {report.summary()}: install the Debian documentation packages "
             "(apt-get install $(python3 tools/vision_packages.py))"
         )
-    ids, outcomes = score_labelled(loaded, score_database, tmp_path_factory.mktemp("vision"))
+    ids, outcomes = score_labelled(loaded, score_corpus, tmp_path_factory.mktemp("vision"))
     result = metrics(labels, ids, outcomes)
     print(report.summary(), {k: v for k, v in result.items() if isinstance(v, float)})
     return result

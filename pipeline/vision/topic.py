@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ..choices import Level
 from ..profile import Profile
 
 SATURATION_K, SATURATION_B, REFERENCE_WORDS = 1.2, 0.3, 1000
@@ -116,6 +117,12 @@ class TopicMatcher:
         ]
         agreement = kept / raw if raw > 0 else 1.0
         return Evidence(max(0.0, kept / self.scale), agreement, top, senses)
+
+
+def relevance_label(score: float, cuts: tuple[float, float]) -> Level:
+    """high / medium / low for a relevance score, at the (medium, high) cuts (``VisionModel.cuts``)."""
+    medium, high = cuts
+    return Level.high if score >= high else Level.medium if score >= medium else Level.low
 
 
 def relevance(evidence: Evidence, cosine: float) -> tuple[float, dict]:
