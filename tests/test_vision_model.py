@@ -112,7 +112,10 @@ def test_every_value_is_the_sum_of_its_listed_contributions():
     model = load_model()
     figures = {name: mean for name, mean in zip(model.value["features"], model.value["mean"], strict=False)}
     _value, explained = model.value_of(figures)  # the average training document
-    assert abs(explained["raw"] - 100 * model.value["intercept"]) < 0.01 and abs(explained["raw"] - explained["base"]) < 0.1
+    assert (
+        abs(explained["raw"] - 100 * model.value["intercept"]) < 0.01
+        and abs(explained["raw"] - explained["base"]) < 0.1
+    )
     figures["code_share"] = figures["code_share"] + 0.3
     _, moved = model.value_of(figures)
     listed = {c["feature"]: c["points"] for c in moved["contributions"]}
@@ -120,9 +123,9 @@ def test_every_value_is_the_sum_of_its_listed_contributions():
     assert abs(moved["base"] + sum(listed.values()) + moved["rest"] - moved["raw"]) < 0.2
 
 
-def _info(doc_id, url, text, title="", kind="html", newest=0.0, counts=None, code=()):
+def _info(doc_id, url, text, title="", kind="html", newest=0.0, counts=None, code=(), copy_of=None):
     counts = counts or copies.LineCounts()
-    return copies.Signer(counts, 100).sign(doc_id, url, title, kind, text, list(code), newest)
+    return copies.Signer(counts, 100).sign(doc_id, url, title, kind, text, list(code), newest, copy_of)
 
 
 PAGE = "\n\n".join(
@@ -146,6 +149,82 @@ def test_the_copy_to_keep_is_the_newer_rendered_complete_one_never_the_higher_ra
     dated_old = _info(4, "https://example.org/a", PAGE + "\nUpdated 2023-04-01", newest=2023.25)
     dated_new = _info(5, "https://example.org/b", PAGE + "\nUpdated 2025-02-01", newest=2025.08)
     assert copies.measure([dated_old, dated_new])[4].duplicate_of == 5
+
+
+def _paragraphs(n: int, topic: str) -> str:
+    return "\n\n".join(
+        f"{topic} {i}: the block of {i * 16} threads stages tile {i} of the operand through shared memory while "
+        f"warp {i % 8} waits on barrier {i}, and the register file holds accumulator {i} across the loop."
+        for i in range(n)
+    )
+
+
+def test_a_short_old_version_inside_a_long_new_one_is_a_copy_a_quoted_file_is_not():
+    old_text = _paragraphs(6, "Staging")
+    new_text = old_text + "\n\n" + _paragraphs(40, "Pipelining")
+    old = _info(1, "https://raw.example.org/triton/da40a1e/README.md", old_text, kind="markdown")
+    new = _info(2, "https://raw.example.org/triton/3f2c9b1/README.md", new_text, kind="markdown")
+    assert old.text and new.text and old.text.minhash.jaccard(new.text.minhash) < 0.3  # LSH alone misses it
+    found = copies.measure([old, new])
+    assert found[1].duplicate_of == 2 and found[1].signal == "contained" and found[1].score > 0.9
+    assert found[2].duplicate_of is None
+    # the same containment between a page and an example file it quotes whole is no copy
+    example = _info(3, "https://docs.example.org/examples/demo.py", old_text, kind="text")
+    page = _info(4, "https://docs.example.org/html/index.html", new_text)
+    assert copies.measure([example, page])[3].duplicate_of is None
+
+
+def test_the_crawler_named_source_copy_and_the_translation_repeat_the_page_to_keep():
+    rendered = _info(1, "https://docs.example.org/en/latest/kernels.html", PAGE)
+    source = _info(
+        2,
+        "https://docs.example.org/en/latest/_sources/kernels.rst.txt",
+        ".. _kernels:\n\n" + PAGE,
+        kind="text",
+        copy_of="https://docs.example.org/en/latest/kernels.html",
+    )
+    found = copies.measure([rendered, source])
+    assert found[2].duplicate_of == 1 and found[2].because == {"rule": "rendered"}
+    code = ["for (int i = 0; i < n; ++i) { acc += a[i * lda + k] * b[k * ldb + j]; }\n" * 12]
+    original = _info(3, "https://example.org/notes/tiling.md", "How the loop tiles the operands.\n", code=code)
+    translated = _info(4, "https://example.org/notes/zh/tiling.md", "循环如何分块。\n", code=code)
+    found = copies.measure([translated, original])
+    assert found[4].duplicate_of == 3 and found[4].because["rule"] == "original" and found[3].duplicate_of is None
+
+
+def test_a_ring_of_preferences_keeps_one_copy():
+    # three copies whose pairwise rules disagree (a version suffix, then only the ids): one is kept
+    guide = _info(1, "https://t.example/guide", PAGE, title="GPU tuning guide")
+    mirror = _info(2, "https://mirror.example/guide", "Mirror notice.\n" + PAGE, title="GPU tuning guide (mirror)")
+    newer = _info(3, "https://t.example/guide-v2", PAGE + "\nA new section on TMA.", title="GPU tuning guide v2")
+    found = copies.measure([guide, mirror, newer])
+    assert [d for d, c in found.items() if c.duplicate_of is None] == [3]  # the version wins its ring
+    assert found[1].because and found[1].because["rule"] in copies.RULE_WEIGHT
+
+
+def test_curation_keeps_the_copy_to_keep_even_when_an_older_copy_scores_higher(tmp_path):
+    from pipeline.curate import Candidate, curate, representatives
+    from pipeline.store import status_counts
+
+    db = open_db(tmp_path / "shijie.db")
+    long_old = TILING + "\n\n" + TILING.replace("tiling", "blocking") + "\nAn older appendix on occupancy."
+    _store(db, "https://example.org/llvm-14-doc/tiling", long_old)
+    _store(db, "https://example.org/llvm-19-doc/tiling", TILING + "\n\nUpdated for the new release.")
+    _store(db, "https://example.org/turtle", TURTLE)
+    scored = {s.url.rsplit("/", 2)[-2]: s for s in score_corpus(db)}
+    old, new = scored["llvm-14-doc"], scored["llvm-19-doc"]
+    assert old.redundancy == "high" and old.duplicate_of == new.id
+    assert old.components["uniqueness"]["because"]["rule"] == "version"
+    result = curate(db, min_value=0)
+    assert new.id not in result.discarded_ids and old.id in result.discarded_ids
+    reasons = {c.id: c.reason for c in result.changes}
+    assert reasons[old.id] == f"repeats document {new.id}" and status_counts(db)["discarded"] == 1
+    # chains end at their root; a ring (a hand-edited database) keeps its lowest id
+    chain = [Candidate(i, "", None, None, "active", 50, "high", i + 1) for i in (1, 2)]
+    chain.append(Candidate(3, "", None, None, "active", 10, "low", None))
+    assert representatives(chain) == {1: 3, 2: 3}
+    ring = [Candidate(i, "", None, None, "active", 50, "high", 1 + i % 3) for i in (1, 2, 3)]
+    assert representatives(ring) == {2: 1, 3: 1}
 
 
 def test_licence_footers_and_templates_make_no_copies_and_code_finds_a_translation():
