@@ -7,7 +7,7 @@ copy's address) and returns ``Line``s, each a heading and a text. The text quote
 addresses), so a renderer escapes it (``terminal.safe``, ``html.escape``); the headings are ours.
 
     Type        guide (guide 81%, tutorial 12%)
-    Relevance   0.83 to operator-adaptation: topic profile 0.74 (topic terms 1.20, TF-IDF cosine 0.31); learned
+    Relevance 0.83 to operator-adaptation: topic profile 0.74 (topic terms 1.20, TF-IDF cosine 0.31); learned
                 topic model 0.93, blended half and half
       terms found   shared memory ×12, warp ×30 (sense 0.91), thread ×8 (general term, counts 100%)
       senses        kernel read in the GPU-kernel sense (0.91)
@@ -29,6 +29,7 @@ from typing import Any
 from shijie.text import CATALOGUE, Lang, say
 
 TERMS_SHOWN = 6
+_COUNTED = ("cue_", "distinct_", "head_", "file_")  # features that count words: 0 reads "none"
 CONTRIBUTIONS_SHOWN = 8
 _FILE_KINDS = {
     "changelog": "changelog",
@@ -118,7 +119,10 @@ def reasons(shown: dict[str, Any], lang: Lang | str = Lang.en) -> list[Line]:
 
 
 def _relevance(shown: dict[str, Any], rel: dict[str, Any], lang: Lang | str) -> list[Line]:
-    heading = f"{say('show.relevance', lang)} {shown.get('relevance_score', 0.0):.2f}"
+    score = f"{shown.get('relevance_score', 0.0):.2f}"
+    heading = (
+        f"{say('show.relevance', lang)} {say('why.relevance', lang, score=score, topic=shown.get('topic') or '-')}"
+    )
     if "profile_score" not in rel:
         return [Line(heading, "")]
     parts = [
@@ -137,7 +141,7 @@ def _relevance(shown: dict[str, Any], rel: dict[str, Any], lang: Lang | str) -> 
     if rel.get("label_model") is not None:
         parts.append(say("why.marks", lang, p=f"{rel['label_model']:.2f}"))
     semicolon = say("punct.semicolon", lang)
-    lines = [Line(heading, say("why.relevance", lang, topic=shown.get("topic") or "-", parts=semicolon.join(parts)))]
+    lines = [Line(heading, semicolon.join(parts))]
     terms = []
     for t in (rel.get("matched_terms") or [])[:TERMS_SHOWN]:
         note = []
@@ -193,7 +197,12 @@ def _value(shown: dict[str, Any], value: dict[str, Any], words: dict[str, Any], 
     lines = [Line(heading, say("why.value_base", lang, points=f"{value['base']:.1f}"))]
     contributions = value.get("contributions") or []
     for part in contributions[:CONTRIBUTIONS_SHOWN]:
-        text = f"{_signed(part['points'])} {feature_words(part['feature'], lang)} ({part['value']:g})"
+        figure = (
+            say("why.none", lang)
+            if part["value"] == 0 and part["feature"].startswith(_COUNTED)
+            else f"{part['value']:g}"
+        )
+        text = f"{_signed(part['points'])} {feature_words(part['feature'], lang)} ({figure})"
         lines.append(Line("", text, 1))
     rest = value.get("rest", 0.0)
     if rest:

@@ -222,7 +222,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "administrative: about a project, not teaching its substance",
         "事务性：介绍项目而非讲解技术内容",
     ),
-    "why.relevance": ("to {topic}: {parts}", "对“{topic}”：{parts}"),
+    "why.relevance": ("{score} to {topic}", "{score}（对“{topic}”）"),
+    "why.none": ("none", "无"),
     "why.profile": (
         "topic profile {score} (topic terms {evidence}, TF-IDF cosine {cosine})",
         "主题画像 {score}（主题术语 {evidence}，TF-IDF 余弦 {cosine}）",
