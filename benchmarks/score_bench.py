@@ -9,20 +9,21 @@ on-topic (sprinkled with GPU/attention terms and taxonomy concepts), 5% planted 
 of an earlier document with 8% of its words replaced). Then, each in a fresh subprocess so peak memory
 (ru_maxrss) is its own:
 
-    bare        the texts loaded into a list, then TfidfVectorizer(**score.TFIDF).fit_transform (timed)
-    redundancy  MinHash signatures + LSH redundancy over the same documents (pipeline.redundancy)
-    whole       pipeline.score.score_corpus: read from SQLite in batches, TF-IDF, profile relevance,
-                depth, source kind, concepts, redundancy, value, coverage, scores written back
+    bare        the texts loaded into a list, then TfidfVectorizer(**BARE_TFIDF).fit_transform (timed): word
+                unigrams and bigrams, English stop words, sublinear tf (the settings scoring used before the
+                Vision, arxiv-sanity's)
+    whole       pipeline.score.score_corpus, the learned Vision: read from SQLite in batches (twice), stems,
+                structure, TF-IDF, relevance, type, value, copies (boilerplate sketch, MinHash LSH of text and
+                code), coverage, scores written back
 
 and prints a table (sizes up to 20k: best of three alternating runs, the box is shared), the whole
-scoring's time by stage, and recall of the planted duplicates.
+scoring's time by stage, how the copies stage grew with the corpus, and recall of the planted duplicates.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 import resource
 import subprocess
 import sys
@@ -34,6 +35,20 @@ import numpy as np
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+
+BARE_TFIDF = dict(
+    lowercase=True,
+    strip_accents="unicode",
+    stop_words="english",
+    # a CJK character alone, or a word of 2+ letters/digits starting with a letter
+    token_pattern=r"(?u)[\u3400-\u4dbf\u4e00-\u9fff]|[^\W\d\u3400-\u4dbf\u4e00-\u9fff][^\W\u3400-\u4dbf\u4e00-\u9fff]+",
+    ngram_range=(1, 2),
+    sublinear_tf=True,
+    max_features=500_000,
+    min_df=2,
+    max_df=0.9,
+    dtype=np.float32,
+)
 
 TOPIC_TERMS = [
     "shared memory",
@@ -173,35 +188,13 @@ def _insert(db, rows) -> None:
 def step_bare(db_path: str) -> dict:
     from sklearn.feature_extraction.text import TfidfVectorizer
 
-    from pipeline.score import MAX_DF, MIN_DF, TFIDF
     from pipeline.store import open_db
 
     db = open_db(db_path)
     texts = [f"{t}\n{x}" for t, x in db.conn.execute("SELECT title, text FROM documents ORDER BY id")]
     start = time.perf_counter()
-    matrix = TfidfVectorizer(min_df=MIN_DF, max_df=MAX_DF, **TFIDF).fit_transform(texts)
+    matrix = TfidfVectorizer(**BARE_TFIDF).fit_transform(texts)
     return {"seconds": time.perf_counter() - start, "nnz": int(matrix.nnz)}
-
-
-def step_redundancy(db_path: str) -> dict:
-    from pipeline import redundancy
-    from pipeline.store import open_db
-    from pipeline.terms import tokens
-
-    db = open_db(db_path)
-    start = time.perf_counter()
-    signatures = {}
-    for doc_id, title, text in db.conn.execute("SELECT id, title, text FROM documents ORDER BY id"):
-        signatures[doc_id] = redundancy.signature(tokens(f"{title}\n{text}"))
-    signed = time.perf_counter()
-    result = redundancy.measure(sorted(signatures), signatures)
-    done = time.perf_counter()
-    return {
-        "seconds": done - start,
-        "signatures_s": signed - start,
-        "lsh_s": done - signed,
-        "pairs": {k: v.duplicate_of for k, v in result.items() if v.duplicate_of},
-    }
 
 
 def step_whole(db_path: str) -> dict:
@@ -238,7 +231,6 @@ def bench(n_docs: int) -> dict:
         for _ in range(repeats):
             bares.append(_run_step("bare", db_path))
             wholes.append(_run_step("whole", db_path))
-        red = _run_step("redundancy", db_path)
     bare = min(bares, key=lambda r: r["seconds"])
     whole = min(wholes, key=lambda r: r["seconds"])
     found = {(int(c), o) for c, o in whole["pairs"].items()}
@@ -247,7 +239,6 @@ def bench(n_docs: int) -> dict:
     return {
         "n": n_docs,
         "bare": bare,
-        "redundancy": red,
         "whole": whole,
         "planted": len(planted),
         "recall": recall,
@@ -269,21 +260,18 @@ def main(sizes: list[int]) -> None:
         )
     print("\nwhole scoring by stage (seconds):\n")
     stages = list(results[0]["whole"]["timings"])
-    print("| documents | " + " | ".join(stages) + " | redundancy alone: signatures + LSH |")
-    print("|---:|" + "---:|" * (len(stages) + 1))
+    print("| documents | " + " | ".join(stages) + " |")
+    print("|---:|" + "---:|" * len(stages))
     for r in results:
         t = r["whole"]["timings"]
-        red = r["redundancy"]
-        print(
-            f"| {r['n']:,} | "
-            + " | ".join(f"{t[k]:.1f}" for k in stages)
-            + f" | {red['signatures_s']:.1f} + {red['lsh_s']:.1f} |"
-        )
+        print(f"| {r['n']:,} | " + " | ".join(f"{t[k]:.1f}" for k in stages) + " |")
     if len(results) >= 2:
         a, b = results[0], results[-1]
         size = b["n"] / a["n"]
-        for name, key in (("LSH query stage", "lsh_s"), ("signatures", "signatures_s")):
-            growth = b["redundancy"][key] / max(a["redundancy"][key], 1e-9)
+        for name, key in (("copies stage", "copies"), ("whole scoring", None)):
+            before = a["whole"]["timings"][key] if key else a["whole"]["seconds"]
+            after = b["whole"]["timings"][key] if key else b["whole"]["seconds"]
+            growth = after / max(before, 1e-9)
             print(
                 f"\n{name} grew {growth:.1f}x for {size:.0f}x the documents "
                 f"(quadratic would be {size * size:.0f}x; growth exponent {np.log(growth) / np.log(size):.2f})"
@@ -292,7 +280,8 @@ def main(sizes: list[int]) -> None:
 
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "--step":
-        result = {"bare": step_bare, "redundancy": step_redundancy, "whole": step_whole}[sys.argv[2]](sys.argv[3])
+        steps = {"bare": step_bare, "whole": step_whole}
+        result = steps[sys.argv[2]](sys.argv[3])
         result["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(json.dumps(result))
     else:

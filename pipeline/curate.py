@@ -1,9 +1,15 @@
 """Curation: keep the best documents, discard the rest, index what is kept for full-text search.
 
-``curate(db, min_value)`` walks every scored document best first (those an earlier curation discarded
-too) and keeps a document when its value is at least ``min_value`` and it does not repeat a document
-already kept (one representative per group of near-duplicates: scoring's redundancy label is "high" and
-the document it repeats, or the one that stands for that document's group, is kept).
+``curate(db, min_value)`` decides on every scored document (those an earlier curation discarded too): one
+representative per group of copies, then the value cut.
+
+- A document scoring labelled a repeat (redundancy "high") points at the copy preferred over it
+  (``duplicate_of``: the rendered page over its source copy, the newer version, the newer date, the more
+  complete text; ``pipeline.vision.copies``). Curation follows that chain to its root, the copy no other
+  copy is preferred over, and discards the repeat: "repeats document R". Never by value order: an old
+  version that happens to score higher does not push out the current page.
+- Every other document (a root, or one that repeats nothing) is kept when its value is at least
+  ``min_value``. A root below the cut is discarded for its value, and its repeats with it.
 
 Curation is a state, not a deletion: a discarded document keeps its text, headings and code (compressed,
 ``pipeline.store.archive``) and its URLs (and their aliases) go into ``discarded`` so a later crawl skips
@@ -21,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import coverage
 from .errors import EmptyCorpusError, UsageError
-from .store import Discard, active_documents, apply_curation, curation_candidates, unscored_documents
+from .store import Candidate, Discard, active_documents, apply_curation, curation_candidates, unscored_documents
 
 if TYPE_CHECKING:
     from .store import Database
@@ -80,15 +86,15 @@ def curate(db: Database, min_value: int = DEFAULT_MIN_VALUE, *, dry_run: bool = 
     kept_set: set[int] = set()
     dropped: list[Discard] = []
     changes: list[Change] = []
-    represented_by: dict[int | None, int] = {}  # a dropped repeat → the kept document that stands for its group
-    for doc in curation_candidates(db):
-        original = represented_by.get(doc.duplicate_of, doc.duplicate_of)  # B repeats C which repeats kept A: A
+    candidates = curation_candidates(db)
+    root_of = representatives(candidates)
+    for doc in candidates:
+        root = root_of.get(doc.id)
         reason = ""
-        if doc.value < min_value:
+        if root is not None:
+            reason = f"repeats document {root}"
+        elif doc.value < min_value:
             reason = f"value {doc.value} below {min_value}"
-        elif doc.redundancy == "high" and original in kept_set:
-            represented_by[doc.id] = original
-            reason = f"repeats document {original}"
         if reason:
             dropped.append(Discard(doc.id, doc.url, doc.final_url, doc.value, reason))
         else:
@@ -112,3 +118,21 @@ def curate(db: Database, min_value: int = DEFAULT_MIN_VALUE, *, dry_run: bool = 
         changes=tuple(changes),
         dry_run=dry_run,
     )
+
+
+def representatives(candidates: list[Candidate]) -> dict[int, int]:
+    """Each repeat (redundancy "high", its ``duplicate_of`` among the candidates) → the root of its chain: the
+    first copy along ``duplicate_of`` that repeats nothing itself. The preference is an order, so chains end;
+    should one come back on itself (a database edited by hand), its lowest id stands for the group."""
+    known = {c.id for c in candidates}
+    repeats = {c.id: c.duplicate_of for c in candidates if c.redundancy == "high" and c.duplicate_of in known}
+    roots: dict[int, int] = {}
+    for start, current in repeats.items():
+        path = [start]
+        while current in repeats and current not in path:
+            path.append(current)
+            current = repeats[current]
+        if current in path:
+            current = min(path[path.index(current) :])
+        roots[start] = current
+    return {doc: root for doc, root in roots.items() if root != doc}

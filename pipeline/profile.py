@@ -4,12 +4,17 @@ A profile is a paragraph of text plus weighted phrases (see ``data/profiles/oper
 default: adapting LLM-training operators to a new GPU). ``shijie score --profile FILE`` loads another file
 of the same shape; ``--topic TEXT`` makes a profile of a sentence, its words and adjacent word pairs
 becoming the terms.
+
+A profile may also tell the senses of its ambiguous terms apart (``[senses.TERM]`` with ``with`` and
+``against`` word lists: "kernel" among GPU words, not among Linux or kernel-ridge words); the Vision's
+relevance (``pipeline.vision.topic``) reads them.
 """
 
 from __future__ import annotations
 
+import itertools
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import DataError
@@ -19,7 +24,20 @@ from .terms import raw_tokens
 DEFAULT_PROFILE = "operator_adaptation.toml"
 
 # words that carry no topic in a --topic sentence
-_STOP = frozenset("a an and are as at be by for from how in into is it of on or the to what when which with".split())
+_STOP = frozenset(
+    (
+        *("a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "how", "in", "into", "is", "it", "of"),
+        *("on", "or", "the", "to", "what", "when", "which", "with"),
+    )
+)
+
+
+@dataclass(frozen=True)
+class Sense:
+    """The context that marks the meaning a profile means by an ambiguous term, and the other meanings'."""
+
+    with_words: tuple[str, ...]
+    against: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -27,6 +45,9 @@ class Profile:
     name: str
     text: str
     terms: dict[str, float]
+    senses: dict[str, Sense] = field(default_factory=dict)
+    general: frozenset[str] = frozenset()  # terms that confirm the topic but do not make it
+    general_needs: float = 0.0  # the evidence of the other terms at which they count fully
 
     def describe(self) -> str:
         return self.name
@@ -55,7 +76,47 @@ def load_profile(path: str | Path) -> Profile:
     if not text.strip() and not any(w > 0 for w in terms.values()):
         raise DataError(f"profile file {path} needs a 'text' or at least one positive term in [terms]")
     name = raw.get("name") or path.stem
-    return Profile(str(name), text.strip(), {k.strip().lower(): float(w) for k, w in terms.items() if k.strip()})
+    terms = {k.strip().lower(): float(w) for k, w in terms.items() if k.strip()}
+    general, needs = _general(path, raw.get("general", {}), terms)
+    return Profile(str(name), text.strip(), terms, _senses(path, raw.get("senses", {}), terms), general, needs)
+
+
+def _general(path: Path, raw: object, terms: dict[str, float]) -> tuple[frozenset[str], float]:
+    where = f"profile file {path}, [general]"
+    if not isinstance(raw, dict) or set(raw) - {"terms", "needs"}:
+        raise DataError(f"{where} takes 'terms' (a list of the profile's terms) and 'needs' (a number)")
+    listed = raw.get("terms", [])
+    if not isinstance(listed, list) or not all(isinstance(t, str) for t in listed):
+        raise DataError(f"{where}: 'terms' must be a list of the profile's terms")
+    general = frozenset(t.strip().lower() for t in listed)
+    unknown = sorted(general - set(terms))
+    if unknown:
+        raise DataError(f"{where}: {', '.join(unknown[:5])} not among the profile's [terms]")
+    needs = raw.get("needs", 0.0)
+    if isinstance(needs, bool) or not isinstance(needs, (int, float)) or needs < 0:
+        raise DataError(f"{where}: 'needs' must be a number >= 0")
+    return general, float(needs)
+
+
+def _senses(path: Path, raw: object, terms: dict[str, float]) -> dict[str, Sense]:
+    if not isinstance(raw, dict):
+        raise DataError(f"profile file {path}: [senses] must be a table of [senses.TERM] tables")
+    senses = {}
+    for term, table in raw.items():
+        where = f"profile file {path}, [senses.{term}]"
+        term = term.strip().lower()
+        if term not in terms:
+            raise DataError(f"{where}: '{term}' is not one of the profile's [terms]")
+        if not isinstance(table, dict) or set(table) - {"with", "against"}:
+            raise DataError(f"{where} takes 'with' and 'against', lists of words")
+        lists = []
+        for key in ("with", "against"):
+            words = table.get(key, [])
+            if not isinstance(words, list) or not all(isinstance(w, str) and w.strip() for w in words):
+                raise DataError(f"{where}: '{key}' must be a list of words or phrases")
+            lists.append(tuple(dict.fromkeys(w.strip().lower() for w in words)))
+        senses[term] = Sense(*lists)
+    return senses
 
 
 def profile_from_topic(topic: str) -> Profile:
@@ -64,6 +125,6 @@ def profile_from_topic(topic: str) -> Profile:
     if not words:
         raise DataError("needs at least one word that says what the topic is", field="topic")
     terms: dict[str, float] = {w: 1.0 for w in words if len(w) > 1}
-    for first, second in zip(words, words[1:]):
+    for first, second in itertools.pairwise(words):
         terms[f"{first} {second}"] = 2.0
     return Profile(f"topic: {topic.strip()}", topic.strip(), terms)

@@ -1,20 +1,18 @@
-"""Redundancy: how much of a document another document, ranked higher, already says.
+"""Redundancy's building blocks: word shingles, MinHash signatures, containment, and the label's threshold.
 
-Method: every document becomes the set of its word 4-shingles (four consecutive normalized words; long
-enough that two independent texts rarely share one, short enough that a copy with one word in twelve
-edited still shares ~70% of them). A MinHash of 128 permutations summarizes each set, and an LSH index
-(``datasketch.MinHashLSH``: banding, expected O(1) candidates per query) finds pairs whose estimated
-Jaccard similarity is at least ``CANDIDATE_JACCARD``; no pair of documents is ever compared blindly, so
-the cost grows with the number of documents, not its square. datasketch is used rather than our own
-banding code because its band/row choice minimizes false positives+negatives for a threshold and is well
-tested.
+Every document becomes the set of its word 4-shingles (four consecutive normalized words; long enough that two
+independent texts rarely share one, short enough that a copy with one word in twelve edited still shares ~70%
+of them). A MinHash of 128 permutations summarizes each set; an LSH index (``datasketch.MinHashLSH``: banding,
+expected O(1) candidates per query) finds pairs whose estimated Jaccard similarity is at least
+``CANDIDATE_JACCARD``, so no pair of documents is ever compared blindly and the cost grows with the number of
+documents, not its square. datasketch is used rather than our own banding code because its band/row choice
+minimizes false positives+negatives for a threshold and is well tested.
 
-For each candidate pair the *containment* of the lower-ranked document in the higher-ranked one is
-estimated from the MinHash Jaccard J and the set sizes (|A∩B| = J/(1+J)·(|A|+|B|)):
-``redundancy(A) = max over higher-ranked B of |A∩B| / |A|``, and ``duplicate_of`` names that B.
-``redundancy`` is "high" at ``HIGH_REDUNDANCY`` (half of the document's shingles appear in a document we
-keep anyway) or above. Documents are visited in rank order, so the best of a group of near-duplicates is the
-representative with redundancy 0 and each of the others points at a better one.
+For a candidate pair the *containment* of A in B is estimated from the MinHash Jaccard J and the set sizes
+(|A∩B| = J/(1+J)·(|A|+|B|)). Which of two copies repeats the other is decided by the Vision's copies stage
+(``pipeline.vision.copies``: the copy to keep is the rendered, newer, more complete one, never the higher
+ranked); a document's redundancy is "high" at ``HIGH_REDUNDANCY`` (half of its shingles appear in the copy
+preferred over it) or above.
 
 Threshold choice: versions of the same page and mirrors have Jaccard 0.6–1.0 over 4-shingles; a re-hosted
 lecture with its own header, footer and edits to one word in twelve 0.5–0.8; two different pages on the
@@ -30,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from datasketch import LeanMinHash, MinHash, MinHashLSH
+from datasketch import LeanMinHash, MinHash
 
 from .choices import Level
 
@@ -51,13 +49,6 @@ _template = MinHash(num_perm=NUM_PERM, seed=_SEED)
 class Signature:
     minhash: LeanMinHash
     size: int  # distinct shingles
-
-
-@dataclass(frozen=True)
-class Redundancy:
-    score: float
-    duplicate_of: int | None
-    jaccard: float
 
 
 def redundancy_label(score: float) -> Level:
@@ -88,7 +79,11 @@ def shingle_hashes(toks: Sequence[str], k: int = SHINGLE_WORDS) -> np.ndarray:
 
 
 def signature(toks: Sequence[str]) -> Signature | None:
-    hashes = shingle_hashes(toks)
+    return signature_of(shingle_hashes(toks))
+
+
+def signature_of(hashes: np.ndarray) -> Signature | None:
+    """The MinHash of a set of shingle hashes (``shingle_hashes``); None for an empty set."""
     if hashes.size == 0:
         return None
     minhash = MinHash(
@@ -104,28 +99,3 @@ def containment(jaccard: float, size_a: int, size_b: int) -> float:
         return 0.0
     shared = jaccard / (1.0 + jaccard) * (size_a + size_b)
     return max(0.0, min(1.0, shared / size_a))
-
-
-def measure(ranked_ids: Sequence[int], signatures: dict[int, Signature]) -> dict[int, Redundancy]:
-    """Redundancy of each document against the documents ranked above it (``ranked_ids``: best first)."""
-    lsh = MinHashLSH(threshold=CANDIDATE_JACCARD, num_perm=NUM_PERM, weights=LSH_WEIGHTS)
-    rank = {doc_id: position for position, doc_id in enumerate(ranked_ids)}
-    for doc_id in ranked_ids:
-        sig = signatures.get(doc_id)
-        if sig is not None:
-            lsh.insert(doc_id, sig.minhash, check_duplication=False)
-    result: dict[int, Redundancy] = {}
-    for doc_id in ranked_ids:
-        sig = signatures.get(doc_id)
-        best = Redundancy(0.0, None, 0.0)
-        if sig is not None:
-            for other in sorted(lsh.query(sig.minhash), key=rank.__getitem__):
-                if rank[other] >= rank[doc_id]:
-                    break
-                other_sig = signatures[other]
-                jaccard = sig.minhash.jaccard(other_sig.minhash)
-                score = containment(jaccard, sig.size, other_sig.size)
-                if score > best.score:
-                    best = Redundancy(round(score, 4), other, round(jaccard, 4))
-        result[doc_id] = best
-    return result

@@ -12,7 +12,7 @@ linear in the text length whatever the number of phrases.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 _TOKEN = re.compile(r"[a-z0-9_]+|[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
@@ -46,16 +46,20 @@ def phrase_key(phrase: str) -> tuple[str, ...]:
 
 
 class PhraseCounter:
-    """Counts occurrences of a fixed set of phrases (overlaps count for each phrase)."""
+    """Counts occurrences of a fixed set of phrases (overlaps count for each phrase).
 
-    def __init__(self, phrases: Iterable[str]):
+    ``key`` turns a phrase into tokens the way the text's tokens were made (default: ``phrase_key``; the
+    Vision passes its stemming one, ``pipeline.vision.analysis.phrase_key``).
+    """
+
+    def __init__(self, phrases: Iterable[str], key: Callable[[str], tuple[str, ...]] | None = None):
         self.phrases: list[str] = []
         self._by_first: dict[str, list[tuple[tuple[str, ...], int]]] = {}
         for phrase in dict.fromkeys(phrases):
-            key = phrase_key(phrase)
-            if not key:
+            key_of = (key or phrase_key)(phrase)
+            if not key_of:
                 continue
-            self._by_first.setdefault(key[0], []).append((key, len(self.phrases)))
+            self._by_first.setdefault(key_of[0], []).append((key_of, len(self.phrases)))
             self.phrases.append(phrase)
 
     def count(self, toks: Sequence[str]) -> dict[str, int]:

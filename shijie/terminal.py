@@ -429,74 +429,18 @@ def score_table(console: Console, scored: list[Any], topic: str, limit: int, lan
 
 
 def document_view(console: Console, shown: dict[str, Any], lang: Lang) -> None:
-    """``shijie show``: title, address, panel, and the reasons behind each figure (``components``)."""
-    from shijie.text import translate
-
-    def reasons(items: Any) -> str:
-        return say("punct.semicolon", lang).join(safe(translate(str(item), lang)) for item in items or [])
+    """``shijie show``: title, address, panel, and the reasons behind each figure (``shijie.explain``)."""
+    from shijie.explain import reasons
 
     colon = say("punct.colon", lang)
-
-    def paren(text: str) -> str:
-        return say("punct.paren", lang, text=text)
-
-    components = shown["components"]
     console.print(f"[bold]{safe(shown['title'] or shown['url'])}[/bold]")
-    console.print(f"{safe(shown['link'])} {paren(status_text(shown['status'], lang))}")
+    console.print(f"{safe(shown['link'])} {say('punct.paren', lang, text=status_text(shown['status'], lang))}")
     console.print(escape(shown["panel"]))
-    if shown.get("type"):
-        console.print(f"{say('show.type', lang)}{colon}{kind_text(shown['type'], lang)}")
-    rel = components.get("relevance") or {}
-    figures = [
-        f"{say('show.term_evidence', lang)} {rel['term_evidence']:.2f}" if "term_evidence" in rel else "",
-        f"{say('show.cosine', lang)} {rel['cosine']:.2f}" if "cosine" in rel else "",
-        f"{say('show.label_model', lang)} {rel['label_model']:.2f}" if rel.get("label_model") is not None else "",
-    ]
-    line = f"{say('show.relevance', lang)} {shown['relevance_score']:.2f}{paren(safe(shown['topic']))}"
-    console.print(line + (colon + ", ".join(f for f in figures if f) if any(figures) else ""))
-    if rel.get("top_terms"):
-        terms = ", ".join(f"{safe(t['term'])} ({t['weight']:.3f})" for t in rel["top_terms"])
-        console.print(f"  {say('show.top_terms', lang)}{colon}{terms}")
-    if rel.get("matched_terms"):
-        terms = ", ".join(f"{safe(t['term'])}×{t['count']}" for t in rel["matched_terms"])
-        console.print(f"  {say('show.profile_terms', lang)}{colon}{terms}")
-    uniqueness = components.get("uniqueness") or {}
-    repeats = (
-        say(
-            "show.repeats",
-            lang,
-            id=shown["duplicate_of_id"],
-            url=safe(shown.get("duplicate_of_link") or ""),
-            jaccard=f"{uniqueness.get('jaccard', 0):.2f}",
+    for line in reasons(shown, lang):
+        lead = "  " * line.indent + (
+            f"{escape(line.heading)}{colon}" if line.heading and line.text else escape(line.heading)
         )
-        if shown["duplicate_of_id"]
-        else say("show.repeats_nothing", lang)
-    )
-    console.print(f"{say('show.redundancy', lang)} {shown['redundancy_score']:.2f}{colon}{repeats}")
-    source = components.get("source")
-    if isinstance(source, dict) and source.get("kind"):
-        prior = (
-            f"{say('show.prior', lang)} {source['prior']:.2f}{say('punct.semicolon', lang)}"
-            if "prior" in source
-            else ""
-        )
-        kind = kind_text(source["kind"], lang)
-        console.print(f"{say('show.source', lang)}{colon}{kind}{paren(prior + reasons(source.get('reasons')))}")
-    depth = components.get("depth")
-    if isinstance(depth, dict) and "score" in depth:
-        console.print(f"{say('show.depth', lang)} {depth['score']:.2f}{colon}{reasons(depth.get('reasons'))}")
-    parts = components.get("value") or {}
-    named = [k for k in ("relevance", "depth", "uniqueness", "source") if isinstance(parts.get(k), dict)]
-    if named and all("figure" in parts[k] and "weight" in parts[k] for k in named):
-        sum_of = " + ".join(f"{say('part.' + k, lang)} {parts[k]['figure']:.2f}×{parts[k]['weight']}" for k in named)
-        gate = parts.get("relevance_gate", 1.0)
-        substance = parts.get("substance", 1.0)
-        console.print(
-            f"{say('show.value', lang)} {shown['value']} = ({sum_of})"
-            f" × {say('show.gate', lang)} {gate:.2f} × {say('show.substance', lang)} {substance:.2f}"
-        )
-    else:
-        console.print(f"{say('show.value', lang)} {shown['value']}")
+        console.print(lead + safe(line.text, one_line=True), soft_wrap=True)
     titles = domain_titles(lang)
     covered = ", ".join(f"{safe(titles.get(k, k))} {v:.2f}" for k, v in shown["domains"].items() if v > 0)
     console.print(f"{say('show.domains', lang)}{colon}{covered or '-'}")

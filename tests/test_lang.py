@@ -54,13 +54,17 @@ def test_show_reasons_in_chinese(curated):
         "（保留）",
         "类型：论文",
         "相关性 ",
-        "术语证据",
-        "来源：论文（先验 0.90；特征：",
-        "深度 ",
+        "主题画像 ",
+        "主题术语 ",
+        "找到的术语：",
+        "价值构成 ",
+        "已标注资料的平均值",
+        "形式：",
         " 词；",
+        "不重复任何更应保留的副本",
     ):
         assert words in out, (words, out)
-    assert "个代码块" in out and "code blocks" not in out and "repeats nothing" not in out
+    assert "块）" in out and "code blocks" not in out and "repeats" not in out and "average" not in out
 
 
 def test_errors_in_chinese(curated):

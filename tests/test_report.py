@@ -50,20 +50,30 @@ def sample_results(lang: str = "en") -> dict:
                 "status": "kept",
                 "components": {
                     "value": {
-                        "relevance": {"figure": 0.81, "weight": 0.45, "points": 36.5},
-                        "depth": {"figure": 0.9, "weight": 0.25, "points": 22.5},
-                        "uniqueness": {"figure": 0.95, "weight": 0.15, "points": 14.3},
-                        "source": {"figure": 0.9, "weight": 0.15, "points": 13.5},
+                        "base": 34.1,
+                        "contributions": [
+                            {"feature": "relevance", "value": 0.81, "points": 16.2},
+                            {"feature": "code_blocks", "value": 12, "points": 9.5},
+                        ],
+                        "rest": 32.2,
+                        "raw": 92.0,
+                        "model": 92,
+                        "marks": 0.0,
                         "relevance_gate": 1.0,
+                        "admin_gate": 1.0,
+                        "copy": 0.0,
                         "total": 92,
                     },
                     "relevance": {
                         "score": 0.81,
-                        "top_terms": [{"term": "tensor core", "weight": 0.2}, {"term": "shared memory", "weight": 0.1}],
+                        "profile_score": 0.7,
+                        "term_evidence": 1.2,
+                        "cosine": 0.3,
+                        "learned_topic": 0.92,
+                        "matched_terms": [{"term": "tensor core", "count": 9, "weight": 3.0}],
                     },
-                    "depth": {"score": 0.9, "reasons": ["12 code blocks", "tables of figures"]},
-                    "uniqueness": {"jaccard": 0.05, "duplicate_of_url": None},
-                    "source": {"kind": "vendor guide", "prior": 0.9, "reasons": ["docs path"]},
+                    "type": {"type": "guide", "probabilities": {"guide": 0.8}, "admin": False},
+                    "uniqueness": {"jaccard": 0.05, "duplicate_of": None, "duplicate_of_url": None},
                 },
             },
             {
@@ -79,8 +89,15 @@ def sample_results(lang: str = "en") -> dict:
                 "domains": {EVIL: 0.3},
                 "status": "discarded",
                 "components": {
-                    "uniqueness": {"jaccard": 0.93, "duplicate_of_url": hopper},
-                    "source": {"kind": EVIL, "reasons": [EVIL]},
+                    "uniqueness": {
+                        "redundancy": 0.9,
+                        "jaccard": 0.93,
+                        "signal": "text",
+                        "duplicate_of": 1,
+                        "duplicate_of_url": hopper,
+                        "because": {"rule": "version", "versions": [EVIL, EVIL_ATTR]},
+                    },
+                    "type": {"type": EVIL, "probabilities": {EVIL: 0.9}},
                 },
             },
             {
@@ -353,10 +370,12 @@ SHOWN = {  # what the page must say, in which language
     "documents show the reasons behind their panels": (
         "en",
         [
-            "value 92 = relevance 36.5 + depth 22.5 + uniqueness 14.3 + source 13.5",
-            "top terms: tensor core, shared memory",
-            "source: vendor guide (docs path)",
-            "repeats http://127.0.0.1:8000/guides/hopper.html (Jaccard 0.93)",
+            "Type: guide (guide 80%)",
+            "terms found: tensor core ×9",
+            "Value 92: 34.1 an average labelled document",
+            "+16.2 relevance to the topic (0.81)",
+            "repeats document 1 http://127.0.0.1:8000/guides/hopper.html: 90% of its text is there",
+            "that copy is the one to keep: it is the newer version",
         ],
     ),
     "other invoke results are shown, not dropped": (

@@ -76,6 +76,7 @@ from .fts import (
 from .packs import StoredPack, learned_levels, load_pack, save_pack
 from .runs import last_crawl_stats, served_origins
 from .scores import (
+    ScoredDocument,
     Scores,
     StoredScore,
     document_labels,
@@ -117,6 +118,7 @@ __all__ = [
     "Entry",
     "Fetched",
     "Frontier",
+    "ScoredDocument",
     "Scores",
     "SearchQuery",
     "StoredPack",

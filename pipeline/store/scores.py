@@ -44,6 +44,33 @@ class Scores:
 
 
 @dataclass(frozen=True)
+class ScoredDocument(Scores):
+    """What scoring returns for one document: its figures, and which document it is."""
+
+    id: int
+    url: str
+    title: str
+    duplicate_of_url: str | None
+
+    def as_json(self) -> dict[str, Any]:
+        """The object ``shijie score --json`` lists (DESIGN.md's keys, and the type)."""
+        return {
+            "id": self.id,
+            "url": self.url,
+            "title": self.title,
+            "value": self.value,
+            "relevance": self.relevance,
+            "relevance_score": self.relevance_score,
+            "redundancy": self.redundancy,
+            "redundancy_score": self.redundancy_score,
+            "duplicate_of": self.duplicate_of_url,
+            "duplicate_of_id": self.duplicate_of,
+            "type": (self.components.get("type") or {}).get("type"),
+            "domains": self.domains,
+        }
+
+
+@dataclass(frozen=True)
 class StoredScore(Scores):
     document_id: int
     topic: str

@@ -13,7 +13,6 @@ from shijie.text import (
     learning_panel,
     mastery_panel,
     say,
-    translate,
     words,
 )
 from skills.protocol import Invocation, Phase
@@ -193,52 +192,30 @@ def _status(status: str | None, lang: Lang) -> str:
     return say(key, lang) if status and key in CATALOGUE else status or ""
 
 
+REASON_LINES = 8  # the first lines of the Vision's reasons a report shows per document (shijie show has all)
+
+
 def _reasons(doc: dict, by_id: dict, w: dict, lang: Lang = Lang.en) -> str:
-    """The figures behind the panel, one short line each, from the scorer's ``components`` (as ``shijie show
-    --json`` gives them): value points, the terms behind relevance, source, depth, what it repeats."""
+    """The figures behind the panel, one short line each, in the words ``shijie show`` uses (shijie.explain):
+    the type, the relevance and its terms, what it repeats and why that copy is kept, the value's largest
+    contributions."""
+    from shijie.explain import reasons
+
     c = doc.get("components") or {}
-    lines = []
-    parts = c.get("value") or {}
-    points = [
-        f"{k} {parts[k]['points']:g}"
-        for k in ("relevance", "depth", "uniqueness", "source")
-        if isinstance(parts.get(k), dict) and isinstance(parts[k].get("points"), (int, float))
-    ]
-    if points:
-        gate = parts.get("relevance_gate")
-        lines.append(
-            f"{w['value']} {doc.get('value')} = "
-            + " + ".join(points)
-            + (f" (gate {gate:g})" if isinstance(gate, (int, float)) and gate < 1 else "")
-        )
-    else:
-        lines.append(
-            f"relevance {float(doc.get('relevance_score', 0)):.2f} · "
-            f"redundancy {float(doc.get('redundancy_score', 0)):.2f}"
-        )
-    terms = [t.get("term") for t in (c.get("relevance") or {}).get("top_terms") or [] if isinstance(t, dict)]
-    if terms:
-        lines.append(f"{w['terms']}: " + ", ".join(map(str, terms[:6])))
-    source = c.get("source") or {}
-    if source.get("kind"):
-        lines.append(
-            f"{w['source']}: {source['kind']}"
-            + (
-                f" ({'; '.join(translate(str(r), lang) for r in source.get('reasons') or [])})"
-                if source.get("reasons")
-                else ""
-            )
-        )
-    depth = c.get("depth") or {}
-    if depth.get("reasons"):
-        lines.append(f"{w['depth']}: " + "; ".join(translate(str(r), lang) for r in depth["reasons"][:3]))
+    uniqueness = c.get("uniqueness") or {}
     dup = doc.get("duplicate_of")
-    if dup:
-        target = by_id.get(dup, {}).get("url", dup) if not isinstance(dup, str) else dup
-        jaccard = (c.get("uniqueness") or {}).get("jaccard")
-        lines.append(
-            f"{w['repeats']} {target}" + (f" (Jaccard {jaccard:.2f})" if isinstance(jaccard, (int, float)) else "")
-        )
+    shown = {
+        **doc,
+        "duplicate_of_id": uniqueness.get("duplicate_of") or (dup if isinstance(dup, int) else None),
+        "duplicate_of_link": by_id.get(dup, {}).get("url", dup) if isinstance(dup, int) else dup,
+        "topic": doc.get("topic") or "",
+    }
+    colon = say("punct.colon", lang)
+    lines = []
+    for line in reasons(shown, lang)[:REASON_LINES]:
+        text = f"{line.heading}{colon}{line.text}" if line.heading and line.text else line.heading or line.text
+        if text:
+            lines.append(text)
     return "".join(f"<div>{esc(_svg.clip(line, 200))}</div>" for line in lines)
 
 

@@ -1,0 +1,89 @@
+"""Words as the Vision counts them: Snowball stems, word pairs, CJK characters; one tokenization per text.
+
+``tokens(text)`` lowercases, splits into runs of ``[a-z0-9_]`` and single CJK characters (as
+``pipeline.terms`` does) and maps every word to its Snowball (Porter2) English stem, so "pipelining",
+"pipelined" and "pipeline" are one word, and so are "coalesced"/"coalescing", "tiles"/"tiling",
+"registers"/"register". A phrase is stemmed the same way (``phrase_key``), so profile terms, taxonomy
+concepts, sense cues and the text always agree.
+
+The stemmer is PyStemmer: the Snowball project's own C implementation (~1 µs a word), maintained with the
+algorithms; a hand-written suffix stripper misses exactly the cases the issue names. Each distinct word is
+stemmed once: a bounded cache maps surface word → stem, filled with a set difference so only new words cost
+Python, and it remembers the first surface form of each stem to show stems as words ("memori" → "memory").
+
+``tfidf_features(toks)`` is what the TF-IDF matrix and the value model's word pairs are made of: stems that
+are neither English stop words nor numbers nor single Latin letters, plus each pair of adjacent such stems
+("share memori", "bank conflict"). It is handed to scikit-learn's ``TfidfVectorizer`` as ready-made
+features (``analyzer=prepared``), so a text is tokenized once for every use.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable, Sequence
+from functools import cache
+
+import Stemmer
+
+_TOKEN = re.compile(r"[a-z0-9_]+|[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_CACHE_LIMIT = 2_000_000  # distinct words kept; a bound on memory for endless vocabularies (ids, hashes)
+
+_stemmer = Stemmer.Stemmer("english")
+_stem_of: dict[str, str] = {}
+_surface: dict[str, str] = {}
+
+
+def _learn(words: Iterable[str]) -> None:
+    new = list(words)
+    if not new:
+        return
+    if len(_stem_of) + len(new) > _CACHE_LIMIT:
+        _stem_of.clear()
+        if len(_surface) > _CACHE_LIMIT:
+            _surface.clear()
+    stems = _stemmer.stemWords(new)
+    _stem_of.update(zip(new, stems, strict=False))
+    for word, stem in zip(new, stems, strict=False):
+        _surface.setdefault(stem, word)
+
+
+def tokens(text: str) -> list[str]:
+    """The stemmed tokens of ``text``, in order."""
+    raw = _TOKEN.findall(text.lower())
+    _learn(set(raw).difference(_stem_of))
+    return list(map(_stem_of.__getitem__, raw))
+
+
+def stem(word: str) -> str:
+    return tokens(word)[0] if word.strip() else ""
+
+
+def phrase_key(phrase: str) -> tuple[str, ...]:
+    return tuple(tokens(phrase))
+
+
+def surface(feature: str) -> str:
+    """A stem or stem pair as a reader would write it ("share memori" → "shared memory")."""
+    return " ".join(_surface.get(part, part) for part in feature.split(" "))
+
+
+@cache
+def skipped() -> frozenset[str]:
+    """Stems that are no content: scikit-learn's English stop words, stemmed, and single Latin letters."""
+    # imported here: scikit-learn costs ~2 s to import, which a command that only reads scores must not pay
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    return frozenset(tokens(" ".join(sorted(ENGLISH_STOP_WORDS)))) | frozenset("abcdefghijklmnopqrstuvwxyz_")
+
+
+def tfidf_features(toks: Sequence[str]) -> list[str]:
+    """Content stems and adjacent content-stem pairs: the TF-IDF vocabulary of a text."""
+    skip = skipped()
+    words = [t for t in toks if t not in skip and not t[0].isdigit()]
+    return words + [f"{a} {b}" for a, b in itertools.pairwise(words)]
+
+
+def prepared(features: list[str]) -> list[str]:
+    """The analyzer handed to TfidfVectorizer: the features are already made (``tfidf_features``)."""
+    return features

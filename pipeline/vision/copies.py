@@ -1,0 +1,482 @@
+"""Redundancy without boilerplate, and which copy of a group to keep: the newest, most complete, rendered one.
+
+Two passes over the texts, both streaming:
+
+1. While the scorer reads each document (``reading.Reader``), the hashes of its distinct lines go into a
+   count-min sketch (``LineCounts``: 3 rows of 2^22 counters, 48 MB whatever the corpus size) that estimates
+   in how many documents each line occurs.
+2. ``Signer.sign`` reads each text again and drops its boilerplate before hashing: lines that occur in at
+   least ``BOILERPLATE_DOCS`` documents (navigation, templates, shared footers) and lines of licence text
+   (``_LICENCE_LINE``: copyright notices, "licensed under", SPDX tags) — unless what is left is under
+   ``KEEP_ALL_BELOW`` of the document's words, in which case the page *is* a template or a copy of many and
+   keeps its full text. What is left becomes 4-word shingles and a MinHash (``pipeline.redundancy``). Code
+   blocks, filtered the same way (a licence header in a code fence is no shared code), get a second MinHash
+   of their own: a translation of a tutorial shares its code, not its words. Two refinements:
+   a document that is mostly licence text (``LICENCE_DOMINATED`` of its words in paragraphs with licence
+   wording) is compared by its holder lines only (lines with a year, Debian's ``Files:`` lines; fewer than
+   ``HOLDER_MIN_TOKENS`` words of them and it is compared with nothing): two MIT
+   licences of two projects are not copies of each other, the same project's licence in two places is;
+   a source copy (reStructuredText) loses its role markup (``:func:`x``` → ``x``) and directive lines, so
+   its shingles meet the rendered page's.
+
+``measure(infos)`` finds candidate pairs three ways, none comparing documents blindly (the cost grows with
+the corpus, not its square):
+
+- both MinHashes in LSH (datasketch; expected O(1) candidates per query): pairs at Jaccard ≥ 0.3;
+- a consistent sample of each text's shingle hashes (``contained_in``: the hashes below a fixed cut, so a
+  text inside another has its sample inside the other's): a short old README inside a long new one, whose
+  Jaccard is small however complete the containment. Such a pair counts only when the two are one path at
+  two revisions, or the larger text is the newer version, the newer date or the rendered page
+  (``GROWN_RULES``): a page quoting a whole example file is no copy of it;
+- the crawler's word: a Sphinx source copy names its rendered page (``metadata["source_copy_of"]``), which
+  it repeats whatever its markup leaves of the shingles.
+
+For every candidate pair it estimates the containment of one in the other (from the MinHash Jaccard and the
+sizes, or the shared share of the sample). A document's redundancy is its containment in a candidate that is
+*preferred* over it as the copy to keep (``preference``, which also says why); ``duplicate_of`` names that
+candidate. The preference never looks at a score or rank:
+
+    1. a rendered page over its source copy (named by the crawler, a Sphinx ``_sources/*.rst.txt`` /
+       ``.md.txt`` URL, a title made of markup, reStructuredText markup in a text file);
+       the original over its translation: a path marked with a language (``docs/zh/…``, ``notes.zh.md``)
+       is the translation of one not marked, or marked ``en``;
+    2. the newer version: the first path segment or title word where the two differ, read as numbers
+       (``llvm-14-doc`` < ``llvm-19-doc``, ``v2.1`` < ``v3.5``);
+    3. the newer date it shows (metadata, or the latest date written in it), when a month or more apart;
+    4. the more complete one (more distinct shingles, by more than 5%);
+    5. HTML over markdown or plain text; then the lower id, so the choice is always the same.
+
+A code-block copy counts when its code holds at least ``CODE_MIN_TOKENS`` tokens and ``CODE_MIN_SHARE`` of
+the document, and ``CODE_CONTAINMENT`` of it lies in the other's code.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+from datasketch import MinHashLSH
+
+from .. import redundancy
+from . import analysis
+
+BOILERPLATE_DOCS = 8  # a line in this many documents is a template (version groups stay below it)
+KEEP_ALL_BELOW = 0.2  # a document left with less than this share of its words keeps them all
+CODE_MIN_TOKENS = 60
+CODE_MIN_SHARE = 0.2
+CODE_CONTAINMENT = 0.9  # instruction listings of two GPU generations share 86% of their code and are no copies
+SAMPLE_SHIFT = 4  # containment samples keep 1 shingle hash in 16
+SAMPLE_BELOW = np.uint64(1 << (32 - SAMPLE_SHIFT))
+SAMPLE_POSTINGS = 16  # a sampled shingle in more documents than this is a common phrase, not a copy
+SAMPLE_MIN = 4  # shared sampled shingles a containment candidate needs (~64 shingles of text)
+SAMPLE_CONTAINMENT = 0.6
+GROWN_RULES = ("version", "date", "rendered")  # what makes a contained text an earlier form of the larger one
+HIGH_REDUNDANCY = redundancy.HIGH_REDUNDANCY
+SKETCH_ROWS, SKETCH_BITS = 3, 22
+_MULTIPLIERS = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9], dtype=np.uint64)
+_LICENCE_LINE = re.compile(
+    r"copyright|\(c\)|©|licen[cs]ed? under|all rights reserved|spdx-license|permission is hereby granted|"
+    r"warrant(?:y|ies)|licensor|redistribution",
+    re.IGNORECASE,
+)
+LICENCE_DOMINATED = 0.6
+HOLDER_MIN_TOKENS = 20
+_HOLDER_LINE = re.compile(r"\b(?:19|20)\d\d\b|^\s*files:", re.IGNORECASE)
+_ROLE = re.compile(r":[\w:+-]+:`([^`<]*?)(?:\s*<[^>]*>)?`")
+_DIRECTIVE_OR_RULE = re.compile(r"^\s*(?:\.\. [\w:-]+::.*|[=\-~^*#+`'\"]{4,})\s*$", re.MULTILINE)
+_PARAGRAPHS = re.compile(r"\n\s*\n")
+_LICENCE_WORDS = (
+    "copyright",
+    "(c)",
+    "©",
+    "licen",
+    "rights reserved",
+    "spdx",
+    "permission is hereby",
+    "warrant",
+    "redistribution",
+)
+
+
+def _has_licence(text: str) -> bool:
+    """Cheap test before the line-by-line regex: plain substring search runs in C at memory speed."""
+    low = text.lower()
+    return any(word in low for word in _LICENCE_WORDS)
+
+
+_SOURCE_URL = re.compile(r"/_sources/|\.(?:rst|md)\.txt$", re.IGNORECASE)
+_RST_MARKUP = re.compile(r"^\s*\.\. [\w:-]+::|^\s*[=\-~^*]{4,}\s*$|:(?:ref|doc|class|func|code):`", re.MULTILINE)
+_NUMBERS = re.compile(r"\d+")
+
+
+class LineCounts:
+    """A count-min sketch of in how many documents each line occurs (fixed memory, over-estimates only)."""
+
+    def __init__(self) -> None:
+        self.table = np.zeros((SKETCH_ROWS, 1 << SKETCH_BITS), dtype=np.uint32)
+
+    def _slots(self, hashes: np.ndarray) -> np.ndarray:
+        with np.errstate(over="ignore"):
+            return (hashes[None, :] * _MULTIPLIERS[:SKETCH_ROWS, None]) >> np.uint64(64 - SKETCH_BITS)
+
+    def add(self, hashes: np.ndarray) -> None:
+        if hashes.size:
+            slots = self._slots(hashes)
+            for row in range(SKETCH_ROWS):
+                np.add.at(self.table[row], slots[row], 1)
+
+    def count(self, hashes: np.ndarray) -> np.ndarray:
+        if not hashes.size:
+            return np.zeros(0, dtype=np.uint32)
+        slots = self._slots(hashes)
+        return np.min([self.table[row][slots[row]] for row in range(SKETCH_ROWS)], axis=0)
+
+
+@dataclass(frozen=True)
+class CopyInfo:
+    """What the copies stage knows of one document."""
+
+    id: int
+    url: str
+    title: str
+    kind: str
+    newest_date: float
+    source_copy: bool
+    text: redundancy.Signature | None
+    code: redundancy.Signature | None
+    code_share: float
+    boilerplate_share: float  # share of the words dropped as boilerplate
+    copy_of: str | None = None  # the rendered page the crawler says this is the source of (Sphinx _sources)
+    sample: np.ndarray | None = None  # the text's shingle hashes below SAMPLE_BELOW (consistent sample), uint32
+
+
+def is_source_copy(url: str, title: str, kind: str, text: str, copy_of: str | None = None) -> bool:
+    if copy_of or _SOURCE_URL.search(url):
+        return True
+    if title.strip() and not any(ch.isalnum() for ch in title):
+        return True
+    return kind in ("text", "markdown") and len(_RST_MARKUP.findall(text[:20000])) >= 5
+
+
+class Signer:
+    def __init__(self, counts: LineCounts, documents: int):
+        self.counts = counts
+        self.threshold = BOILERPLATE_DOCS if documents >= 2 * BOILERPLATE_DOCS else documents + 1
+
+    def _content(self, text: str, licence: bool | None = None) -> tuple[str, bool]:
+        """The text without its boilerplate lines (frequent in the corpus, or licence wording); whether any went."""
+        lines = text.split("\n")
+        keys = [line.strip().lower() for line in lines]
+        hashes = np.fromiter((hash(k) for k in keys), dtype=np.int64, count=len(keys)).view(np.uint64)
+        drop = (self.counts.count(hashes) >= self.threshold) & np.fromiter(
+            (len(k) >= 8 for k in keys), dtype=bool, count=len(keys)
+        )
+        if _has_licence(text) if licence is None else licence:  # line by line only where licence wording is
+            drop |= np.fromiter((_LICENCE_LINE.search(k) is not None for k in keys), dtype=bool, count=len(keys))
+        if not drop.any():
+            return text, False
+        return "\n".join(line for line, gone in zip(lines, drop, strict=False) if not gone), True
+
+    def sign(
+        self,
+        doc_id: int,
+        url: str,
+        title: str,
+        kind: str,
+        text: str,
+        code_blocks: list,
+        newest: float,
+        copy_of: str | None = None,
+    ) -> CopyInfo:
+        source_copy = is_source_copy(url, title, kind, text, copy_of)
+        if source_copy:
+            text = _DIRECTIVE_OR_RULE.sub("", _ROLE.sub(r"\1", text))
+        licence = _has_licence(text)
+        if licence and _licence_share(text) >= LICENCE_DOMINATED:
+            all_toks = analysis.tokens(text)
+            toks = analysis.tokens("\n".join(line for line in text.split("\n") if _HOLDER_LINE.search(line)))
+            if len(toks) < HOLDER_MIN_TOKENS:  # a holder line or two tell no copy apart
+                toks = []
+        else:
+            content, changed = self._content(text, licence)
+            toks = analysis.tokens(content)
+            all_toks = analysis.tokens(text) if changed else toks
+            if all_toks and len(toks) < KEEP_ALL_BELOW * len(all_toks):
+                toks = all_toks
+        dropped = 1 - len(toks) / len(all_toks) if all_toks else 0.0
+        hashes = redundancy.shingle_hashes(toks)
+        code_toks = analysis.tokens(self._content("\n".join(map(str, code_blocks)))[0]) if code_blocks else []
+        code_share = len(code_toks) / max(len(all_toks), 1)
+        code = None
+        if len(code_toks) >= CODE_MIN_TOKENS and code_share >= CODE_MIN_SHARE:
+            code = redundancy.signature(code_toks)
+        return CopyInfo(
+            doc_id,
+            url,
+            title,
+            kind,
+            newest,
+            source_copy,
+            redundancy.signature_of(hashes),
+            code,
+            round(code_share, 4),
+            round(dropped, 4),
+            copy_of,
+            hashes[hashes < SAMPLE_BELOW].astype(np.uint32),
+        )
+
+
+def _licence_share(text: str) -> float:
+    """Share of the words in paragraphs that carry licence wording."""
+    total = licence = 0
+    for paragraph in _PARAGRAPHS.split(text):
+        words = len(paragraph.split())
+        total += words
+        if _LICENCE_LINE.search(paragraph):
+            licence += words
+    return licence / total if total else 0.0
+
+
+def _numbers(text: str) -> tuple[int, ...]:
+    return tuple(int(n) for n in _NUMBERS.findall(text)[:4])
+
+
+def _version_order(a: str, b: str) -> tuple[int, list[str]]:
+    """+1 when ``a`` reads as a newer version than ``b`` at the first place they differ, -1 older, 0 unknown;
+    and the two parts that differ. A name with a version suffix is newer than the same name without one
+    (``notes-v2.html`` after ``notes.html``, "Tuning guide v2" after "Tuning guide": the first has none)."""
+    parts_a, parts_b = re.split(r"[/\s]+", a.strip()), re.split(r"[/\s]+", b.strip())
+    for x, y in zip(parts_a, parts_b, strict=False):
+        if x == y:
+            continue
+        nx, ny = _numbers(x), _numbers(y)
+        if nx and ny and nx != ny and len(x) < 40 and len(y) < 40:  # not a commit hash or a long name
+            letters_x, letters_y = re.sub(r"\d+", "#", x), re.sub(r"\d+", "#", y)
+            if letters_x == letters_y:  # the same name with another number: a version
+                return (1 if nx > ny else -1), [x, y]
+        return _suffixed(x, y), ([x, y] if _suffixed(x, y) else [])
+    if abs(len(parts_a) - len(parts_b)) == 1:  # one title is the other and a last word
+        longer = parts_a if len(parts_a) > len(parts_b) else parts_b
+        if _VERSION_WORD.fullmatch(longer[-1]) and int(_numbers(longer[-1])[0]) >= 2:
+            order = 1 if longer is parts_a else -1
+            return order, [" ".join(parts_a), " ".join(parts_b)]
+    return 0, []
+
+
+_VERSION_WORD = re.compile(r"\(?(?:v|version\s*|rev\s*)\d+(?:\.\d+)*\)?|\d+\.\d+(?:\.\d+)*", re.IGNORECASE)
+_VERSION_SUFFIX = re.compile(r"[-_. ]?(?:v|version|rev)(\d+)(?:\.\d+)*", re.IGNORECASE)
+_EXTENSION = re.compile(r"\.(?:html?|md|rst|txt|pdf)$", re.IGNORECASE)
+
+
+def _suffixed(x: str, y: str) -> int:
+    """+1 when ``x`` is ``y`` with a version suffix of 2 or more (``notes-v2`` vs ``notes``), -1 the other way."""
+    x, y = _EXTENSION.sub("", x), _EXTENSION.sub("", y)
+    for longer, shorter, order in ((x, y, 1), (y, x, -1)):
+        if shorter and longer.startswith(shorter) and len(longer) - len(shorter) <= 12:
+            found = _VERSION_SUFFIX.fullmatch(longer[len(shorter) :])
+            if found and int(found.group(1)) >= 2:
+                return order
+    return 0
+
+
+def preference(a: CopyInfo, b: CopyInfo) -> tuple[bool, dict]:
+    """Whether ``a`` is the better copy to keep of the two (see the module docstring), and why: ``{"rule":
+    rendered | version | date | complete | html | id, ...}`` with the figures the rule compared, ``a``'s first."""
+    if a.source_copy != b.source_copy:
+        return b.source_copy, {"rule": "rendered"}
+    lang_a, lang_b = _language_mark(a.url), _language_mark(b.url)
+    if lang_a != lang_b and "" in (lang_a, lang_b):  # one says it is a translation, the other does not
+        return lang_a == "", {"rule": "original", "languages": [lang_a or "-", lang_b or "-"]}
+    for field in ("url", "title"):
+        order, parts = _version_order(getattr(a, field), getattr(b, field))
+        if order:
+            return order > 0, {"rule": "version", "where": field, "versions": parts}
+    if a.newest_date and b.newest_date and abs(a.newest_date - b.newest_date) >= 1 / 12:
+        return a.newest_date > b.newest_date, {"rule": "date", "dates": [_month(a.newest_date), _month(b.newest_date)]}
+    size_a = a.text.size if a.text else 0
+    size_b = b.text.size if b.text else 0
+    if min(size_a, size_b) and abs(size_a - size_b) > 0.05 * max(size_a, size_b):
+        return size_a > size_b, {"rule": "complete", "sizes": [size_a, size_b]}
+    if (a.kind == "html") != (b.kind == "html"):
+        return a.kind == "html", {"rule": "html"}
+    return a.id < b.id, {"rule": "id"}
+
+
+def prefer(a: CopyInfo, b: CopyInfo) -> bool:
+    """True when ``a`` is the better copy to keep of the two."""
+    return preference(a, b)[0]
+
+
+def _month(year: float) -> str:
+    """A date kept as year + (month - 1) / 12, as YYYY-MM."""
+    whole = int(year)
+    return f"{whole}-{min(12, round((year - whole) * 12) + 1):02d}"
+
+
+@dataclass(frozen=True)
+class Copy:
+    score: float  # containment in the copy preferred over it (0: none)
+    duplicate_of: int | None
+    jaccard: float
+    signal: str  # "text" | "code" | ""
+    because: dict | None = None  # why that copy is the one to keep (``preference``), its figures first
+
+
+NO_COPY = Copy(0.0, None, 0.0, "")
+
+
+def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
+    """Each document's containment in a preferred near-copy (``Copy``), over candidates only: the two LSH
+    indexes (text, code), the containment samples (``contained_in``), and the source copies the crawler named."""
+    by_id = {info.id: info for info in infos}
+    settings = dict(
+        threshold=redundancy.CANDIDATE_JACCARD, num_perm=redundancy.NUM_PERM, weights=redundancy.LSH_WEIGHTS
+    )
+    text_lsh, code_lsh = MinHashLSH(**settings), MinHashLSH(**settings)
+    for info in infos:
+        if info.text is not None:
+            text_lsh.insert(info.id, info.text.minhash, check_duplication=False)
+        if info.code is not None:
+            code_lsh.insert(info.id, info.code.minhash, check_duplication=False)
+    contained = contained_in(infos)
+    by_url = {info.url: info.id for info in infos}
+    result: dict[int, Copy] = {}
+    for info in infos:
+        best = NO_COPY
+        for signal, lsh, own in (("text", text_lsh, info.text), ("code", code_lsh, info.code)):
+            if own is None:
+                continue
+            for other_id in sorted(lsh.query(own.minhash)):
+                if other_id == info.id:
+                    continue
+                other = by_id[other_id]
+                theirs = other.text if signal == "text" else other.code
+                if theirs is None:
+                    continue
+                jaccard = own.minhash.jaccard(theirs.minhash)
+                score = redundancy.containment(jaccard, own.size, theirs.size)
+                if (signal == "code" and score < CODE_CONTAINMENT) or score <= best.score:
+                    continue
+                better, because = preference(other, info)
+                if better:  # only a better copy to keep makes this one redundant
+                    best = Copy(round(score, 4), other_id, round(jaccard, 4), signal, because)
+        for other_id, share in contained.get(info.id, ()):
+            # a small text inside a much larger one: Jaccard is low, the sampled containment says it. Only an
+            # earlier form of the larger one is a copy (the same file name, or the larger is the newer version,
+            # date or rendered page): a page that quotes a whole example file, or a README that includes its
+            # getting-started page, does not make them copies
+            other = by_id[other_id]
+            if share > best.score and info.text is not None and other.text is not None:
+                better, because = preference(other, info)
+                if better and (because["rule"] in GROWN_RULES or _revisions(info.url, other.url)):
+                    jaccard = info.text.minhash.jaccard(other.text.minhash)
+                    best = Copy(round(share, 4), other_id, round(jaccard, 4), "contained", because)
+        page = by_url.get(info.copy_of or "")
+        page_text = by_id[page].text if page is not None and page != info.id else None
+        if page is not None and page_text is not None and info.text is not None:
+            # the crawler read this from Sphinx's _sources/ and named its rendered page: a candidate however
+            # little the page's navigation leaves of the Jaccard (a source that only includes another file
+            # shares no text with its page, and stays no copy)
+            jaccard = info.text.minhash.jaccard(page_text.minhash)
+            score = redundancy.containment(jaccard, info.text.size, page_text.size)
+            if score > best.score:
+                best = Copy(round(score, 4), page, round(jaccard, 4), "source", {"rule": "rendered"})
+        result[info.id] = best
+    for cycle in _cycles(result):
+        # the preference's tolerances (a month, 5% of the text) can make three copies prefer each other in a
+        # ring; the one that wins its ring by the strongest rules is the copy to keep, and repeats nothing
+        wins = dict.fromkeys(cycle, 0)
+        for a in cycle:
+            for b in cycle:
+                better, because = preference(by_id[a], by_id[b]) if a != b else (False, {})
+                if better:
+                    wins[a] += RULE_WEIGHT[because["rule"]]
+        result[max(cycle, key=lambda d: (wins[d], -d))] = NO_COPY
+    return result
+
+
+RULE_WEIGHT = {"rendered": 32, "original": 24, "version": 16, "date": 8, "complete": 4, "html": 2, "id": 1}
+
+
+_LANGUAGE = re.compile(
+    r"(?:^|[/._-])(zh|cn|zh[-_](?:cn|tw|hans|hant)|ja|jp|ko|kr|ru|fr|de|es|pt|en)(?=$|[/._-])", re.IGNORECASE
+)
+
+
+def _language_mark(url: str) -> str:
+    """The language a URL's path marks as a translation (``docs/zh/…``, ``notes.zh.md``), "" for none; English
+    counts as none: "en" beside "zh" marks the original."""
+    path = url.split("://", 1)[-1].split("/", 1)[-1]
+    marks = [m.lower() for m in _LANGUAGE.findall(path)]
+    return "" if not marks or marks[-1] == "en" else marks[-1]
+
+
+_REVISION = re.compile(r"[0-9a-f]{7,40}|v?\d+(?:\.\d+)*|main|master|latest|stable|dev|trunk", re.IGNORECASE)
+
+
+def _revisions(a: str, b: str) -> bool:
+    """Whether two URLs are one path at two revisions: equal but in one segment, a commit, a version or a
+    branch in both (``…/triton/da40a1e/README.md`` and ``…/triton/3f2c9b1/README.md``)."""
+    parts_a, parts_b = a.rstrip("/").split("/"), b.rstrip("/").split("/")
+    if len(parts_a) != len(parts_b):
+        return False
+    differ = [(x, y) for x, y in zip(parts_a, parts_b, strict=True) if x != y]
+    return len(differ) == 1 and all(_REVISION.fullmatch(part) for part in differ[0])
+
+
+def _cycles(found: dict[int, Copy]) -> list[list[int]]:
+    """The rings of ``duplicate_of`` pointers (each document points at one copy at most)."""
+    state: dict[int, int] = {}  # 1: on the current path, 2: done
+    rings = []
+    for start in found:
+        path = []
+        current: int | None = start
+        while current is not None and current in found and state.get(current, 0) == 0:
+            state[current] = 1
+            path.append(current)
+            current = found[current].duplicate_of
+        if current is not None and state.get(current) == 1:
+            rings.append(path[path.index(current) :])
+        for doc in path:
+            state[doc] = 2
+    return rings
+
+
+def contained_in(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:
+    """id → [(id of a document that holds most of it, sampled containment)], for pairs the Jaccard LSH misses.
+
+    Each text keeps the shingle hashes below ``SAMPLE_BELOW`` (1 in ``2**SAMPLE_SHIFT``): a sample that is
+    consistent across documents, so when A's shingles lie in B, A's sample lies in B's sample. Hashes shared
+    by more than ``SAMPLE_POSTINGS`` documents (common phrases, templates) name no copy and are skipped; from
+    the rest, a pair is a candidate when B holds at least ``SAMPLE_CONTAINMENT`` of A's sample, and at least
+    ``SAMPLE_MIN`` hashes of it. Sorted arrays and counts, no pair of documents compared blindly: linear in the
+    samples, plus the pairs inside each posting list (at most ``SAMPLE_POSTINGS``² each).
+    """
+    own = [(i, info.sample) for i, info in enumerate(infos) if info.sample is not None and len(info.sample)]
+    if len(own) < 2:
+        return {}
+    hashes = np.concatenate([sample for _, sample in own])
+    docs = np.concatenate([np.full(len(sample), i, dtype=np.int64) for i, sample in own])
+    order = np.argsort(hashes, kind="stable")
+    hashes, docs = hashes[order], docs[order]
+    starts = np.flatnonzero(np.r_[True, hashes[1:] != hashes[:-1]])
+    sizes = np.diff(np.r_[starts, len(hashes)])
+    firsts, seconds = [], []
+    for size in np.unique(sizes[(sizes >= 2) & (sizes <= SAMPLE_POSTINGS)]):
+        members = docs[starts[sizes == size][:, None] + np.arange(size)]  # (groups, size)
+        left, right = np.nonzero(~np.eye(size, dtype=bool))
+        firsts.append(members[:, left].ravel())
+        seconds.append(members[:, right].ravel())
+    if not firsts:
+        return {}
+    n = len(infos)
+    pairs, shared = np.unique(np.concatenate(firsts) * n + np.concatenate(seconds), return_counts=True)
+    first, second = pairs // n, pairs % n
+    sampled = np.array([len(info.sample) if info.sample is not None else 0 for info in infos])
+    share = shared / np.maximum(sampled[first], 1)
+    keep = (shared >= SAMPLE_MIN) & (share >= SAMPLE_CONTAINMENT)
+    found: dict[int, list[tuple[int, float]]] = {}
+    for a, b, c in zip(first[keep].tolist(), second[keep].tolist(), share[keep].tolist(), strict=True):
+        found.setdefault(infos[a].id, []).append((infos[b].id, round(c, 4)))
+    return found

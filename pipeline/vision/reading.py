@@ -1,0 +1,111 @@
+"""One pass over a document: every figure the Vision needs from it, and its TF-IDF features; never its text.
+
+``Reader(matcher, domains).read(row)`` tokenizes the title and text once (``analysis.tokens``), counts in
+one phrase pass the profile's terms and sense words, the taxonomy's concepts and the cue phrases of
+``signals``, reads the structure (``signals.read``), notes what the copies stage needs later (the hashes of
+the text's lines, for the boilerplate count; the newest date and version the document shows) and returns a
+``Reading`` plus the document's TF-IDF features (stems and stem pairs), which the caller hands on to the
+vectorizer and then drops. A ``Reading`` holds figures only (~1 KB), so 100k of them fit in memory.
+
+A row is what the scorer reads from the database: (id, url, title, kind, text, headings, code_blocks,
+metadata), with headings, code blocks and metadata as JSON strings or already parsed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..taxonomy import Domain
+from ..terms import PhraseCounter
+from . import analysis, signals
+from .topic import Evidence, TopicMatcher
+
+_YEAR_DATE = re.compile(r"\b((?:19|20)\d\d)[-/.](0?[1-9]|1[0-2])(?:[-/.](\d\d?))?\b")
+LINE_MIN_CHARS = 8  # shorter lines ("Returns", "}") are never boilerplate worth counting
+
+
+@dataclass
+class Reading:
+    id: int
+    url: str
+    title: str
+    kind: str
+    words: int
+    evidence: Evidence
+    concepts: dict[str, dict[str, int]]
+    structure: signals.Structure
+    newest_date: float  # the latest date the text or metadata shows, as year + month/12 (0: none)
+    line_hashes: np.ndarray  # distinct hashes of the text's lines (for the boilerplate count), uint64
+    extra: dict = field(default_factory=dict)
+
+
+def _loads(value, kind):
+    if isinstance(value, kind):
+        return value
+    if not value:
+        return kind()
+    try:
+        parsed = json.loads(value)
+    except (json.JSONDecodeError, TypeError):
+        return kind()
+    return parsed if isinstance(parsed, kind) else kind()
+
+
+def newest_date(written: float, metadata: dict) -> float:
+    """The latest date a document shows (its metadata, or ``written``: the latest date in its text)."""
+    best = written
+    for key in ("updated", "published", "last_modified", "date"):
+        value = str(metadata.get(key) or "")
+        for year, month, _ in _YEAR_DATE.findall(value):
+            best = max(best, int(year) + (int(month) - 1) / 12)
+    return best
+
+
+def line_hashes(text: str) -> np.ndarray:
+    lines = {line.strip().lower() for line in text.split("\n")}
+    return np.fromiter((hash(line) for line in lines if len(line) >= LINE_MIN_CHARS), dtype=np.int64).view(np.uint64)
+
+
+class Reader:
+    def __init__(self, matcher: TopicMatcher, domains: list[Domain]):
+        self.matcher = matcher
+        self.domains_of: dict[str, list[str]] = {}
+        for d in domains:
+            for c in d.concepts:
+                self.domains_of.setdefault(c, []).append(d.id)
+        phrases = [*matcher.phrases(), *self.domains_of, *signals.cue_phrases()]
+        self.counter = PhraseCounter(phrases, key=analysis.phrase_key)
+        self.head_counter = PhraseCounter(signals.cue_phrases(), key=analysis.phrase_key)
+
+    def read(self, row) -> tuple[Reading, list[str]]:
+        doc_id, url, title, kind, text, headings, code_blocks, metadata = row
+        headings = _loads(headings, list)
+        code_blocks = _loads(code_blocks, list)
+        metadata = _loads(metadata, dict)
+        title = title or ""
+        text = text or ""
+        toks = analysis.tokens(f"{title}\n{text}")
+        found = self.counter.count(toks)
+        head_found = self.head_counter.count(analysis.tokens("\n".join([title, *map(str, headings[:80])])))
+        concepts: dict[str, dict[str, int]] = {}
+        for concept, n in found.items():
+            for domain_id in self.domains_of.get(concept, ()):
+                concepts.setdefault(domain_id, {})[concept] = n
+        structure = signals.read(title, text, headings, code_blocks, len(toks), found, head_found, url)
+        reading = Reading(
+            id=doc_id,
+            url=url,
+            title=title or url,
+            kind=kind,
+            words=len(toks),
+            evidence=self.matcher.evidence(found, len(toks)),
+            concepts=concepts,
+            structure=structure,
+            newest_date=newest_date(structure.newest_date, metadata),
+            line_hashes=line_hashes(text),
+        )
+        return reading, analysis.tfidf_features(toks)

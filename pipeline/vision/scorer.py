@@ -1,0 +1,377 @@
+"""The learned Vision, whole: relevance, document type, value and redundancy for every document of a corpus.
+
+``score_rows(rows, n_docs, ...)`` is the scoring itself on plain data: ``rows()`` yields the stored documents
+(id, url, title, kind, text, headings, code_blocks, metadata) and is called twice (the copies stage reads the
+texts again, see ``copies``). It returns ``ScoredDocument``s (``pipeline.score``'s type) whose components
+hold the reasons for ``shijie show``; ``pipeline.score.score_corpus`` runs it over a database and writes them.
+
+    pass 1   each text is read once (reading.Reader): stems, phrase counts (profile terms, sense words,
+             taxonomy concepts, cue phrases), structure, lines into the boilerplate sketch; its stem features
+             go straight into TfidfVectorizer.fit_transform, and its vector over the model vocabulary gives
+             the learned topic probability and words value right away; nothing keeps the text
+    corpus   cosine of every document to the profile vector in the corpus's TF-IDF space;
+             relevance  = profile score (topic.relevance), blended RELEVANCE_BLEND with the learned topic
+                          probability when the profile is the one the model was trained with
+                          (an other --topic/--profile: the profile score alone), then 50/50 with the user's
+                          good/bad marks model when there are marks (arxiv-sanity: logistic regression over the
+                          corpus TF-IDF)
+             type       doc_type over the structure figures (an arXiv record or a paper-shaped PDF: paper)
+             value      the learned linear model over named features; + MARK_POINTS × (2p − 1) with marks;
+                        × (relevance / medium)² below the "medium" cut (an off-topic page is worth little to
+                        this reader however well written: the gate the old scorer had, at the calibrated cut;
+                        squared, so a page halfway to the cut keeps a quarter: dev's Spearman 0.735 → 0.737);
+                        × (1 − ADMIN_GATE × the probability of an administrative type)
+    pass 2   texts again, boilerplate dropped, MinHash of text and code; LSH; the copy to keep by
+             preference, never by rank (copies.measure); value − COPY_POINTS × redundancy for a document
+             that repeats a better copy
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import coverage
+from ..errors import EmptyCorpusError
+from ..profile import Profile
+from ..redundancy import HIGH_REDUNDANCY, redundancy_label
+from ..store.scores import ScoredDocument
+from ..taxonomy import Domain, load_taxonomy
+from . import analysis, copies, topic
+from .reading import Reader, Reading, _loads
+from .value_model import ADMIN_TYPES, VisionModel, load_model
+
+MIN_DF, MAX_DF, SMALL_CORPUS = 2, 0.9, 20
+RELEVANCE_BLEND = 0.5  # share of the learned topic probability in the default profile's relevance
+LABEL_SHARE = 0.5  # with the user's marks, their model is half the relevance (as before)
+MARK_POINTS = 15.0  # the marks model moves value by up to this many points either way
+COPY_POINTS = 15.0  # a document that repeats a better copy loses up to this many points
+# value × (1 − ADMIN_GATE × P(administrative type)): a page typed changelog, licence, table of contents, … keeps
+# at most half its modelled value. Every administrative page is tier C by the labels, but the type is a
+# probability: a full gate (1.0) cost dev's tier A/B pages more (78% → 74% above the curation cut) than it
+# took from the administrative ones; 0.5 took all traps below the median on train (0.99 → 1.0) for 0.003 of
+# dev's Spearman
+ADMIN_GATE = 0.5
+TOP_TERMS = 8
+
+Row = tuple
+
+
+@dataclass
+class _Doc:
+    reading: Reading
+    structure: np.ndarray  # Structure.features() values in STRUCTURE order, float32
+    topic_p: float | None
+    topic_terms: list
+    words_value: float
+    words_terms: list
+    doc_type: str
+    type_probs: np.ndarray  # over model.doctype["classes"], float32
+
+
+def profile_vector(vectorizer, profile: Profile) -> np.ndarray | None:
+    """The profile in the corpus's TF-IDF space: its text's vector plus its terms' (weight × idf), each unit."""
+    index = vectorizer.vocabulary_
+    size = len(index)
+    if size == 0:
+        return None
+    vector = np.zeros(size)
+    if profile.text:
+        vector += vectorizer.transform([analysis.tfidf_features(analysis.tokens(profile.text))]).toarray()[0]
+    terms = np.zeros(size)
+    for term, weight in profile.terms.items():
+        features = [f for f in analysis.tfidf_features(analysis.tokens(term)) if f in index]
+        longest = max((f.count(" ") for f in features), default=0)
+        for f in features:
+            if f.count(" ") == longest:  # a phrase longer than two words lives in the space as its pairs
+                terms[index[f]] += weight * vectorizer.idf_[index[f]]
+    parts = [v / np.linalg.norm(v) for v in (vector, terms) if np.linalg.norm(v) > 0]
+    if not parts:
+        return None
+    total = parts[0] if len(parts) == 1 else parts[0] + parts[1]
+    return total / np.linalg.norm(total)
+
+
+PAPER_HEADINGS = 3  # distinct paper cues (abstract, references, conclusion, …) a PDF needs to read as a paper
+
+
+def paper_type(reading: Reading) -> str | None:
+    """ "paper" for what the extractor read as a paper: an arXiv record (its Atom entry: title, authors,
+    abstract), or a PDF whose headings are a paper's. The labelled set holds no papers to learn the type
+    from (papers sit on arXiv, not in documentation packages or repositories), so this one is a rule."""
+    s = reading.structure
+    if reading.kind == "arxiv":
+        return "paper"
+    if reading.kind == "pdf" and s.head_cues.get("paper", 0) + s.distinct_cues.get("paper", 0) >= PAPER_HEADINGS:
+        return "paper"
+    return None
+
+
+def _marks_model(matrix, docs: list[_Doc], marks: dict[int, str]):
+    """arxiv-sanity's model of the user's good/bad marks over the corpus TF-IDF (pipeline.score's rule)."""
+    if matrix is None or not marks:
+        return None, None
+    good = [i for i, d in enumerate(docs) if marks.get(d.reading.id) == "good"]
+    bad = [i for i, d in enumerate(docs) if marks.get(d.reading.id) == "bad"]
+    unmarked = [i for i, d in enumerate(docs) if d.reading.id not in marks]
+    positives, negatives = good or unmarked, bad or unmarked
+    if not (good or bad) or not positives or not negatives:
+        return None, None
+    from sklearn.linear_model import LogisticRegression
+
+    y = np.array([1] * len(positives) + [0] * len(negatives))
+    model = LogisticRegression(C=10.0, class_weight="balanced", solver="liblinear", random_state=0)
+    model.fit(matrix[positives + negatives], y)
+    return model.predict_proba(matrix)[:, 1], model.coef_[0]
+
+
+def score_rows(
+    rows: Callable[[], Iterable[Row]],
+    n_docs: int,
+    profile: Profile,
+    domains: list[Domain] | None = None,
+    model: VisionModel | None = None,
+    marks: dict[int, str] | None = None,
+    timings: dict[str, float] | None = None,
+):
+    """Scores the documents ``rows()`` yields; returns ``pipeline.score.ScoredDocument``s, best first."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    timings = {} if timings is None else timings
+    if n_docs == 0:
+        raise EmptyCorpusError("no documents to score: crawl first (shijie crawl)")
+    model = model or load_model()
+    domains = domains if domains is not None else load_taxonomy()
+    marks = marks or {}
+    matcher = topic.TopicMatcher(profile)
+    reader = Reader(matcher, domains)
+    lines = copies.LineCounts()
+    use_words = model.matches_profile(profile)
+    cuts = model.cuts(use_words)
+    structure_names: list[str] = []
+    classes = model.doctype["classes"]
+    admin_columns = np.array([c in ADMIN_TYPES for c in classes])
+    docs: list[_Doc] = []
+    clock = time.perf_counter()
+    features_s = 0.0
+
+    def features() -> Iterator[list[str]]:
+        nonlocal features_s
+        for row in rows():
+            started = time.perf_counter()
+            reading, feats = reader.read(row)
+            lines.add(reading.line_hashes)
+            reading.line_hashes = np.empty(0, dtype=np.uint64)
+            figures = reading.structure.features()
+            if not structure_names:
+                structure_names.extend(figures)
+            words = model.words(feats)
+            topic_p = model.topic_probability(words) if use_words else None
+            words_value = model.words_value(words)
+            doc_type, probs = model.doc_type(figures)
+            doc_type = paper_type(reading) or doc_type
+            docs.append(
+                _Doc(
+                    reading,
+                    np.fromiter(figures.values(), dtype=np.float32, count=len(figures)),
+                    topic_p.score if topic_p else None,
+                    topic_p.contributions if topic_p else [],
+                    words_value.score,
+                    words_value.contributions,
+                    doc_type,
+                    np.fromiter((probs[c] for c in classes), dtype=np.float32, count=len(classes)),
+                )
+            )
+            features_s += time.perf_counter() - started
+            yield feats
+
+    small = n_docs < SMALL_CORPUS
+    vectorizer = TfidfVectorizer(
+        analyzer=analysis.prepared,
+        sublinear_tf=True,
+        min_df=1 if small else MIN_DF,
+        max_df=1.0 if small else MAX_DF,
+        dtype=np.float32,
+    )
+    try:
+        matrix = vectorizer.fit_transform(features())
+    except ValueError as exc:
+        if "empty vocabulary" in str(exc):  # not one word in any document: nothing to rank them by
+            raise EmptyCorpusError(
+                f"nothing to score: the {n_docs} document(s) hold no words, only numbers, symbols or stop words;"
+                " crawl documents with text"
+            ) from None
+        matrix = None  # every term pruned by min_df / max_df: relevance rests on the profile's terms alone
+    timings["features"] = features_s
+    timings["tfidf"] = time.perf_counter() - clock - features_s
+    clock = time.perf_counter()
+
+    vector = profile_vector(vectorizer, profile) if matrix is not None else None
+    cosine = np.asarray(matrix @ vector).ravel() if vector is not None else np.zeros(len(docs))
+    marks_p, marks_coef = _marks_model(matrix, docs, marks)
+    vocabulary = vectorizer.get_feature_names_out() if matrix is not None else np.array([], dtype=object)
+
+    relevance_of: dict[int, dict] = {}
+    value_of: dict[int, tuple[float, dict]] = {}
+    for i, doc in enumerate(docs):
+        r = doc.reading
+        profile_score, parts = topic.relevance(r.evidence, float(cosine[i]))
+        score = profile_score
+        if doc.topic_p is not None:
+            score = (1 - RELEVANCE_BLEND) * profile_score + RELEVANCE_BLEND * doc.topic_p
+        if marks_p is not None:
+            score = (1 - LABEL_SHARE) * score + LABEL_SHARE * float(marks_p[i])
+        relevance_of[r.id] = {
+            "score": round(score, 4),
+            "profile_score": round(profile_score, 4),
+            **parts,
+            "learned_topic": None if doc.topic_p is None else round(doc.topic_p, 4),
+            "learned_for": model.profile["name"],  # the one profile the learned topic model knows
+            "learned_terms": doc.topic_terms,
+            "matched_terms": r.evidence.matched,
+            "senses": r.evidence.senses,
+            "label": marks.get(r.id),
+            "label_model": None if marks_p is None else round(float(marks_p[i]), 4),
+            "label_model_terms": _top_terms(matrix, i, marks_coef, vocabulary) if marks_coef is not None else [],
+        }
+        figures = dict(zip(structure_names, doc.structure.tolist(), strict=False))
+        figures.update({f"type:{c}": float(p) for c, p in zip(classes, doc.type_probs, strict=False)})
+        concept_total = sum(sum(c.values()) for c in r.concepts.values())
+        distinct = sum(len(c) for c in r.concepts.values())
+        figures.update(
+            relevance=score,
+            words_value=doc.words_value
+            if use_words
+            else model.value["mean"][model.value["features"].index("words_value")],
+            term_evidence=r.evidence.score,
+            distinct_concepts=float(np.log1p(distinct)),
+            concept_mentions=float(np.log1p(concept_total)),
+        )
+        value, explained = model.value_of(figures)
+        mark_points = 0.0
+        if marks_p is not None:
+            mark_points = MARK_POINTS * (2 * float(marks_p[i]) - 1)
+        gate = min(1.0, score / cuts[0]) ** 2 if cuts[0] > 0 else 1.0
+        admin = float(doc.type_probs[admin_columns].sum()) if doc.doc_type != "paper" else 0.0
+        type_gate = 1.0 - ADMIN_GATE * admin
+        value_of[r.id] = (
+            (value + mark_points) * gate * type_gate,
+            {
+                **explained,
+                "model": value,
+                "marks": round(mark_points, 1),
+                "relevance_gate": round(gate, 3),
+                "admin_gate": round(type_gate, 3),
+            },
+        )
+    timings["relevance_value"] = time.perf_counter() - clock
+    clock = time.perf_counter()
+
+    signer = copies.Signer(lines, len(docs))
+    infos = []
+    newest = {d.reading.id: d.reading.newest_date for d in docs}
+    for doc_id, url, title, kind, text, _headings, code_blocks, metadata in rows():
+        copy_of = _loads(metadata, dict).get("source_copy_of") if metadata and "source_copy_of" in metadata else None
+        infos.append(
+            signer.sign(
+                doc_id,
+                url,
+                title or "",
+                kind,
+                text or "",
+                _loads(code_blocks, list),
+                newest.get(doc_id, 0.0),
+                copy_of if isinstance(copy_of, str) else None,
+            )
+        )
+    found = copies.measure(infos)
+    info_of = {info.id: info for info in infos}
+    timings["copies"] = time.perf_counter() - clock
+    clock = time.perf_counter()
+
+    url_of = {d.reading.id: d.reading.url for d in docs}
+    scored = []
+    for doc in docs:
+        r = doc.reading
+        copy = found.get(r.id, copies.NO_COPY)
+        adjusted, value_parts = value_of[r.id]
+        copy_points = COPY_POINTS * copy.score if copy.score >= HIGH_REDUNDANCY else 0.0
+        final = round(max(0.0, min(100.0, adjusted - copy_points)))
+        info = info_of.get(r.id)
+        rel = relevance_of[r.id]
+        components = {
+            "value": {**value_parts, "copy": round(-copy_points, 1), "total": final},
+            "relevance": rel,
+            "type": {
+                "type": doc.doc_type,
+                "probabilities": {
+                    c: round(float(p), 3) for c, p in zip(classes, doc.type_probs, strict=False) if p >= 0.1
+                },
+                "admin": doc.doc_type in ADMIN_TYPES,
+            },
+            "words": {"value": round(doc.words_value, 4), "terms": doc.words_terms, "used": use_words},
+            "form": _form(dict(zip(structure_names, doc.structure.tolist(), strict=False)), r),
+            "uniqueness": {
+                "score": round(1 - copy.score, 4),
+                "redundancy": copy.score,
+                "jaccard": copy.jaccard,
+                "signal": copy.signal,
+                "duplicate_of": copy.duplicate_of,
+                "duplicate_of_url": (url_of.get(copy.duplicate_of) if copy.duplicate_of is not None else None),
+                "because": copy.because,
+                "boilerplate_share": info.boilerplate_share if info else 0.0,
+            },
+            # what mastery weighs coverage by (pipeline.curate.kept_concepts): the value, as depth
+            "depth": {"score": round(final / 100, 4), "reasons": [f"value {final}"]},
+            "concepts": r.concepts,
+            "words_count": r.words,
+        }
+        scored.append(
+            ScoredDocument(
+                id=r.id,
+                url=r.url,
+                title=r.title,
+                value=final,
+                relevance=topic.relevance_label(rel["score"], cuts),
+                relevance_score=rel["score"],
+                redundancy=redundancy_label(copy.score),
+                redundancy_score=copy.score,
+                duplicate_of=copy.duplicate_of,
+                duplicate_of_url=(url_of.get(copy.duplicate_of) if copy.duplicate_of is not None else None),
+                domains=coverage.document_coverage(r.concepts, domains),
+                components=components,
+            )
+        )
+    timings["assemble"] = time.perf_counter() - clock
+    return sorted(scored, key=lambda s: (-s.value, -s.relevance_score, s.id))
+
+
+def _form(figures: dict[str, float], reading: Reading) -> dict:
+    s = reading.structure
+    return {
+        "words": reading.words,
+        "prose_share": round(figures.get("prose_share", 0.0), 3),
+        "code_share": round(figures.get("code_share", 0.0), 3),
+        "code_blocks": s.code_blocks,
+        "headings": s.headings,
+        "measurements": s.measurements,
+        "math": s.math,
+        "explanation_cues": s.cues.get("explain", 0),
+        "label_share": round(figures.get("label_share", 0.0), 3),
+    }
+
+
+def _top_terms(matrix, i: int, weights, vocabulary) -> list[dict]:
+    row = matrix.getrow(i)
+    if row.nnz == 0:
+        return []
+    contributions = row.data * weights[row.indices]
+    order = np.argsort(-contributions, kind="stable")[:TOP_TERMS]
+    return [
+        {"term": analysis.surface(str(vocabulary[row.indices[j]])), "weight": round(float(contributions[j]), 4)}
+        for j in order
+        if contributions[j] > 0
+    ]

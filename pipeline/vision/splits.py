@@ -1,0 +1,106 @@
+"""Train / dev / test by family: no family in two splits (``data/vision/splits.toml``).
+
+A family is the splitting unit of the label files (one project: its Debian packages of several versions and
+its repository are one family), so a version pair or a source copy never sits on both sides of a split and
+nothing the model learns of one project's wording is tested on that project.
+
+The assignment procedure (deterministic, decided on labels only, before any document is scored; the file's
+header says the same):
+
+1. Each family falls in a stratum: its origin (debian | github) × its character ("off" when at least half
+   of its labelled documents are off-topic, else "on").
+2. Within a stratum, families are taken in the order of the SHA-256 of their name (an order nobody chose).
+3. Each goes to the split whose share of the stratum's labelled documents is furthest below its target
+   (``TARGETS``); ties go to test, then dev, then train.
+4. An assignment, once written, never changes: families that land later are placed by the same rule, in
+   the same hash order among themselves, given the documents already assigned.
+
+``assign()`` applies the rule; ``tools/make_splits.py`` writes the file; ``load_splits()`` reads it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from ..errors import DataError
+from ..resources import data_dir
+from .labelled import Label
+
+SPLITS = ("train", "dev", "test")
+TARGETS = {"test": 0.3, "dev": 0.2, "train": 0.5}
+_TIE_ORDER = ("test", "dev", "train")
+
+
+def splits_path() -> Path:
+    return data_dir() / "vision" / "splits.toml"
+
+
+def stratum(labels: list[Label]) -> str:
+    """``<origin>-<on|off>`` of one family's labels."""
+    off = sum(label.relevance == "off" for label in labels)
+    return f"{labels[0].origin}-{'off' if 2 * off >= len(labels) else 'on'}"
+
+
+def assign(labels: list[Label], existing: dict[str, str] | None = None) -> dict[str, str]:
+    """family → split for every family of ``labels``, keeping ``existing`` assignments as they are."""
+    existing = dict(existing or {})
+    by_family: dict[str, list[Label]] = defaultdict(list)
+    for label in labels:
+        by_family[label.family].append(label)
+    strata: dict[str, list[str]] = defaultdict(list)
+    for family, members in by_family.items():
+        strata[stratum(members)].append(family)
+    result = {f: s for f, s in existing.items() if f in by_family}
+    for name in sorted(strata):
+        families = strata[name]
+        docs: Counter = Counter()
+        for family in families:
+            if family in result:
+                docs[result[family]] += len(by_family[family])
+        for family in sorted((f for f in families if f not in result), key=_hash_order):
+            total = sum(docs.values()) + len(by_family[family])
+            # the split furthest below its target share once this family's documents count in the total
+            deficit = {s: TARGETS[s] - docs[s] / total for s in SPLITS}
+            choice = max(_TIE_ORDER, key=lambda s: (round(deficit[s], 9), -_TIE_ORDER.index(s)))
+            result[family] = choice
+            docs[choice] += len(by_family[family])
+    return result
+
+
+def _hash_order(family: str) -> str:
+    return hashlib.sha256(family.encode("utf-8")).hexdigest()
+
+
+def load_splits(path: str | Path | None = None) -> dict[str, str]:
+    """family → split, from ``splits.toml`` (``[families]`` table)."""
+    path = Path(path) if path is not None else splits_path()
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise DataError(f"splits file {path} does not exist: python tools/make_splits.py") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise DataError(f"splits file {path} does not parse: {exc}") from None
+    families = raw.get("families")
+    if not isinstance(families, dict):
+        raise DataError(f"splits file {path} has no [families] table")
+    for family, split in families.items():
+        if split not in SPLITS:
+            raise DataError(f"splits file {path}: family {family!r} is in {split!r}, not one of {', '.join(SPLITS)}")
+    return dict(families)
+
+
+def select(labels: list[Label], split: str | tuple[str, ...], splits: dict[str, str] | None = None) -> list[Label]:
+    """The labels of the families in ``split`` (one name or several)."""
+    wanted = (split,) if isinstance(split, str) else tuple(split)
+    for name in wanted:
+        if name not in SPLITS:
+            raise DataError(f"unknown split {name!r}: one of {', '.join(SPLITS)}")
+    splits = splits if splits is not None else load_splits()
+    return [label for label in labels if splits.get(label.family) in wanted]
+
+
+def unassigned(labels: list[Label], splits: dict[str, str]) -> list[str]:
+    return sorted({label.family for label in labels if label.family not in splits})

@@ -1,0 +1,140 @@
+"""Relevance to a topic profile, on stems and word pairs, with the senses of ambiguous terms told apart.
+
+For a document with ``words`` tokens in which profile term t (weight w_t) occurs c_t times:
+
+    sat(c)     = c / (c + k),  k = 1.2 × (0.7 + 0.3 × words / 1000)       # BM25's saturation, fixed length
+    sense_t    = (1 + with_t) / (1.5 + with_t + against_t)   for a term with [senses.t], else 1
+                 (with_t, against_t: counts of the sense's context words in the document, each up to 3)
+    e(T)       = Σ_{t in T} w_t × sat(c_t) × sense_t  /  min(Σ positive w, EVIDENCE_SCALE)
+    evidence   = e(specific) + e(general) × min(1, e(specific) / needs)
+                 (general: the profile's [general] terms, words every technical text uses, thread, barrier,
+                 profiling, floating point: they confirm the topic but do not make it)
+    agreement  = Σ_t w_t sat(c_t) sense_t / Σ_t w_t sat(c_t)            # how much of it the senses keep
+    cosine     = TF-IDF cosine of the document to the profile (its text and its terms), × agreement
+    relevance  = EVIDENCE_SHARE × (1 − exp(−evidence / EVIDENCE_FULL)) + (1 − EVIDENCE_SHARE) × (1 − exp(−cosine / COSINE_FULL))
+
+Dividing by ``min(Σw, EVIDENCE_SCALE)`` keeps a one-line ``--topic`` (Σw ≈ 10: the share of its weight a
+page shows) and a broad profile (Σw ≈ 670: a page on shared-memory tiling need not also speak of PTX, TMA and
+rmsnorm) on one scale: evidence 1 means the weight of about ten strong terms, each well present.
+
+The labels "high" / "medium" / "low" cut the relevance at ``HIGH`` and ``MEDIUM``, calibrated on the labelled
+set's train split so that "high" is what a kernel engineer would read (see ``tools/train_vision.py``, which
+writes them into the model file, and docs/perf.md).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..choices import Level
+from ..profile import Profile
+
+SATURATION_K, SATURATION_B, REFERENCE_WORDS = 1.2, 0.3, 1000
+SENSE_CAP = 3  # a context word's count counts up to this
+EVIDENCE_SCALE = 25.0
+EVIDENCE_FULL = 0.6
+COSINE_FULL = 0.12
+EVIDENCE_SHARE = 0.7
+TOP_TERMS = 8
+
+
+def saturate(count: int, words: int) -> float:
+    k = SATURATION_K * (1 - SATURATION_B + SATURATION_B * words / REFERENCE_WORDS)
+    return count / (count + k)
+
+
+@dataclass(frozen=True)
+class Evidence:
+    score: float  # evidence, 0..∞ (1: about ten strong terms well present)
+    agreement: float  # 0..1: the share of the raw evidence the senses keep
+    matched: list[dict]  # the strongest terms: term, count, weight, sense
+    senses: dict[str, float]  # sense factor of each ambiguous term present
+
+
+class TopicMatcher:
+    """A profile's terms and sense words, counted with the Vision's phrase pass."""
+
+    def __init__(self, profile: Profile):
+        self.profile = profile
+        self.terms = {t: w for t, w in profile.terms.items() if w != 0}
+        self.positive = sum(w for w in self.terms.values() if w > 0) or 1.0
+        self.scale = min(self.positive, EVIDENCE_SCALE)
+        self.senses = {t: s for t, s in profile.senses.items() if t in self.terms}
+        self.general = profile.general
+        self.needs = profile.general_needs
+
+    def phrases(self) -> list[str]:
+        """Everything the phrase pass must count for this profile."""
+        words = list(self.terms)
+        for sense in self.senses.values():
+            words += [*sense.with_words, *sense.against]
+        return words
+
+    def sense_factor(self, term: str, found: dict[str, int]) -> float:
+        sense = self.senses.get(term)
+        if sense is None:
+            return 1.0
+        support = sum(min(found.get(w, 0), SENSE_CAP) for w in sense.with_words if w != term)
+        against = sum(min(found.get(w, 0), SENSE_CAP) for w in sense.against)
+        return (1 + support) / (1.5 + support + against)
+
+    def evidence(self, found: dict[str, int], words: int) -> Evidence:
+        raw = specific = general = 0.0
+        occurrences = other_sense = 0.0
+        matched = []
+        senses = {}
+        for term, weight in self.terms.items():
+            count = found.get(term)
+            if not count:
+                continue
+            part = weight * saturate(count, words)
+            factor = self.sense_factor(term, found)
+            if term in self.senses:
+                senses[term] = round(factor, 3)
+            raw += part
+            occurrences += count
+            other_sense += count * (1 - factor)
+            if term in self.general:
+                general += part * factor
+            else:
+                specific += part * factor
+            matched.append((part * factor, term, count, weight, factor))
+        confirm = min(1.0, specific / self.scale / self.needs) if self.needs > 0 else 1.0
+        # a page whose matched words are mostly an ambiguous term in its other sense is about that other thing
+        dominant = (1 - other_sense / occurrences) ** 2 if occurrences else 1.0
+        kept = (specific + general * confirm) * dominant
+        matched.sort(key=lambda m: (-abs(m[0] * (confirm if m[1] in self.general else 1.0)), m[1]))
+        top = [
+            {
+                "term": t,
+                "count": c,
+                "weight": w,
+                **({"sense": round(f, 3)} if t in self.senses else {}),
+                **({"general": round(confirm, 3)} if t in self.general else {}),
+            }
+            for _, t, c, w, f in matched[:TOP_TERMS]
+        ]
+        agreement = kept / raw if raw > 0 else 1.0
+        return Evidence(max(0.0, kept / self.scale), agreement, top, senses)
+
+
+def relevance_label(score: float, cuts: tuple[float, float]) -> Level:
+    """high / medium / low for a relevance score, at the (medium, high) cuts (``VisionModel.cuts``)."""
+    medium, high = cuts
+    return Level.high if score >= high else Level.medium if score >= medium else Level.low
+
+
+def relevance(evidence: Evidence, cosine: float) -> tuple[float, dict]:
+    """The relevance score and its parts."""
+    cos = max(0.0, cosine) * evidence.agreement
+    from_terms = 1 - math.exp(-evidence.score / EVIDENCE_FULL)
+    from_cosine = 1 - math.exp(-cos / COSINE_FULL)
+    score = EVIDENCE_SHARE * from_terms + (1 - EVIDENCE_SHARE) * from_cosine
+    return score, {
+        "term_evidence": round(evidence.score, 4),
+        "sense_agreement": round(evidence.agreement, 4),
+        "cosine": round(cos, 4),
+        "from_terms": round(from_terms, 4),
+        "from_cosine": round(from_cosine, 4),
+    }

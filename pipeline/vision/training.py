@@ -1,0 +1,335 @@
+"""Fitting the Vision's learned parts on the labelled set (used by tools/train_vision.py and the tests).
+
+Samples are the labelled documents read exactly as the scorer reads a stored document
+(``reading.Reader`` over the text the extractor made). The fit, on the train split only:
+
+1. vocabulary: stems and stem pairs in at least ``MIN_DF`` documents of at least ``MIN_FAMILIES`` families
+   (a word only one project uses is that project's quirk, not the field's), the ``MAX_TERMS`` spread over
+   most families; IDF over the train documents.
+2. word models over the documents' vocabulary vectors: the topic model (logistic, on topic = technical or
+   administrative vs off) and the words-value model (ridge, target tier A 1, B 0.67, technical C 0.33,
+   else 0); the document-type model (multinomial logistic over the structure figures).
+3. the value model (ridge over named features). Its inputs for a train document come from models fitted
+   without that document's family (out-of-fold by family, ``FOLDS``), as they will be for an unseen corpus.
+   Each family weighs 1/sqrt(size), so a large project does not set the model alone.
+4. relevance labels, on train (out-of-fold relevance) and dev together: ``medium`` at the lowest relevance
+   that at most ``OFF_MEDIUM`` of the off-topic documents reach, ``high`` at the lowest that at most
+   ``OFF_HIGH`` of off-topic and ``ADMIN_HIGH`` of the administrative ones reach (high: what a kernel
+   engineer would read; administrative pages about the same tools stay below it). The same rule gives a
+   second pair for the profile score alone, which a ``--topic`` or ``--profile`` of the user's gets (the
+   learned topic model knows the default topic only).
+
+The regularisation strengths are chosen on dev (``tune``). Nothing here reads a test document.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..profile import Profile
+from ..taxonomy import load_taxonomy
+from . import topic
+from .evaluate import TIER_RANK, TRAP_TYPES, auc, spearman
+from .labelled import TYPES, Label, LoadedDocument
+from .reading import Reader, Reading
+from .value_model import ADMIN_TYPES, profile_fingerprint
+
+MIN_DF = 3
+MIN_FAMILIES = 2
+MAX_TERMS = 12000
+FOLDS = 5
+OFF_MEDIUM = 0.04
+OFF_HIGH = 0.01
+ADMIN_HIGH = 0.15
+TARGET = {"A": 1.0, "B": 0.67, "C": 0.33}
+
+
+def target(label: Label) -> float:
+    return TARGET[label.tier] if label.relevance == "technical" else 0.0
+
+
+@dataclass
+class Sample:
+    label: Label
+    reading: Reading
+    features: list[str]  # TF-IDF features (stems and stem pairs)
+    structure: dict[str, float]
+    counts: Counter  # the features counted once, for every fit
+
+
+def read_samples(loaded: list[LoadedDocument], profile: Profile) -> list[Sample]:
+    reader = Reader(topic.TopicMatcher(profile), load_taxonomy())
+    samples = []
+    for n, item in enumerate(loaded):
+        doc = item.document
+        row = (n, item.url, doc.title, doc.kind, doc.text, doc.headings, doc.code_blocks, doc.metadata)
+        reading, features = reader.read(row)
+        samples.append(Sample(item.label, reading, features, reading.structure.features(), Counter(features)))
+    return samples
+
+
+def vocabulary(samples: list[Sample]) -> list[str]:
+    df: Counter = Counter()
+    by_family: dict[str, set] = defaultdict(set)
+    for s in samples:
+        df.update(s.counts.keys())
+        by_family[s.label.family].update(s.counts.keys())
+    families: Counter = Counter()
+    for keys in by_family.values():
+        families.update(keys)
+    eligible = [f for f in df if df[f] >= MIN_DF and families[f] >= MIN_FAMILIES]
+    eligible.sort(key=lambda f: (-families[f], -df[f], f))
+    return sorted(eligible[:MAX_TERMS])
+
+
+def term_matrix(samples: list[Sample], vocab: list[str], idf: np.ndarray | None = None):
+    """(1 + log tf) × idf over ``vocab``, L2-normalized per document (value_model.VisionModel.words)."""
+    from scipy import sparse
+
+    index = {t: i for i, t in enumerate(vocab)}
+    rows, cols, vals = [], [], []
+    for n, s in enumerate(samples):
+        for f in s.counts.keys() & index.keys():
+            rows.append(n)
+            cols.append(index[f])
+            vals.append(1 + math.log(s.counts[f]))
+    matrix = sparse.csr_matrix((vals, (rows, cols)), shape=(len(samples), len(vocab)), dtype=np.float64)
+    if idf is None:
+        df = np.bincount(matrix.indices, minlength=len(vocab))
+        idf = np.log((1 + len(samples)) / (1 + df)) + 1
+    matrix = matrix @ sparse.diags(idf)
+    norms = np.sqrt(np.asarray(matrix.multiply(matrix).sum(axis=1)).ravel())
+    norms[norms == 0] = 1
+    return sparse.diags(1 / norms) @ matrix, idf
+
+
+def profile_scores(samples: list[Sample], profile: Profile) -> np.ndarray:
+    """Each sample's profile relevance inside the corpus the samples form (as the scorer computes it)."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    from . import analysis
+    from .scorer import MAX_DF, profile_vector
+    from .scorer import MIN_DF as CORPUS_MIN_DF
+
+    vectorizer = TfidfVectorizer(
+        analyzer=analysis.prepared, sublinear_tf=True, min_df=CORPUS_MIN_DF, max_df=MAX_DF, dtype=np.float32
+    )
+    matrix = vectorizer.fit_transform([s.features for s in samples])
+    vector = profile_vector(vectorizer, profile)
+    cosine = np.asarray(matrix @ vector).ravel() if vector is not None else np.zeros(len(samples))
+    return np.array([topic.relevance(s.reading.evidence, float(c))[0] for s, c in zip(samples, cosine, strict=False)])
+
+
+@dataclass
+class WordModels:
+    vocab: list[str]
+    idf: np.ndarray
+    topic: Any  # LogisticRegression
+    value: Any  # Ridge
+    doctype: Any  # LogisticRegression
+    scaler: Any  # StandardScaler of the structure figures
+    structure_names: list[str]
+
+
+def fit_word_models(samples: list[Sample], c_topic: float, alpha_words: float, c_type: float) -> WordModels:
+    from sklearn.linear_model import LogisticRegression, Ridge
+    from sklearn.preprocessing import StandardScaler
+
+    vocab = vocabulary(samples)
+    matrix, idf = term_matrix(samples, vocab)
+    names = list(samples[0].structure)
+    figures = np.array([[s.structure[n] for n in names] for s in samples])
+    scaler = StandardScaler().fit(figures)
+    scaler.scale_[scaler.scale_ == 0] = 1.0
+    doctype = LogisticRegression(C=c_type, max_iter=5000, class_weight="balanced")
+    doctype.fit(scaler.transform(figures), [s.label.type for s in samples])
+    on_topic = [s.label.relevance != "off" for s in samples]
+    topic_model = LogisticRegression(C=c_topic, class_weight="balanced", max_iter=5000)
+    topic_model.fit(matrix, on_topic)
+    value = Ridge(alpha=alpha_words).fit(matrix, [target(s.label) for s in samples])
+    return WordModels(vocab, idf, topic_model, value, doctype, scaler, names)
+
+
+def apply_word_models(models: WordModels, samples: list[Sample]) -> dict[str, np.ndarray]:
+    matrix, _ = term_matrix(samples, models.vocab, models.idf)
+    figures = np.array([[s.structure[n] for n in models.structure_names] for s in samples])
+    raw = models.doctype.predict_proba(models.scaler.transform(figures))
+    types = np.zeros((len(samples), len(TYPES)))
+    for j, name in enumerate(models.doctype.classes_):
+        types[:, TYPES.index(name)] = raw[:, j]
+    return {
+        "topic": models.topic.predict_proba(matrix)[:, 1],
+        "words_value": models.value.predict(matrix),
+        "types": types,
+    }
+
+
+def out_of_fold(samples: list[Sample], settings: dict) -> dict[str, np.ndarray]:
+    """Word-model outputs for every sample from models fitted without its family."""
+    from sklearn.model_selection import GroupKFold
+
+    groups = [s.label.family for s in samples]
+    result: dict[str, np.ndarray] = {}
+    folds = min(FOLDS, len(set(groups)))
+    for fit_idx, held_idx in GroupKFold(n_splits=folds).split(samples, groups=groups):
+        models = fit_word_models([samples[i] for i in fit_idx], **settings)
+        out = apply_word_models(models, [samples[i] for i in held_idx])
+        for key, values in out.items():
+            if key not in result:
+                result[key] = np.zeros((len(samples), *values.shape[1:]))
+            result[key][held_idx] = values
+    return result
+
+
+VALUE_EXTRA = ("relevance", "words_value", "term_evidence", "distinct_concepts", "concept_mentions")
+# structure figures the type model reads but the value model does not: exclamation marks are a listicle's or an
+# announcement's mark, yet in the labelled set they are too rare (a handful of documents) for their value
+# coefficient to mean anything but those documents
+VALUE_LEFT_OUT = frozenset({"exclaims"})
+
+
+def value_features(samples: list[Sample], words: dict[str, np.ndarray], profile_score: np.ndarray, blend: float):
+    """The value model's named features (the scorer builds the same ones, scorer.score_rows)."""
+    structure = [n for n in samples[0].structure if n not in VALUE_LEFT_OUT]
+    names = structure + [f"type:{t}" for t in TYPES] + list(VALUE_EXTRA)
+    relevance = (1 - blend) * profile_score + blend * words["topic"]
+    rows = []
+    for i, s in enumerate(samples):
+        concepts = s.reading.concepts
+        rows.append(
+            [
+                *(s.structure[n] for n in structure),
+                *words["types"][i],
+                relevance[i],
+                words["words_value"][i],
+                s.reading.evidence.score,
+                math.log1p(sum(len(c) for c in concepts.values())),
+                math.log1p(sum(sum(c.values()) for c in concepts.values())),
+            ]
+        )
+    return names, np.array(rows), relevance
+
+
+def family_weights(samples: list[Sample]) -> np.ndarray:
+    sizes = Counter(s.label.family for s in samples)
+    return np.array([1 / math.sqrt(sizes[s.label.family]) for s in samples])
+
+
+@dataclass
+class ValueFit:
+    names: list[str]
+    mean: np.ndarray
+    scale: np.ndarray
+    coef: np.ndarray
+    intercept: float
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        return 100 * (self.intercept + standardized(x, self.mean, self.scale) @ self.coef)
+
+
+VALUE_CLIP = 3.0  # standardized value features are clipped here (value_model.VisionModel.value_of does the same)
+
+
+def standardized(x: np.ndarray, mean: np.ndarray, scale: np.ndarray) -> np.ndarray:
+    """(x - mean) / scale, clipped to ±VALUE_CLIP: a figure far outside what the labelled documents show (a
+    listicle's exclamation marks, a table of ten thousand numbers) moves the value no further than a rare one."""
+    return np.clip((x - mean) / scale, -VALUE_CLIP, VALUE_CLIP)
+
+
+def fit_value(names: list[str], x: np.ndarray, samples: list[Sample], alpha: float) -> ValueFit:
+    from sklearn.linear_model import Ridge
+
+    mean = x.mean(axis=0)
+    scale = x.std(axis=0)
+    scale[scale == 0] = 1.0
+    model = Ridge(alpha=alpha).fit(
+        standardized(x, mean, scale), [target(s.label) for s in samples], sample_weight=family_weights(samples)
+    )
+    return ValueFit(names, mean, scale, model.coef_, float(model.intercept_))
+
+
+def quality(samples: list[Sample], value: np.ndarray, relevance: np.ndarray) -> dict:
+    """The issue's value and relevance figures on samples (in memory; copies are measured by the scorer)."""
+    technical = [i for i, s in enumerate(samples) if s.label.relevance == "technical"]
+    off = [i for i, s in enumerate(samples) if s.label.relevance == "off"]
+    admin = [i for i, s in enumerate(samples) if s.label.relevance == "admin"]
+    median = float(np.median(value[technical])) if technical else 0.0
+    traps = [i for i, s in enumerate(samples) if s.label.type in TRAP_TYPES]
+    return {
+        "documents": len(samples),
+        "relevance_auc": auc(relevance[technical].tolist(), relevance[off].tolist()),
+        "admin_auc": auc(relevance[technical].tolist(), relevance[admin].tolist()),
+        "spearman": spearman(value[technical].tolist(), [TIER_RANK[samples[i].label.tier] for i in technical]),
+        "traps_below_median": float(np.mean(value[traps] < median)) if traps else None,
+        "non_technical_below_median": float(np.mean(value[off + admin] < median)) if off + admin else None,
+    }
+
+
+def calibrate(samples: list[Sample], relevance: np.ndarray) -> dict[str, float]:
+    off = np.sort(relevance[[i for i, s in enumerate(samples) if s.label.relevance == "off"]])
+    admin = np.sort(relevance[[i for i, s in enumerate(samples) if s.label.relevance == "admin"]])
+
+    def at_most(values: np.ndarray, share: float) -> float:
+        """The lowest cut that at most ``share`` of ``values`` reach."""
+        if not len(values):
+            return 0.0
+        allowed = math.floor(share * len(values))
+        return float(values[len(values) - 1 - allowed]) + 1e-4 if allowed < len(values) else 0.0
+
+    medium = at_most(off, OFF_MEDIUM)
+    high = max(medium, at_most(off, OFF_HIGH), at_most(admin, ADMIN_HIGH))
+    return {"medium": round(medium, 4), "high": round(high, 4)}
+
+
+def sha256_of(path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def admin_types() -> list[str]:
+    return sorted(ADMIN_TYPES)
+
+
+def model_document(
+    profile: Profile, models: WordModels, value: ValueFit, blend: float, thresholds: dict, provenance: dict
+) -> dict:
+    """The model file's content: derived figures only (coefficients, a stem vocabulary, means and scales)."""
+
+    def r(values) -> list[float]:
+        return [float(f"{v:.6g}") for v in np.asarray(values, dtype=float).ravel()]
+
+    doctype = models.doctype
+    return {
+        "format": 1,
+        "about": "Learned parts of shijie's Vision (pipeline/vision/value_model.py); written by tools/train_vision.py",
+        "provenance": provenance,
+        "profile": {"name": profile.name, "fingerprint": profile_fingerprint(profile)},
+        "relevance": {"blend": blend, **thresholds},
+        "terms": {
+            "vocabulary": models.vocab,
+            "idf": r(models.idf),
+            "topic": {"coef": r(models.topic.coef_[0]), "intercept": float(models.topic.intercept_[0])},
+            "value": {"coef": r(models.value.coef_), "intercept": float(models.value.intercept_)},
+        },
+        "doctype": {
+            "features": models.structure_names,
+            "mean": r(models.scaler.mean_),
+            "scale": r(models.scaler.scale_),
+            "classes": [str(c) for c in doctype.classes_],
+            "coef": [r(row) for row in doctype.coef_],
+            "intercept": r(doctype.intercept_),
+        },
+        "value": {
+            "features": value.names,
+            "mean": r(value.mean),
+            "scale": r(value.scale),
+            "coef": r(value.coef),
+            "intercept": float(value.intercept),
+            "clip": VALUE_CLIP,
+        },
+    }

@@ -1,0 +1,148 @@
+"""The labelled set's plumbing: label files, splits, the loader (Debian paths, .gz, the GitHub cache, sha256)."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import textwrap
+
+import pytest
+
+from pipeline.errors import DataError
+from pipeline.vision import labelled, splits
+from pipeline.vision.evaluate import Outcome, auc, copy_groups, metrics
+
+
+def test_every_shipped_label_file_parses_and_every_family_has_one_split():
+    labels = labelled.load_labels()
+    assert len(labels) >= 600 and len({label.source for label in labels}) >= 30
+    placed = splits.load_splits()
+    assert splits.unassigned(labels, placed) == []
+    # the rule keeps what it placed: re-running it changes nothing
+    assert splits.assign(labels, placed) == {f: s for f, s in placed.items() if f in {lab.family for lab in labels}}
+    # a copy and the copy it names sit in one split (the redundancy figures need both in one corpus)
+    split_of = {label.key: placed[label.family] for label in labels}
+    assert all(split_of[label.dup_of] == split_of[label.key] for label in labels if label.dup_of)
+
+
+def test_the_split_rule_places_families_by_stratum_and_never_moves_one(tmp_path):
+    def label(family, relevance, n):
+        return labelled.Label(
+            f"deb:{family}", family, "debian", "/x", "1", f"p{n}", "0" * 64, relevance, "C", "guide", "", ""
+        )
+
+    labels = [label(f"fam{i}", "technical", n) for i in range(10) for n in range(5)]
+    labels += [label(f"off{i}", "off", n) for i in range(3) for n in range(5)]
+    first = splits.assign(labels)
+    assert set(first.values()) == {"train", "dev", "test"}
+    assert {first[f"off{i}"] for i in range(3)} == {"train", "dev", "test"}  # one off family in each
+    moved = {**first, "fam0": "dev" if first["fam0"] != "dev" else "test"}
+    assert splits.assign(labels, moved)["fam0"] == moved["fam0"]
+
+
+def _write_labels(folder, root, docs, origin="debian", source="deb:pkg-doc"):
+    entries = "\n".join(
+        textwrap.dedent(f'''
+        [[doc]]
+        path = "{path}"
+        sha256 = "{sha}"
+        relevance = "technical"
+        tier = "B"
+        type = "guide"
+        dup_of = "{dup}"
+        why = "test"
+        ''')
+        for path, sha, dup in docs
+    )
+    (folder / f"{source.replace(':', '-').replace('/', '-')}.toml").write_text(
+        f'[source]\nid = "{source}"\nfamily = "pkg"\norigin = "{origin}"\nversion = "{"a" * 40}"\n'
+        f'root = "{root}"\nlabeller = "test"\n{entries}',
+        encoding="utf-8",
+    )
+
+
+def test_the_loader_reads_debian_files_gz_and_the_cache_checks_sha256_and_counts_what_it_skips(tmp_path, monkeypatch):
+    root = tmp_path / "usr-share-doc" / "pkg-doc"
+    root.mkdir(parents=True)
+    page = b"<html><head><title>Shared memory tiling</title></head><body><h1>Tiling</h1><p>Tiles.</p></body></html>"
+    (root / "tiling.html").write_bytes(page)
+    notes = gzip.compress(b"pkg (1.0-1) unstable; urgency=medium\n\n  * Initial release.\n")
+    (root / "changelog.Debian.gz").write_bytes(notes)
+    (root / "other.html").write_bytes(b"<html><body>changed since it was labelled</body></html>")
+
+    def sha(b):
+        return hashlib.sha256(b).hexdigest()
+
+    folder = tmp_path / "labels"
+    folder.mkdir()
+    _write_labels(
+        folder,
+        root,
+        [
+            ("tiling.html", sha(page), ""),
+            ("changelog.Debian.gz", sha(notes), ""),
+            ("other.html", sha(b"the bytes that were labelled"), ""),
+            ("absent.html", "0" * 64, ""),
+        ],
+    )
+    cache = tmp_path / "cache"
+    readme = b"# Kernel notes\n\nWarps and shared memory.\n"
+    (cache / "gh" / "o" / "r" / ("a" * 40)).mkdir(parents=True)
+    (cache / "gh" / "o" / "r" / ("a" * 40) / "README.md").write_bytes(readme)
+    _write_labels(folder, "", [("README.md", sha(readme), ""), ("MISSING.md", "1" * 64, "")], "github", "gh:o/r")
+    monkeypatch.setenv("SHIJIE_VISION_CACHE", str(cache))
+
+    labels = labelled.load_labels(folder)
+    loaded, report = labelled.load_documents(labels)
+    by_path = {item.label.path: item for item in loaded}
+    assert set(by_path) == {"tiling.html", "changelog.Debian.gz", "README.md"}
+    assert by_path["tiling.html"].document.title == "Shared memory tiling"  # through shijie's HTML extractor
+    assert by_path["tiling.html"].url.startswith("file://") and by_path["tiling.html"].url.endswith("tiling.html")
+    assert "Initial release" in by_path["changelog.Debian.gz"].document.text  # gunzipped
+    assert by_path["README.md"].document.kind == "markdown"
+    assert by_path["README.md"].url == f"https://raw.githubusercontent.com/o/r/{'a' * 40}/README.md"
+    assert report.mismatched == ["deb:pkg-doc:other.html"]
+    assert sorted(report.missing) == ["deb:pkg-doc:absent.html", "gh:o/r:MISSING.md"]
+    assert report.loaded == 3 and "3 of 6" in report.summary()
+
+
+def test_a_broken_label_file_is_one_clear_error(tmp_path):
+    folder = tmp_path / "labels"
+    folder.mkdir()
+    _write_labels(folder, "/usr/share/doc/x", [("a.html", "0" * 64, "deb:pkg-doc:nowhere.html")])
+    with pytest.raises(DataError, match=r"dup_of names deb:pkg-doc:nowhere\.html"):
+        labelled.load_labels(folder)
+    (folder / "deb-pkg-doc.toml").write_text('[source]\nid = "deb:x"\n', encoding="utf-8")
+    with pytest.raises(DataError, match="needs a non-empty string 'family'"):
+        labelled.load_labels(folder)
+
+
+def test_metrics_on_a_hand_made_case():
+    def label(path, relevance, tier="C", type_="guide", dup=""):
+        return labelled.Label("deb:p", "p", "debian", "/", "1", path, "0" * 64, relevance, tier, type_, dup, "")
+
+    labels = [
+        label("a", "technical", "A"),
+        label("b", "technical", "B"),
+        label("c", "technical", "C"),
+        label("old", "technical", "A", dup="deb:p:a"),
+        label("log", "admin", type_="changelog"),
+        label("turtle", "off"),
+    ]
+    ids = {f"deb:p:{n}": i for i, n in enumerate(["a", "b", "c", "old", "log", "turtle"])}
+    out = {
+        0: Outcome(0, 90, "high", 0.9, "low", 0.0, None),
+        1: Outcome(1, 60, "high", 0.8, "low", 0.0, None),
+        2: Outcome(2, 30, "medium", 0.5, "low", 0.0, None),
+        3: Outcome(3, 70, "high", 0.9, "high", 0.9, 0),
+        4: Outcome(4, 10, "medium", 0.6, "low", 0.0, None),
+        5: Outcome(5, 5, "low", 0.1, "low", 0.0, None),
+    }
+    m = metrics(labels, ids, out)
+    assert m["relevance_auc"] == 1.0 and m["copy_recall"] == 1.0 and m["newer_kept"] == 1.0
+    assert m["false_flags"] == 0.0 and m["traps_below_median"] == 1.0 and m["spearman"] > 0.7
+    flipped = {**out, 0: Outcome(0, 90, "high", 0.9, "high", 0.9, 3), 3: Outcome(3, 70, "high", 0.9, "low", 0.0, None)}
+    m = metrics(labels, ids, flipped)
+    assert m["newer_kept"] == 0.0 and m["copy_recall"] == 0.0 and m["false_flags"] == 0.2
+    assert copy_groups(labels) == {"deb:p:old": 0, "deb:p:a": 0}
+    assert auc([1, 2], [0, 3]) == 0.5 and auc([1, 3], [1]) == 0.75 and auc([2, 3], [1]) == 1.0

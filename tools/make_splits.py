@@ -1,0 +1,74 @@
+"""Writes data/vision/splits.toml: every labelled family in train, dev or test (pipeline.vision.splits).
+
+    python tools/make_splits.py [--check]
+
+Families already in the file keep their split; new ones are placed by the documented rule. Reads labels
+only (relevance counts per family), never a score. ``--check`` exits 1 when a family is unassigned.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from pipeline.vision.labelled import load_labels
+from pipeline.vision.splits import SPLITS, TARGETS, assign, load_splits, splits_path, stratum
+
+HEADER = """\
+# Train / dev / test of the Vision's labelled set, by family (pipeline/vision/splits.py reads this file).
+# Written by tools/make_splits.py from the labels alone (relevance counts per family), before any labelled
+# document was scored. The test split is looked at only to report.
+#
+# Procedure (deterministic):
+# 1. each family falls in a stratum: origin (debian | github) x character ("off" when at least half of its
+#    labelled documents are off-topic, else "on");
+# 2. within a stratum, families are taken in the order of the SHA-256 of their name;
+# 3. each goes to the split whose share of the stratum's labelled documents is furthest below its target
+#    (test {test}, dev {dev}, train {train}), counting the family's own documents in the total; ties go to
+#    test, then dev, then train;
+# 4. an assignment once written never changes: families labelled later are placed by the same rule, in hash
+#    order among themselves, given the documents already assigned.
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true", help="only check that every family is assigned")
+    args = parser.parse_args()
+    labels = load_labels()
+    path = splits_path()
+    existing = load_splits(path) if path.exists() else {}
+    if args.check:
+        missing = sorted({label.family for label in labels} - set(existing))
+        if missing:
+            sys.exit(f"families without a split: {', '.join(missing)} (python tools/make_splits.py)")
+        print(f"all {len({label.family for label in labels})} families assigned")
+        return
+    result = assign(labels, existing)
+    by_family = defaultdict(list)
+    for label in labels:
+        by_family[label.family].append(label)
+    lines = [HEADER.format(**TARGETS)]
+    counts: dict[str, Counter] = {s: Counter() for s in SPLITS}
+    for family, members in by_family.items():
+        for label in members:
+            counts[result[family]][(label.origin, label.relevance)] += 1
+    lines.append("# documents per split (origin, relevance) when last written:")
+    for split in SPLITS:
+        summary = ", ".join(f"{o} {r} {n}" for (o, r), n in sorted(counts[split].items()))
+        lines.append(f"#   {split}: {sum(counts[split].values())} ({summary})")
+    lines.append("\n[families]")
+    for family in sorted(result, key=lambda f: (SPLITS.index(result[f]), stratum(by_family[f]), f)):
+        members = by_family[family]
+        lines.append(f'"{family}" = "{result[family]}"  # {stratum(members)}, {len(members)} documents')
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    new = sorted(set(result) - set(existing))
+    print(f"wrote {path}: {len(result)} families, {len(new)} newly placed: {', '.join(new) or 'none'}")
+
+
+if __name__ == "__main__":
+    main()
