@@ -20,7 +20,11 @@ from pipeline.errors import EmptyCorpusError, UsageError
 from pipeline.store import SORTS, DocumentFilter, open_db, open_existing
 from shijie import terminal
 from shijie.options import DbOpt, JsonOpt, LangOpt, choice, output
-from shijie.text import Lang, say
+from shijie.text import CATALOGUE, Lang, say
+
+# Every type a document can carry: the Vision's (pipeline.vision) and the source kinds of databases scored before
+# it; both are named in the catalogue, so a type a user can filter on is also one shijie can print.
+DOCUMENT_TYPES = tuple(key.removeprefix("kind.") for key in CATALOGUE if key.startswith("kind."))
 
 
 class Status(StrEnum):
@@ -52,7 +56,9 @@ MinValueOpt = Annotated[int | None, typer.Option("--min-value", help="Only docum
 MaxValueOpt = Annotated[int | None, typer.Option("--max-value", help="Only documents valued at most this.")]
 TypeOpt = Annotated[
     list[str] | None,
-    typer.Option("--type", help="Only this document type (paper, course, blog, vendor_guide, …; repeatable)."),
+    typer.Option(
+        "--type", help="Only this document type (tutorial, guide, paper, api_reference, changelog, …; repeatable)."
+    ),
 ]
 DomainOpt = Annotated[
     str | None,
@@ -97,6 +103,10 @@ def _filter(
     known = [d.id for d in domains()]
     if domain is not None and domain not in known:
         raise UsageError(f"{domain} is not a domain; domains: {', '.join(known)}", field="domain")
+    wanted = tuple(t.strip() for t in types or [] if t.strip())
+    for name in wanted:
+        if name not in DOCUMENT_TYPES:
+            raise UsageError(f"{name} is not a document type; types: {', '.join(DOCUMENT_TYPES)}", field="type")
     chosen = str(choose(Sort, sort, "sort"))
     if chosen == "domain" and domain is None:
         raise UsageError("domain needs --domain", field="sort")
@@ -104,7 +114,7 @@ def _filter(
         relevance=_choices(Level, relevance, "relevance"),
         min_value=min_value,
         max_value=max_value,
-        types=tuple(t.strip() for t in types or [] if t.strip()),
+        types=wanted,
         domain=domain,
         min_coverage=min_coverage if domain else 0.0,
         statuses=_choices(Status, status, "status"),

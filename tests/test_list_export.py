@@ -77,6 +77,7 @@ def test_list_prints_a_table(curated):
         (["--relevance", "huge"], "error: --relevance must be high, medium or low, not 'huge'"),
         (["--min-value", "101"], "error: --min-value must be between 0 and 100, not 101"),
         (["--domain", "cooking"], "error: --domain cooking is not a domain; domains: gpu_architecture, "),
+        (["--type", "recipe"], "error: --type recipe is not a document type; types: article, paper, "),
         (["--sort", "colour"], "error: --sort must be value, relevance, redundancy, title, id, "),
         (["--sort", "domain"], "error: --sort domain needs --domain"),
         (["--limit", "-1"], "error: --limit must be at least 0, not -1"),
