@@ -13,12 +13,11 @@ relevance (``pipeline.vision.topic``) reads them.
 from __future__ import annotations
 
 import itertools
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import DataError
-from .resources import data_dir
+from .resources import data_dir, read_data_file
 from .terms import raw_tokens
 
 DEFAULT_PROFILE = "operator_adaptation.toml"
@@ -59,12 +58,7 @@ def default_profile() -> Profile:
 
 def load_profile(path: str | Path) -> Profile:
     path = Path(path)
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DataError(f"profile file {path} does not exist") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise DataError(f"profile file {path} does not parse: {exc}") from None
+    raw = read_data_file(path, "profile file")
     text = raw.get("text", "")
     terms = raw.get("terms", {})
     if not isinstance(text, str):

@@ -13,13 +13,12 @@ The file has one table per domain::
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
 from .errors import DataError
-from .resources import data_dir
+from .resources import data_dir, read_data_file
 
 
 @dataclass(frozen=True)
@@ -46,12 +45,7 @@ def load_taxonomy(path: str | Path | None = None) -> list[Domain]:
 
 @lru_cache(maxsize=8)
 def _load(path: str, _mtime: int) -> tuple[Domain, ...]:
-    try:
-        raw = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DataError(f"taxonomy file {path} does not exist") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise DataError(f"taxonomy file {path} does not parse: {exc}") from None
+    raw = read_data_file(path, "taxonomy file")
     tables = raw.get("domains")
     if not isinstance(tables, dict) or not tables:
         raise DataError(f"taxonomy file {path} has no [domains.<id>] tables")

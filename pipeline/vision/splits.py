@@ -21,12 +21,11 @@ header says the same):
 from __future__ import annotations
 
 import hashlib
-import tomllib
 from collections import Counter, defaultdict
 from pathlib import Path
 
 from ..errors import DataError
-from ..resources import data_dir
+from ..resources import data_dir, read_data_file
 from .labelled import Label
 
 SPLITS = ("train", "dev", "test")
@@ -77,12 +76,7 @@ def _hash_order(family: str) -> str:
 def load_splits(path: str | Path | None = None) -> dict[str, str]:
     """family → split, from ``splits.toml`` (``[families]`` table)."""
     path = Path(path) if path is not None else splits_path()
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DataError(f"splits file {path} does not exist: python tools/make_splits.py") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise DataError(f"splits file {path} does not parse: {exc}") from None
+    raw = read_data_file(path, "splits file", fix="python tools/make_splits.py")
     families = raw.get("families")
     if not isinstance(families, dict):
         raise DataError(f"splits file {path} has no [families] table")

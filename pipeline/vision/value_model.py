@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import DataError
-from ..resources import data_dir
+from ..resources import data_dir, read_data_file
 from . import analysis
 from .labelled import TYPES
 
@@ -197,12 +197,7 @@ def load_model(path: str | Path | None = None) -> VisionModel:
 
 @lru_cache(maxsize=4)
 def _load(path: str, _mtime: int) -> VisionModel:
-    try:
-        raw = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DataError(f"Vision model {path} does not exist: python tools/train_vision.py") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise DataError(f"Vision model {path} does not parse: {exc}") from None
+    raw = read_data_file(path, "Vision model", fix="python tools/train_vision.py")
     return VisionModel(raw, f"Vision model {path}")
 
 
