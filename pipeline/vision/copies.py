@@ -34,17 +34,8 @@ the corpus, not its square):
 For every candidate pair it estimates the containment of one in the other (from the MinHash Jaccard and the
 sizes, or the shared share of the sample). A document's redundancy is its containment in a candidate that is
 *preferred* over it as the copy to keep (``preference``, which also says why); ``duplicate_of`` names that
-candidate. The preference never looks at a score or rank:
-
-    1. a rendered page over its source copy (named by the crawler, a Sphinx ``_sources/*.rst.txt`` /
-       ``.md.txt`` URL, a title made of markup, reStructuredText markup in a text file);
-       the original over its translation: a path marked with a language (``docs/zh/…``, ``notes.zh.md``)
-       is the translation of one not marked, or marked ``en``;
-    2. the newer version: the first path segment or title word where the two differ, read as numbers
-       (``llvm-14-doc`` < ``llvm-19-doc``, ``v2.1`` < ``v3.5``);
-    3. the newer date it shows (metadata, or the latest date written in it), when a month or more apart;
-    4. the more complete one (more distinct shingles, by more than 5%);
-    5. HTML over markdown or plain text; then the lower id, so the choice is always the same.
+candidate. The preference (rendered page over source copy, original over translation, newer version, newer
+date, more complete, HTML, lower id) never looks at a score or rank: its rules are in ``preference``.
 
 A code-block copy counts when its code holds at least ``CODE_MIN_TOKENS`` tokens and ``CODE_MIN_SHARE`` of
 the document, and ``CODE_CONTAINMENT`` of it lies in the other's code.
@@ -60,6 +51,7 @@ from datasketch import MinHashLSH
 
 from .. import redundancy
 from . import analysis
+from .preference import RULE_WEIGHT, CopyInfo, one_path_two_revisions, preference
 
 BOILERPLATE_DOCS = 8  # a line in this many documents is a template (version groups stay below it)
 KEEP_ALL_BELOW = 0.2  # a document left with less than this share of its words keeps them all
@@ -107,7 +99,6 @@ def _has_licence(text: str) -> bool:
 
 _SOURCE_URL = re.compile(r"/_sources/|\.(?:rst|md)\.txt$", re.IGNORECASE)
 _RST_MARKUP = re.compile(r"^\s*\.\. [\w:-]+::|^\s*[=\-~^*]{4,}\s*$|:(?:ref|doc|class|func|code):`", re.MULTILINE)
-_NUMBERS = re.compile(r"\d+")
 
 
 class LineCounts:
@@ -131,24 +122,6 @@ class LineCounts:
             return np.zeros(0, dtype=np.uint32)
         slots = self._slots(hashes)
         return np.min([self.table[row][slots[row]] for row in range(SKETCH_ROWS)], axis=0)
-
-
-@dataclass(frozen=True)
-class CopyInfo:
-    """What the copies stage knows of one document."""
-
-    id: int
-    url: str
-    title: str
-    kind: str
-    newest_date: float
-    source_copy: bool
-    text: redundancy.Signature | None
-    code: redundancy.Signature | None
-    code_share: float
-    boilerplate_share: float  # share of the words dropped as boilerplate
-    copy_of: str | None = None  # the rendered page the crawler says this is the source of (Sphinx _sources)
-    sample: np.ndarray | None = None  # the text's shingle hashes below SAMPLE_BELOW (consistent sample), uint32
 
 
 def is_source_copy(url: str, title: str, kind: str, text: str, copy_of: str | None = None) -> bool:
@@ -238,82 +211,6 @@ def _licence_share(text: str) -> float:
     return licence / total if total else 0.0
 
 
-def _numbers(text: str) -> tuple[int, ...]:
-    return tuple(int(n) for n in _NUMBERS.findall(text)[:4])
-
-
-def _version_order(a: str, b: str) -> tuple[int, list[str]]:
-    """+1 when ``a`` reads as a newer version than ``b`` at the first place they differ, -1 older, 0 unknown;
-    and the two parts that differ. A name with a version suffix is newer than the same name without one
-    (``notes-v2.html`` after ``notes.html``, "Tuning guide v2" after "Tuning guide": the first has none)."""
-    parts_a, parts_b = re.split(r"[/\s]+", a.strip()), re.split(r"[/\s]+", b.strip())
-    for x, y in zip(parts_a, parts_b, strict=False):
-        if x == y:
-            continue
-        nx, ny = _numbers(x), _numbers(y)
-        if nx and ny and nx != ny and len(x) < 40 and len(y) < 40:  # not a commit hash or a long name
-            letters_x, letters_y = re.sub(r"\d+", "#", x), re.sub(r"\d+", "#", y)
-            if letters_x == letters_y:  # the same name with another number: a version
-                return (1 if nx > ny else -1), [x, y]
-        return _suffixed(x, y), ([x, y] if _suffixed(x, y) else [])
-    if abs(len(parts_a) - len(parts_b)) == 1:  # one title is the other and a last word
-        longer = parts_a if len(parts_a) > len(parts_b) else parts_b
-        if _VERSION_WORD.fullmatch(longer[-1]) and int(_numbers(longer[-1])[0]) >= 2:
-            order = 1 if longer is parts_a else -1
-            return order, [" ".join(parts_a), " ".join(parts_b)]
-    return 0, []
-
-
-_VERSION_WORD = re.compile(r"\(?(?:v|version\s*|rev\s*)\d+(?:\.\d+)*\)?|\d+\.\d+(?:\.\d+)*", re.IGNORECASE)
-_VERSION_SUFFIX = re.compile(r"[-_. ]?(?:v|version|rev)(\d+)(?:\.\d+)*", re.IGNORECASE)
-_EXTENSION = re.compile(r"\.(?:html?|md|rst|txt|pdf)$", re.IGNORECASE)
-
-
-def _suffixed(x: str, y: str) -> int:
-    """+1 when ``x`` is ``y`` with a version suffix of 2 or more (``notes-v2`` vs ``notes``), -1 the other way."""
-    x, y = _EXTENSION.sub("", x), _EXTENSION.sub("", y)
-    for longer, shorter, order in ((x, y, 1), (y, x, -1)):
-        if shorter and longer.startswith(shorter) and len(longer) - len(shorter) <= 12:
-            found = _VERSION_SUFFIX.fullmatch(longer[len(shorter) :])
-            if found and int(found.group(1)) >= 2:
-                return order
-    return 0
-
-
-def preference(a: CopyInfo, b: CopyInfo) -> tuple[bool, dict]:
-    """Whether ``a`` is the better copy to keep of the two (see the module docstring), and why: ``{"rule":
-    rendered | version | date | complete | html | id, ...}`` with the figures the rule compared, ``a``'s first."""
-    if a.source_copy != b.source_copy:
-        return b.source_copy, {"rule": "rendered"}
-    lang_a, lang_b = _language_mark(a.url), _language_mark(b.url)
-    if lang_a != lang_b and "" in (lang_a, lang_b):  # one says it is a translation, the other does not
-        return lang_a == "", {"rule": "original", "languages": [lang_a or "-", lang_b or "-"]}
-    for field in ("url", "title"):
-        order, parts = _version_order(getattr(a, field), getattr(b, field))
-        if order:
-            return order > 0, {"rule": "version", "where": field, "versions": parts}
-    if a.newest_date and b.newest_date and abs(a.newest_date - b.newest_date) >= 1 / 12:
-        return a.newest_date > b.newest_date, {"rule": "date", "dates": [_month(a.newest_date), _month(b.newest_date)]}
-    size_a = a.text.size if a.text else 0
-    size_b = b.text.size if b.text else 0
-    if min(size_a, size_b) and abs(size_a - size_b) > 0.05 * max(size_a, size_b):
-        return size_a > size_b, {"rule": "complete", "sizes": [size_a, size_b]}
-    if (a.kind == "html") != (b.kind == "html"):
-        return a.kind == "html", {"rule": "html"}
-    return a.id < b.id, {"rule": "id"}
-
-
-def prefer(a: CopyInfo, b: CopyInfo) -> bool:
-    """True when ``a`` is the better copy to keep of the two."""
-    return preference(a, b)[0]
-
-
-def _month(year: float) -> str:
-    """A date kept as year + (month - 1) / 12, as YYYY-MM."""
-    whole = int(year)
-    return f"{whole}-{min(12, round((year - whole) * 12) + 1):02d}"
-
-
 @dataclass(frozen=True)
 class Copy:
     score: float  # containment in the copy preferred over it (0: none)
@@ -369,7 +266,7 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
             other = by_id[other_id]
             if share > best.score and info.text is not None and other.text is not None:
                 better, because = preference(other, info)
-                if better and (because["rule"] in GROWN_RULES or _revisions(info.url, other.url)):
+                if better and (because["rule"] in GROWN_RULES or one_path_two_revisions(info.url, other.url)):
                     jaccard = info.text.minhash.jaccard(other.text.minhash)
                     best = Copy(round(share, 4), other_id, round(jaccard, 4), "contained", because)
         page = by_url.get(info.copy_of or "")
@@ -394,35 +291,6 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                     wins[a] += RULE_WEIGHT[because["rule"]]
         result[max(cycle, key=lambda d: (wins[d], -d))] = NO_COPY
     return result
-
-
-RULE_WEIGHT = {"rendered": 32, "original": 24, "version": 16, "date": 8, "complete": 4, "html": 2, "id": 1}
-
-
-_LANGUAGE = re.compile(
-    r"(?:^|[/._-])(zh|cn|zh[-_](?:cn|tw|hans|hant)|ja|jp|ko|kr|ru|fr|de|es|pt|en)(?=$|[/._-])", re.IGNORECASE
-)
-
-
-def _language_mark(url: str) -> str:
-    """The language a URL's path marks as a translation (``docs/zh/…``, ``notes.zh.md``), "" for none; English
-    counts as none: "en" beside "zh" marks the original."""
-    path = url.split("://", 1)[-1].split("/", 1)[-1]
-    marks = [m.lower() for m in _LANGUAGE.findall(path)]
-    return "" if not marks or marks[-1] == "en" else marks[-1]
-
-
-_REVISION = re.compile(r"[0-9a-f]{7,40}|v?\d+(?:\.\d+)*|main|master|latest|stable|dev|trunk", re.IGNORECASE)
-
-
-def _revisions(a: str, b: str) -> bool:
-    """Whether two URLs are one path at two revisions: equal but in one segment, a commit, a version or a
-    branch in both (``…/triton/da40a1e/README.md`` and ``…/triton/3f2c9b1/README.md``)."""
-    parts_a, parts_b = a.rstrip("/").split("/"), b.rstrip("/").split("/")
-    if len(parts_a) != len(parts_b):
-        return False
-    differ = [(x, y) for x, y in zip(parts_a, parts_b, strict=True) if x != y]
-    return len(differ) == 1 and all(_REVISION.fullmatch(part) for part in differ[0])
 
 
 def _cycles(found: dict[int, Copy]) -> list[list[int]]:
