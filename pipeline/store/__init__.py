@@ -57,18 +57,10 @@ from .documents import (
 )
 from .frontier import Entry, Frontier
 from .fts import (
-    CLOSE,
-    OPEN,
     DocumentMatch,
-    SearchQuery,
-    display_text,
-    fts_query,
-    fts_text,
     match_documents,
     match_passages,
-    parse_search,
     rebuild_index,
-    split_passages,
     sync_documents,
     try_sync_documents,
     unindexed_documents,
@@ -87,6 +79,7 @@ from .scores import (
     unscored_documents,
     write_scores,
 )
+from .search_text import CLOSE, OPEN, SearchQuery, display_text, fts_query, fts_text, parse_search, split_passages
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
