@@ -131,11 +131,12 @@ def test_the_compiled_handle_gets_every_parameter_in_order_and_a_new_key_recompi
     (_, jit_args, jit_kwargs), (grid, args) = stand_in.jit_calls[0], stand_in.handle_calls[0]
     bound = dict(zip(stand_in.arg_names, jit_args, strict=False)) | jit_kwargs  # what the JIT binds, by name
     assert grid == (16, 16, 1) and list(args) == [bound[name] for name in stand_in.arg_names]
-    # what Triton specialises on changes the key: the dtype, a constexpr, an int past int32 (i64), the device
+    # what Triton specialises on changes the key: the dtype, a constexpr, an int past int32 (i64), and which one
     ha._launch_main((16, 16), torch.float16, descs, scalars, constexprs)
     ha._launch_main((16, 16), torch.bfloat16, descs, scalars, {**constexprs, "CAUSAL": False})
     ha._launch_main((16, 16), torch.bfloat16, descs, (*scalars[:3], 2**31, *scalars[4:]), constexprs)
-    assert len(stand_in.jit_calls) == 4 and len(stand_in.handle_calls) == 2
+    ha._launch_main((16, 16), torch.bfloat16, descs, (*scalars[:4], 2**31, *scalars[5:]), constexprs)  # another int
+    assert len(stand_in.jit_calls) == 5 and len(stand_in.handle_calls) == 2
 
 
 @pytest.mark.skipif(

@@ -590,7 +590,7 @@ def _launch_main(grid, dtype: torch.dtype, descs: list, scalars: tuple, constexp
 
     Safe because the key holds everything the JIT would specialise this kernel on: the descriptors' type
     (dtype: q's, or fp32 for LSE, delta and the dQ accumulator; box: from HEAD_DIM and BLOCK_M; layout: from
-    both), the floats (never specialised), the ints (``do_not_specialize``: only their width, i32 or i64), the
+    both), the floats (never specialised), the ints (``do_not_specialize``: only each one's width, i32 or i64), the
     constexprs, num_warps, the current device, and the JIT's debug and instrumentation settings. The handle
     holds no tensor: each launch passes this call's descriptors, and Triton's launcher encodes their
     CUtensorMaps from this call's pointers, shapes and strides."""
@@ -598,9 +598,9 @@ def _launch_main(grid, dtype: torch.dtype, descs: list, scalars: tuple, constexp
     from triton.runtime import driver
 
     device = driver.active.get_current_device()
-    ints = scalars[2:]
-    key = (device, dtype, tuple(constexprs.values()), all(_INT32[0] <= i <= _INT32[1] for i in ints),
-           knobs.runtime.debug, knobs.compilation.instrumentation_mode)  # fmt: skip
+    wide = tuple(not _INT32[0] <= i <= _INT32[1] for i in scalars[2:])  # which ints the JIT would make i64
+    key = (device, dtype, tuple(constexprs.values()), wide, knobs.runtime.debug,
+           knobs.compilation.instrumentation_mode)  # fmt: skip
     kernel = _COMPILED.get(key)
     if kernel is None:
         _COMPILED[key] = _attn_bwd_hopper[grid](*descs, *scalars, **constexprs, num_warps=NUM_WARPS)
