@@ -499,7 +499,7 @@ def _smem_layout(block: tuple[int, ...], dtype: torch.dtype) -> gl.NVMMASharedLa
     return gl.NVMMASharedLayout.get_default_for(list(block), _GL_DTYPES[dtype])
 
 
-def _desc(t: torch.Tensor, rows: int) -> TensorDescriptor:
+def _desc(t: torch.Tensor, rows: int, checked: bool = False) -> TensorDescriptor:
     """A TMA descriptor over a 4-d (batch, heads, seq, head_dim) tensor with (1, 1, rows, head_dim) boxes, or over
     a 1-d vector with (rows,) boxes.
 
@@ -507,8 +507,9 @@ def _desc(t: torch.Tensor, rows: int) -> TensorDescriptor:
     that can fail for our tensors (base and strides 16-byte aligned, last stride 1, no empty dimension) are made
     here, the others (rank, box shape, layout type) hold by construction. The object is the same class with the
     same fields, so Triton specialises and encodes it as before (the CUtensorMap itself is encoded by Triton's
-    launcher at each launch, from ``base.data_ptr()``, shape and strides: nothing here outlives the call)."""
-    if not _tma_ok(t) or min(t.shape) < 1:
+    launcher at each launch, from ``base.data_ptr()``, shape and strides: nothing here outlives the call).
+    ``checked``: the caller has seen ``_tma_ok(t)`` already."""
+    if not (checked or _tma_ok(t)) or min(t.shape) < 1:
         raise ValueError(f"hopper_backward: a TMA descriptor needs 16-byte aligned, non-empty tensors with last "
                          f"stride 1, got shape {tuple(t.shape)}, strides {t.stride()}")  # fmt: skip
     block = (rows,) if t.dim() == 1 else (1, 1, rows, t.shape[-1])
@@ -574,8 +575,12 @@ def _num_sms(device: torch.device) -> int:
 
 
 def _tma_ok(t: torch.Tensor) -> bool:
+    """Last stride 1, base pointer and other strides 16-byte aligned (TMA's rules)."""
+    strides = t.stride()
+    if strides[-1] != 1 or t.data_ptr() % 16:
+        return False
     size = t.element_size()
-    return t.stride(-1) == 1 and t.data_ptr() % 16 == 0 and all((s * size) % 16 == 0 for s in t.stride()[:-1])
+    return all(stride * size % 16 == 0 for stride in strides[:-1])
 
 
 # Compiled handles of the main kernel, keyed by everything Triton specialises it on (``_launch_main``)
@@ -646,9 +651,11 @@ def hopper_backward(q, k, v, o, lse, do, causal: bool, sm_scale: float, dq, dk, 
     _bwd_pre[grid_pre](o, do, lse, lse_pad, delta_pad, dq_acc if dq_acc is not None else delta_pad, o.stride(0),
                        o.stride(1), o.stride(2), do.stride(0), do.stride(1), do.stride(2), heads, n_q, n_pad,
                        HEAD_DIM=head_dim, BLOCK=bm, ZERO_DQ=fuse_dq, num_warps=4)
-    descs = [_desc(q, bm), _desc(k, BLOCK_N), _desc(v, BLOCK_N), _desc(do, bm), _desc(lse_pad, bm),
-             _desc(delta_pad, bm), _desc(dk, BLOCK_N), _desc(dv, BLOCK_N)]
-    descs.append(_desc(dq_acc, bm) if dq_acc is not None else descs[0])
+    # do, dk, dv were made TMA-legal above, the padded vectors and the accumulator are fresh allocations: only q, k
+    # and v are checked here (hopper_supported asked the same, but hopper_backward is also called directly)
+    descs = [_desc(q, bm), _desc(k, BLOCK_N), _desc(v, BLOCK_N), _desc(do, bm, True), _desc(lse_pad, bm, True),
+             _desc(delta_pad, bm, True), _desc(dk, BLOCK_N, True), _desc(dv, BLOCK_N, True)]
+    descs.append(_desc(dq_acc, bm, True) if dq_acc is not None else descs[0])
     causal_off = n_k - n_q if (causal and bottom_right) else 0
     grid = (triton.cdiv(n_k, BLOCK_N), batch * kv_heads)
     chunk = max(1, _num_sms(q.device) // grid[0])  # heads per chunk of the heavy-first order: one wave of programs
