@@ -2,7 +2,7 @@
 benchmarks/train_gpt.py (batch 8, 8 query heads over 2 kv heads, seq 2048, head_dim 64, causal, bf16, the
 (B, N, H, D) projections seen through ``transpose(1, 2)``).
 
-    PYTHONPATH=. python3 benchmarks/attention_overhead.py
+    PYTHONPATH=. python3 benchmarks/attention_overhead.py [--stacks | --cprofile]
 
 For each implementation: the wall time of forward + backward (CUDA events, median of do_bench: the device's
 time when the host keeps ahead, else the host's), the host time of issuing them (wall clock over many calls
@@ -64,6 +64,31 @@ def stacks() -> None:
     )
 
 
+def cprofile(calls: int = 200) -> None:
+    """Where ours spends host time, by Python function: cProfile over ``calls`` forward + backward calls (its
+    own overhead inflates small functions; read the shares, not the microseconds)."""
+    import cProfile
+    import io
+    import pstats
+
+    run = step(IMPLS["ours"])
+    for _ in range(5):
+        run()
+    torch.cuda.synchronize()
+    profiler = cProfile.Profile()
+    started = time.perf_counter()
+    profiler.enable()
+    for _ in range(calls):
+        run()
+    profiler.disable()
+    torch.cuda.synchronize()
+    print(f"cProfile: {(time.perf_counter() - started) * 1e3 / calls:.3f} ms per forward + backward under the profiler")
+    for order in ("tottime", "cumulative"):
+        out = io.StringIO()
+        pstats.Stats(profiler, stream=out).sort_stats(order).print_stats(30)
+        print(out.getvalue())
+
+
 def kernel_time(run, calls: int = 20) -> tuple[float, dict[str, float]]:
     """Milliseconds of device time per call summed over the kernels the call launches (the GPU's own work,
     whether or not the host keeps it fed), and per kernel name."""
@@ -86,6 +111,9 @@ def main() -> None:
 
     if "--stacks" in sys.argv:
         stacks()
+        return
+    if "--cprofile" in sys.argv:
+        cprofile()
         return
     rows = []
     for name, impl in IMPLS.items():

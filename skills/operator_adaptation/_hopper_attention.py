@@ -567,11 +567,21 @@ def hopper_unsupported(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *, cau
 
 def _on_sm90(*tensors: torch.Tensor) -> bool:
     """Whether the tensors live on an sm90 CUDA device (the first one's device is asked)."""
-    return all(t.is_cuda for t in tensors) and torch.cuda.get_device_capability(tensors[0].device) == (9, 0)
+    if not all(t.is_cuda for t in tensors):
+        return False
+    device = tensors[0].device
+    return _device_facts(device.index if device.index is not None else torch.cuda.current_device())[0] == (9, 0)
+
+
+@functools.cache
+def _device_facts(index: int) -> tuple[tuple[int, int], int]:
+    """(compute capability, SM count) of CUDA device ``index``, read once (asked on every backward)."""
+    properties = torch.cuda.get_device_properties(index)
+    return (properties.major, properties.minor), properties.multi_processor_count
 
 
 def _num_sms(device: torch.device) -> int:
-    return torch.cuda.get_device_properties(device).multi_processor_count
+    return _device_facts(device.index if device.index is not None else torch.cuda.current_device())[1]
 
 
 def _tma_ok(t: torch.Tensor) -> bool:
