@@ -23,7 +23,9 @@ The forward keeps only O and the per-row log-sum-exp for the backward (O(N) extr
 passes are PyTorch custom operators (``torch.ops.shijie.attention_forward`` / ``attention_backward``) with
 fake implementations and a registered autograd formula, so ``torch.compile(fullgraph=True)`` traces through
 them without a graph break and ``torch.library.opcheck`` passes; the tile tuner runs only inside the
-operators' real implementations, never while a graph is traced. This module checks arguments (as plain
+operators' real implementations, never while a graph is traced. Outside a trace ``attention()`` calls the same
+implementations through a plain ``torch.autograd.Function`` (``_EagerAttention``): the operators' eager dispatch
+cost more host time than the launches themselves (docs/perf.md, "Host overhead and the grid again"). This module checks arguments (as plain
 Python on shapes and dtypes, which Dynamo traces) and registers the operators; ``launch`` picks tiles and
 launches the kernels of ``_triton_attention`` (and, on sm90, the Hopper backward).
 
