@@ -377,6 +377,36 @@ def table(rows, variants):
     return "\n".join(lines)
 
 
+def breakdown(d: int, causal: bool, n: int, calls: int = 20) -> str:
+    """Per-kernel device time (mean over ``calls`` backwards, after a warm-up) of the default Hopper backward at one
+    point of the standard grid, next to cuDNN's whole backward and the busy fraction of the call's wall time."""
+    from torch.profiler import ProfilerActivity, profile
+
+    b, h = 16384 // n, 2048 // d
+    q, k, v, do = (torch.randn((b, h, n, d), device="cuda", dtype=torch.bfloat16) for _ in range(4))
+    o, lse = torch.ops.aten._scaled_dot_product_flash_attention(q, k, v, 0.0, causal, False, scale=d**-0.5)[:2]
+    lse2 = (lse * LOG2E).contiguous()
+    grads = [torch.empty_like(t) for t in (q, k, v)]
+    for _ in range(3):
+        ha.hopper_backward(q, k, v, o, lse2, do, causal, d**-0.5, *grads)
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(calls):
+            ha.hopper_backward(q, k, v, o, lse2, do, causal, d**-0.5, *grads)
+        torch.cuda.synchronize()
+    per = {}
+    for event in prof.key_averages():
+        if event.device_type is not None and "cuda" in str(event.device_type).lower():
+            per[event.key] = getattr(event, "device_time_total", getattr(event, "cuda_time_total", 0)) / calls
+    flops = 2.5 * 4 * b * h * n * n * d / (2 if causal else 1)
+    total = sum(per.values())
+    lines = [f"breakdown d{d} {'causal' if causal else 'full'} {n}: kernels {total:.1f} us per backward "
+             f"({flops / total / 1e6:.1f} TFLOP/s on device time alone)"]  # fmt: skip
+    for name, us in sorted(per.items(), key=lambda kv: -kv[1]):
+        lines.append(f"  {us:8.1f} us  {name[:90]}")
+    return "\n".join(lines)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--check", action="store_true")
@@ -388,7 +418,15 @@ def main() -> int:
     ap.add_argument("--out", default=os.environ.get("OUT", "."))
     ap.add_argument("--gqa", default=None, help="variants: also time GQA 4:1 next to MHA (d128, 4k)")
     ap.add_argument("--once", default=None, help="d,causal,seq,variant: one backward call (for a profiler)")
+    ap.add_argument("--breakdown", default=None,
+                    help="d,causal,seq[;...]: device time of each kernel of one backward (pre-pass, kernel, "
+                         "post-pass) and of the whole call, from torch.profiler")  # fmt: skip
     args = ap.parse_args()
+    if args.breakdown:
+        for point in args.breakdown.split(";"):
+            d, c, n = (int(x) for x in point.split(","))
+            print(breakdown(d, bool(c), n), flush=True)
+        return 0
     if args.once:
         d, c, n, name = args.once.split(",")
         d, c, n = int(d), bool(int(c)), int(n)

@@ -185,7 +185,11 @@ def train(run: str, args, train_tokens, val_tokens, device: torch.device) -> dic
     torch.manual_seed(args.seed)
     model = GPT(args.layers, args.dim, args.heads, args.kv_heads, args.seq, impl).to(device)
     optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, betas=(0.9, 0.95), weight_decay=0.1)
-    step_fn = torch.compile(model, fullgraph=True, backend=args.compile_backend) if compiled else model
+    step_fn = (
+        torch.compile(model, fullgraph=True, backend=args.compile_backend, mode=args.compile_mode)
+        if compiled
+        else model
+    )
     data_gen = torch.Generator().manual_seed(args.seed)  # the same batches for every run
     losses, times = [], []
     started = time.perf_counter()
@@ -321,6 +325,9 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--warmup-steps", type=int, default=10, help="steps left out of the median step time")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--compile-backend", default="inductor", help="torch.compile backend of the compiled runs")
+    parser.add_argument(
+        "--compile-mode", default=None, help="torch.compile mode of the compiled runs (reduce-overhead: CUDA graphs)"
+    )
     parser.add_argument("--log-every", type=int, default=25)
     parser.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
     args = parser.parse_args(argv)

@@ -48,6 +48,40 @@ def test_opcheck_varlen_window():
     torch.library.opcheck(torch.ops.shijie.attention_forward.default, args)
 
 
+def _through_operators(q, k, v, **options):
+    """The custom-operator path that ``attention`` takes under torch.compile, called in eager mode."""
+    args = (None, None, q.shape[2], k.shape[2], options.get("causal", False), q.shape[-1] ** -0.5,
+            *options.get("window", (-1, -1)), options.get("bottom_right", False), False)  # fmt: skip
+    return torch.ops.shijie.attention_forward(q, k, v, *args)[0]
+
+
+@pytest.mark.parametrize("causal, window, bottom_right", [(True, (-1, -1), False), (True, (-1, -1), True),
+                                                          (False, (3, 2), False)])  # fmt: skip
+def test_eager_path_is_a_plain_autograd_function_with_the_operators_bits(causal, window, bottom_right):
+    q, k, v = _tensors((1, 4, 13, 16), (1, 2, 11, 16), (1, 2, 11, 16), seed=4)
+    align = "bottom_right" if bottom_right else "top_left"
+    eager = attention(q, k, v, is_causal=causal, enable_gqa=True, window=None if window == (-1, -1) else window,
+                      causal_align=align)  # fmt: skip
+    assert type(eager.grad_fn).__name__ == "_EagerAttentionBackward"  # not the operators' autograd wrapper
+    do = torch.randn_like(eager)
+    grads = torch.autograd.grad(eager, (q, k, v), do)
+    via_ops = _through_operators(q, k, v, causal=causal, window=window, bottom_right=bottom_right)
+    assert torch.equal(eager, via_ops)
+    for a, b in zip(grads, torch.autograd.grad(via_ops, (q, k, v), do), strict=True):
+        assert torch.equal(a, b)
+
+
+def test_eager_path_of_varlen_checks_the_lengths_as_the_operator_does():
+    q, k, v = _tensors((10, 2, 16), (10, 2, 16), (10, 2, 16), seed=5)
+    cu = torch.tensor([0, 4, 10], dtype=torch.int32)
+    with pytest.raises(ValueError, match="longer than max_seqlen_q=5"):
+        attention_varlen(q, k, v, cu, cu, 5, 6)
+    out = attention_varlen(q, k, v, cu, cu, 6, 6, is_causal=True)
+    assert type(out.grad_fn).__name__ == "_EagerAttentionBackward"
+    out.sum().backward()
+    assert all(t.grad is not None and torch.isfinite(t.grad.float()).all() for t in (q, k, v))
+
+
 def _record_launches(monkeypatch):
     """Every call of the launchers (where the tuner runs), with whether a fake tensor or a trace reached it."""
     calls = []

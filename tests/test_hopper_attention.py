@@ -70,6 +70,75 @@ def test_mma_layout_splits_rows_over_warpgroups_first():
     assert list(dq.warps_per_cta) == [4, 2] and list(dq.instr_shape) == [16, 64, 16]
 
 
+def test_descriptors_are_what_the_checked_constructor_makes():
+    import dataclasses
+
+    ha = _module()
+    x = torch.randn(2, 3, 40, 64, dtype=torch.bfloat16).transpose(1, 2)  # (B, N, H, D) seen as (B, H, N, D)
+    for t, rows in ((x, 64), (torch.zeros(2 * 3 * 64, dtype=torch.float32), 64), (x, ha.BLOCK_N)):
+        fast = ha._desc(t, rows)
+        block = [rows] if t.dim() == 1 else [1, 1, rows, 64]
+        layout = ha.gl.NVMMASharedLayout.get_default_for(block, ha._GL_DTYPES[t.dtype])
+        checked = ha.TensorDescriptor(t, list(t.shape), list(t.stride()), block, layout)
+        assert type(fast) is type(checked)
+        for field in dataclasses.fields(checked):
+            if field.name != "base":
+                assert getattr(fast, field.name) == getattr(checked, field.name), field.name
+        assert fast.base is t and ha._DESC_FAST
+    assert ha._desc(x, 64).layout is ha._desc(x, 64).layout  # made once per (box, dtype)
+    with pytest.raises(ValueError, match="16-byte aligned"):
+        ha._desc(torch.randn(2, 3, 40, 64, dtype=torch.bfloat16)[..., 1:], 64)  # an odd base and last-dim offset
+
+
+class _StandInKernel:
+    """``_attn_bwd_hopper`` as _launch_main sees it: ``[grid](*args, **kwargs)`` through the JIT returns a compiled
+    handle, whose ``[grid](*args)`` launches; both record what they were given."""
+
+    def __init__(self, arg_names):
+        self.arg_names, self.jit_calls, self.handle_calls = arg_names, [], []
+
+    def __getitem__(self, grid):
+        def jit(*args, **kwargs):
+            self.jit_calls.append((grid, args, kwargs))
+            return _StandInHandle(self)
+
+        return jit
+
+
+class _StandInHandle:
+    def __init__(self, kernel):
+        self.kernel = kernel
+
+    def __getitem__(self, grid):
+        return lambda *args: self.kernel.handle_calls.append((grid, args))
+
+
+def test_the_compiled_handle_gets_every_parameter_in_order_and_a_new_key_recompiles(monkeypatch):
+    ha = _module()
+    stand_in = _StandInKernel(ha._attn_bwd_hopper.arg_names)
+    monkeypatch.setattr(ha, "_attn_bwd_hopper", stand_in)
+    monkeypatch.setattr(ha, "_COMPILED", {})
+    import triton.runtime
+
+    monkeypatch.setattr(triton.runtime.driver, "_active", type("Driver", (), {"get_current_device": lambda s: 0})())
+    constexprs = {"GROUP": 4, "HEAD_DIM": 64, "BLOCK_M": 64, "CAUSAL": True, "FUSE_DQ": True, "DEFER_DQ": False,
+                  "WS": True, "STAGES": 3, "DQ_BUFS": 2, "EARLY_RELEASE": False, "HEAVY_FIRST": True}  # fmt: skip
+    descs = [f"desc{i}" for i in range(9)]
+    scalars = (0.1, 0.07, 8, 2048, 2048, 0, 8)
+    for _ in range(3):
+        ha._launch_main((16, 16), torch.bfloat16, descs, scalars, constexprs)
+    assert len(stand_in.jit_calls) == 1 and len(stand_in.handle_calls) == 2
+    (_, jit_args, jit_kwargs), (grid, args) = stand_in.jit_calls[0], stand_in.handle_calls[0]
+    bound = dict(zip(stand_in.arg_names, jit_args, strict=False)) | jit_kwargs  # what the JIT binds, by name
+    assert grid == (16, 16, 1) and list(args) == [bound[name] for name in stand_in.arg_names]
+    # what Triton specialises on changes the key: the dtype, a constexpr, an int past int32 (i64), and which one
+    ha._launch_main((16, 16), torch.float16, descs, scalars, constexprs)
+    ha._launch_main((16, 16), torch.bfloat16, descs, scalars, {**constexprs, "CAUSAL": False})
+    ha._launch_main((16, 16), torch.bfloat16, descs, (*scalars[:3], 2**31, *scalars[4:]), constexprs)
+    ha._launch_main((16, 16), torch.bfloat16, descs, (*scalars[:4], 2**31, *scalars[5:]), constexprs)  # another int
+    assert len(stand_in.jit_calls) == 5 and len(stand_in.handle_calls) == 2
+
+
 @pytest.mark.skipif(
     not torch.cuda.is_available() or torch.cuda.get_device_capability() != (9, 0), reason="needs an sm90 GPU"
 )

@@ -58,6 +58,10 @@ backward.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+from typing import Any
+
 import torch
 import triton
 import triton.language as tl
@@ -485,13 +489,42 @@ def default_config(head_dim: int) -> dict:
 VALIDATED_DTYPES = (torch.bfloat16, torch.float16)
 
 
-def _desc(t: torch.Tensor, rows: int) -> TensorDescriptor:
+_GL_DTYPES = {torch.bfloat16: gl.bfloat16, torch.float16: gl.float16, torch.float32: gl.float32}
+
+
+@functools.cache
+def _smem_layout(block: tuple[int, ...], dtype: torch.dtype) -> gl.NVMMASharedLayout:
+    """The shared-memory layout (swizzle) of a TMA box: a function of the box and the dtype alone, so made once
+    (building it costs ~10 us of Python: docs/perf.md, "Host overhead and the grid again")."""
+    return gl.NVMMASharedLayout.get_default_for(list(block), _GL_DTYPES[dtype])
+
+
+def _desc(t: torch.Tensor, rows: int, checked: bool = False) -> TensorDescriptor:
     """A TMA descriptor over a 4-d (batch, heads, seq, head_dim) tensor with (1, 1, rows, head_dim) boxes, or over
-    a 1-d vector with (rows,) boxes."""
-    gl_dtype = {torch.bfloat16: gl.bfloat16, torch.float16: gl.float16, torch.float32: gl.float32}[t.dtype]
-    block = [rows] if t.dim() == 1 else [1, 1, rows, t.shape[-1]]
-    layout = gl.NVMMASharedLayout.get_default_for(block, gl_dtype)
-    return TensorDescriptor(t, list(t.shape), list(t.stride()), block, layout)
+    a 1-d vector with (rows,) boxes.
+
+    Made without ``TensorDescriptor.__init__``, whose checks cost more than the rest of the descriptor: the ones
+    that can fail for our tensors (base and strides 16-byte aligned, last stride 1, no empty dimension) are made
+    here, the others (rank, box shape, layout type) hold by construction. The object is the same class with the
+    same fields, so Triton specialises and encodes it as before (the CUtensorMap itself is encoded by Triton's
+    launcher at each launch, from ``base.data_ptr()``, shape and strides: nothing here outlives the call).
+    ``checked``: the caller has seen ``_tma_ok(t)`` already."""
+    if not (checked or _tma_ok(t)) or min(t.shape) < 1:
+        raise ValueError(f"hopper_backward: a TMA descriptor needs 16-byte aligned, non-empty tensors with last "
+                         f"stride 1, got shape {tuple(t.shape)}, strides {t.stride()}")  # fmt: skip
+    block = (rows,) if t.dim() == 1 else (1, 1, rows, t.shape[-1])
+    if not _DESC_FAST:  # a Triton whose descriptor has other required fields: its own constructor
+        return TensorDescriptor(t, list(t.shape), list(t.stride()), list(block), _smem_layout(block, t.dtype))
+    desc = object.__new__(TensorDescriptor)
+    desc.__dict__.update(_DESC_DEFAULTS)  # padding "zero" (and, in later Tritons, their new fields' defaults)
+    desc.base, desc.shape, desc.strides = t, list(t.shape), list(t.stride())
+    desc.block_shape, desc.layout = list(block), _smem_layout(block, t.dtype)
+    return desc
+
+
+_DESC_DEFAULTS = {f.name: f.default for f in dataclasses.fields(TensorDescriptor) if f.default is not dataclasses.MISSING}
+_DESC_FAST = {f.name for f in dataclasses.fields(TensorDescriptor)} - set(_DESC_DEFAULTS) == {
+    "base", "shape", "strides", "block_shape", "layout"}  # fmt: skip
 
 
 def hopper_supported(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *, causal: bool, bottom_right: bool,
@@ -527,18 +560,67 @@ def hopper_unsupported(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *, cau
         return f"{q.shape[1]} q heads over {k.shape[1]} k/v heads (k/v heads must divide q heads, same batch)"
     if not all(_tma_ok(t) for t in tensors):
         return "strides or base pointers not 16-byte aligned (last stride must be 1)"
-    if not all(t.is_cuda for t in tensors) or torch.cuda.get_device_capability(q.device) != (9, 0):
+    if not _on_sm90(*tensors):
         return "needs an sm90 CUDA device"
     return None
 
 
+def _on_sm90(*tensors: torch.Tensor) -> bool:
+    """Whether the tensors live on an sm90 CUDA device (the first one's device is asked)."""
+    if not all(t.is_cuda for t in tensors):
+        return False
+    device = tensors[0].device
+    return _device_facts(device.index if device.index is not None else torch.cuda.current_device())[0] == (9, 0)
+
+
+@functools.cache
+def _device_facts(index: int) -> tuple[tuple[int, int], int]:
+    """(compute capability, SM count) of CUDA device ``index``, read once (asked on every backward)."""
+    properties = torch.cuda.get_device_properties(index)
+    return (properties.major, properties.minor), properties.multi_processor_count
+
+
 def _num_sms(device: torch.device) -> int:
-    return torch.cuda.get_device_properties(device).multi_processor_count
+    return _device_facts(device.index if device.index is not None else torch.cuda.current_device())[1]
 
 
 def _tma_ok(t: torch.Tensor) -> bool:
+    """Last stride 1, base pointer and other strides 16-byte aligned (TMA's rules)."""
+    strides = t.stride()
+    if strides[-1] != 1 or t.data_ptr() % 16:
+        return False
     size = t.element_size()
-    return t.stride(-1) == 1 and t.data_ptr() % 16 == 0 and all((s * size) % 16 == 0 for s in t.stride()[:-1])
+    return all(stride * size % 16 == 0 for stride in strides[:-1])
+
+
+# Compiled handles of the main kernel, keyed by everything Triton specialises it on (``_launch_main``)
+_COMPILED: dict[tuple, Any] = {}  # triton.compiler.CompiledKernel
+_INT32 = (-(2**31), 2**31 - 1)
+
+
+def _launch_main(grid, dtype: torch.dtype, descs: list, scalars: tuple, constexprs: dict) -> None:
+    """Launches ``_attn_bwd_hopper``: through Triton's JIT the first time per key, then through the compiled
+    kernel's handle (``CompiledKernel[grid](*args)``), which skips the JIT's argument binding, specialisation
+    and cache-key hashing (~30 us per call, most of it the layouts' repr of nine descriptors).
+
+    Safe because the key holds everything the JIT would specialise this kernel on: the descriptors' type
+    (dtype: q's, or fp32 for LSE, delta and the dQ accumulator; box: from HEAD_DIM and BLOCK_M; layout: from
+    both), the floats (never specialised), the ints (``do_not_specialize``: only each one's width, i32 or i64), the
+    constexprs, num_warps, the current device, and the JIT's debug and instrumentation settings. The handle
+    holds no tensor: each launch passes this call's descriptors, and Triton's launcher encodes their
+    CUtensorMaps from this call's pointers, shapes and strides."""
+    from triton import knobs
+    from triton.runtime import driver
+
+    device = driver.active.get_current_device()
+    wide = tuple(not _INT32[0] <= i <= _INT32[1] for i in scalars[2:])  # which ints the JIT would make i64
+    key = (device, dtype, tuple(constexprs.values()), wide, knobs.runtime.debug,
+           knobs.compilation.instrumentation_mode)  # fmt: skip
+    kernel = _COMPILED.get(key)
+    if kernel is None:
+        _COMPILED[key] = _attn_bwd_hopper[grid](*descs, *scalars, **constexprs, num_warps=NUM_WARPS)
+        return
+    kernel[(*grid, 1)](*descs, *scalars, *constexprs.values(), NUM_WARPS)  # every parameter, in order (num_warps last)
 
 
 def hopper_backward(q, k, v, o, lse, do, causal: bool, sm_scale: float, dq, dk, dv, *, bottom_right: bool = False,
@@ -579,17 +661,19 @@ def hopper_backward(q, k, v, o, lse, do, causal: bool, sm_scale: float, dq, dk, 
     _bwd_pre[grid_pre](o, do, lse, lse_pad, delta_pad, dq_acc if dq_acc is not None else delta_pad, o.stride(0),
                        o.stride(1), o.stride(2), do.stride(0), do.stride(1), do.stride(2), heads, n_q, n_pad,
                        HEAD_DIM=head_dim, BLOCK=bm, ZERO_DQ=fuse_dq, num_warps=4)
-    descs = [_desc(q, bm), _desc(k, BLOCK_N), _desc(v, BLOCK_N), _desc(do, bm), _desc(lse_pad, bm),
-             _desc(delta_pad, bm), _desc(dk, BLOCK_N), _desc(dv, BLOCK_N)]
-    descs.append(_desc(dq_acc, bm) if dq_acc is not None else descs[0])
+    # do, dk, dv were made TMA-legal above, the padded vectors and the accumulator are fresh allocations: only q, k
+    # and v are checked here (hopper_supported asked the same, but hopper_backward is also called directly)
+    descs = [_desc(q, bm), _desc(k, BLOCK_N), _desc(v, BLOCK_N), _desc(do, bm, True), _desc(lse_pad, bm, True),
+             _desc(delta_pad, bm, True), _desc(dk, BLOCK_N, True), _desc(dv, BLOCK_N, True)]
+    descs.append(_desc(dq_acc, bm, True) if dq_acc is not None else descs[0])
     causal_off = n_k - n_q if (causal and bottom_right) else 0
     grid = (triton.cdiv(n_k, BLOCK_N), batch * kv_heads)
     chunk = max(1, _num_sms(q.device) // grid[0])  # heads per chunk of the heavy-first order: one wave of programs
-    _attn_bwd_hopper[grid](*descs, sm_scale * LOG2E, sm_scale, heads, n_q, n_k, causal_off, chunk,
-                           GROUP=heads // kv_heads, HEAVY_FIRST=bool(cfg["heavy_first"]), HEAD_DIM=head_dim,
-                           BLOCK_M=bm, CAUSAL=bool(causal), FUSE_DQ=bool(fuse_dq),
-                           DEFER_DQ=bool(fuse_dq and defer_dq), WS=bool(warp_specialize), STAGES=stages,
-                           DQ_BUFS=dq_buffers, EARLY_RELEASE=bool(cfg["early_release"]), num_warps=NUM_WARPS)
+    constexprs = {"GROUP": heads // kv_heads, "HEAD_DIM": head_dim, "BLOCK_M": bm, "CAUSAL": bool(causal),
+                  "FUSE_DQ": bool(fuse_dq), "DEFER_DQ": bool(fuse_dq and defer_dq), "WS": bool(warp_specialize),
+                  "STAGES": stages, "DQ_BUFS": dq_buffers, "EARLY_RELEASE": bool(cfg["early_release"]),
+                  "HEAVY_FIRST": bool(cfg["heavy_first"])}  # fmt: skip
+    _launch_main(grid, q.dtype, descs, (sm_scale * LOG2E, sm_scale, heads, n_q, n_k, causal_off, chunk), constexprs)
     if dq_acc is not None:
         post_block = 64
         _bwd_post[(triton.cdiv(n_q, post_block), batch * heads)](

@@ -72,6 +72,7 @@ when the kernels are defined (at import), from ``TRITON_INTERPRET``.
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 import triton
@@ -98,6 +99,7 @@ class Constants(NamedTuple):
     INTERPRETER: tl.constexpr  # Triton's CPU interpreter: exact dot operands, rounded bf16 casts
 
 
+@functools.lru_cache(maxsize=None, typed=True)  # the same few per process: made once, not 14 constexprs a launch
 def constants(
     head_dim: int,
     d_pad: int,

@@ -23,7 +23,9 @@ The forward keeps only O and the per-row log-sum-exp for the backward (O(N) extr
 passes are PyTorch custom operators (``torch.ops.shijie.attention_forward`` / ``attention_backward``) with
 fake implementations and a registered autograd formula, so ``torch.compile(fullgraph=True)`` traces through
 them without a graph break and ``torch.library.opcheck`` passes; the tile tuner runs only inside the
-operators' real implementations, never while a graph is traced. This module checks arguments (as plain
+operators' real implementations, never while a graph is traced. Outside a trace ``attention()`` calls the same
+implementations through a plain ``torch.autograd.Function`` (``_EagerAttention``): the operators' eager dispatch
+cost more host time than the launches themselves (docs/perf.md, "Host overhead and the grid again"). This module checks arguments (as plain
 Python on shapes and dtypes, which Dynamo traces) and registers the operators; ``launch`` picks tiles and
 launches the kernels of ``_triton_attention`` (and, on sm90, the Hopper backward).
 
@@ -187,6 +189,13 @@ def _forward_op(
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """(O, row LSE in log2 units): LSE (batch, heads, n_q), or (heads, total_q) for packed sequences.
     ``deterministic`` only travels to the backward."""
+    return _forward_impl(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, causal, scale,
+                         window_left, window_right, bottom_right, deterministic)  # fmt: skip
+
+
+def _forward_impl(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, causal, scale, window_left,
+                  window_right, bottom_right, deterministic):  # fmt: skip
+    """What both paths run (the operator's real implementation, and the eager autograd.Function)."""
     varlen = _varlen(cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k)
     if varlen is not None:
         _check_seqlen_values(cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, q, k)
@@ -220,6 +229,12 @@ def _backward_op(
     deterministic: bool,
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """(dQ, dK, dV) of the forward that gave o and lse."""
+    return _backward_impl(do, q, k, v, o, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, causal,
+                          scale, window_left, window_right, bottom_right, deterministic)  # fmt: skip
+
+
+def _backward_impl(do, q, k, v, o, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, causal, scale,
+                   window_left, window_right, bottom_right, deterministic):  # fmt: skip
     varlen = _varlen(cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k)
     return launch.backward(
         q, k, v, o, lse, do, causal, scale, window=(window_left, window_right), bottom_right=bottom_right,
@@ -247,6 +262,35 @@ def _backward(ctx, do, _dlse):
 
 
 torch.library.register_autograd("shijie::attention_forward", _backward, setup_context=_setup_context)
+
+
+class _EagerAttention(torch.autograd.Function):
+    """The eager path: the same launchers as the operators above, with the same arguments (so the same bits),
+    called from a plain autograd.Function. Outside a trace a custom operator only adds dispatch: schema
+    parsing of the arguments, their defaults filled in, the aliasing checks, a Dynamo-disabled frame, the
+    autograd wrapper (measured: benchmarks/attention_host.py, docs/perf.md "Host overhead and the grid
+    again"), and a zero LSE gradient made for every backward. ``attention()`` takes this path unless
+    ``torch.compiler.is_compiling()``, so traced graphs still hold the operators."""
+
+    @staticmethod
+    def forward(ctx, q, k, v, cu_seqlens_q, cu_seqlens_k, *options):
+        o, lse = _forward_impl(q, k, v, cu_seqlens_q, cu_seqlens_k, *options)
+        ctx.save_for_backward(q, k, v, o, lse, cu_seqlens_q, cu_seqlens_k)
+        ctx.options = options
+        return o
+
+    @staticmethod
+    def backward(ctx, do):
+        q, k, v, o, lse, cu_seqlens_q, cu_seqlens_k = ctx.saved_tensors
+        dq, dk, dv = _backward_impl(do, q, k, v, o, lse, cu_seqlens_q, cu_seqlens_k, *ctx.options)
+        return dq, dk, dv, *([None] * (2 + len(ctx.options)))
+
+
+def _attention(*args) -> torch.Tensor:
+    """O of the attention: through the custom operator while torch.compile traces, else the eager path."""
+    if torch.compiler.is_compiling():
+        return torch.ops.shijie.attention_forward(*args)[0]
+    return _EagerAttention.apply(*args)
 
 
 # --------------------------------------------------------------------------------------------- public API
@@ -282,11 +326,10 @@ def attention(
         raise ValueError(f"attention: q {tuple(q.shape)} and k {tuple(k.shape)} must agree in batch")
     left, right = _check_options(scale, window, causal_align, "attention")
     sm_scale = float(scale) if scale is not None else 1.0 / math.sqrt(q.shape[-1])
-    o, _ = torch.ops.shijie.attention_forward(
+    return _attention(
         q, k, v, None, None, q.shape[2], k.shape[2], bool(is_causal), sm_scale, left, right,
         causal_align == "bottom_right", bool(deterministic),
     )  # fmt: skip
-    return o
 
 
 def attention_varlen(
@@ -315,8 +358,7 @@ def attention_varlen(
     _check_seqlens(cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, q, k)
     left, right = _check_options(scale, window, causal_align, "attention_varlen")
     sm_scale = float(scale) if scale is not None else 1.0 / math.sqrt(q.shape[-1])
-    o, _ = torch.ops.shijie.attention_forward(
+    return _attention(
         q, k, v, cu_seqlens_q, cu_seqlens_k, int(max_seqlen_q), int(max_seqlen_k), bool(is_causal), sm_scale,
         left, right, causal_align == "bottom_right", bool(deterministic),
     )  # fmt: skip
-    return o

@@ -71,8 +71,23 @@ def _profile(index: int) -> HardwareProfile:
     return device_profile(torch.cuda.get_device_properties(index))
 
 
+@functools.cache
+def _cuda_facts(index: int) -> tuple[tuple[int, int], str]:
+    """(compute capability, name) of CUDA device ``index``, read once: they are asked on every call, and four
+    property look-ups per forward + backward were ~5% of the eager path's host time on the H200's host (cProfile,
+    docs/perf.md "Host overhead and the grid again")."""
+    properties = torch.cuda.get_device_properties(index)
+    return (properties.major, properties.minor), properties.name
+
+
+def _capability(device: torch.device) -> tuple[int, int]:
+    return _cuda_facts(device.index if device.index is not None else torch.cuda.current_device())[0]
+
+
 def device_name(device: torch.device) -> str:
-    return torch.cuda.get_device_name(device) if device.type == "cuda" else "interpreter"
+    if device.type != "cuda":
+        return "interpreter"
+    return _cuda_facts(device.index if device.index is not None else torch.cuda.current_device())[1]
 
 
 def _config(tile: tuple[int, int, int, int]) -> dict:
@@ -106,7 +121,7 @@ def tma_loads_ok(*tensors) -> bool:
     """Whether the backward may fetch tiles through tensor descriptors: sm_90+ (or the interpreter, which
     emulates them), last dimension contiguous, other strides and the base 16-byte aligned."""
     t0 = tensors[0]
-    if t0.device.type == "cuda" and torch.cuda.get_device_capability(t0.device)[0] < 9:
+    if t0.device.type == "cuda" and _capability(t0.device)[0] < 9:
         return False
     for t in tensors:
         if t.stride(-1) != 1 or t.data_ptr() % 16:
@@ -265,7 +280,7 @@ def forward(
 
 
 def _sm90(device: torch.device) -> bool:
-    return device.type == "cuda" and torch.cuda.get_device_capability(device) == (9, 0)
+    return device.type == "cuda" and _capability(device) == (9, 0)
 
 
 def _hopper_module():
@@ -298,7 +313,7 @@ def strategies(device: torch.device, tuner: Tuner, deterministic: bool = False) 
         return [tuner.options.dq_strategy]
     if device.type != "cuda":
         return ["fused_dq"]
-    if torch.cuda.get_device_capability(device)[0] >= 9:
+    if _capability(device)[0] >= 9:
         return ["split_dq", "fused_dq_tma"]  # per-element atomics measured 1.1-1.5x slower than split on an H200
     return ["fused_dq", "split_dq"]
 
