@@ -55,6 +55,7 @@ from .preference import RULE_WEIGHT, CopyInfo, one_path_two_revisions, preferenc
 
 BOILERPLATE_DOCS = 8  # a line in this many documents is a template (version groups stay below it)
 NEIGHBOUR_DOCS = 3  # a line in this many documents of one repository or package is that place's template
+TEMPLATE_SHARE = 0.2  # ... and goes when such lines hold this share of the words (a few shared headings do not)
 KEEP_ALL_BELOW = 0.2  # a document left with less than this share of its words keeps them all
 CODE_MIN_TOKENS = 60
 CODE_MIN_SHARE = 0.2
@@ -189,8 +190,10 @@ class Signer:
 
     def _content(self, text: str, licence: bool | None = None, place: str = "") -> tuple[str, bool]:
         """The text without its boilerplate lines (frequent in the corpus or in the document's neighbourhood,
-        or licence wording); whether any went. Should the neighbourhood's templates leave less than
-        ``KEEP_ALL_BELOW`` of the words (three revisions of one page share every line), they stay."""
+        or licence wording); whether any went. The neighbourhood's lines go only from a page made from a
+        template (they hold ``TEMPLATE_SHARE`` of its words: a shared "Introduction" or "Options:" heading
+        would only shift the shingles), and stay should they leave less than ``KEEP_ALL_BELOW`` of the words
+        (three revisions of one page share every line)."""
         lines = text.split("\n")
         keys = [line.strip().lower() for line in lines]
         hashes = np.fromiter((hash(k) for k in keys), dtype=np.int64, count=len(keys)).view(np.uint64)
@@ -202,7 +205,8 @@ class Signer:
             near = drop | ((self.counts.count_near(hashes, place) >= self.near_threshold) & long_enough)
             if near.any() and not np.array_equal(near, drop):
                 words = np.fromiter((len(k.split()) for k in keys), dtype=np.int64, count=len(keys))
-                if words[~near].sum() >= KEEP_ALL_BELOW * words.sum():
+                template = words[near & ~drop].sum() >= TEMPLATE_SHARE * words.sum()
+                if template and words[~near].sum() >= KEEP_ALL_BELOW * words.sum():
                     drop = near
         if not drop.any():
             return text, False
