@@ -271,6 +271,16 @@ def quality(samples: list[Sample], value: np.ndarray, relevance: np.ndarray) -> 
     }
 
 
+def level_shares(samples: list[Sample], relevance: np.ndarray, medium: np.ndarray | float) -> dict:
+    """Shares of technical and off-topic samples at or above the ``medium`` cut (one cut, or one per sample)."""
+    reached = relevance >= medium
+    out = {}
+    for name, level in (("technical_high_medium", "technical"), ("off_high_medium", "off")):
+        idx = [i for i, s in enumerate(samples) if s.label.relevance == level]
+        out[name] = float(np.mean(reached[idx])) if idx else None
+    return out
+
+
 def calibrate(samples: list[Sample], relevance: np.ndarray) -> dict[str, float]:
     off = np.sort(relevance[[i for i, s in enumerate(samples) if s.label.relevance == "off"]])
     admin = np.sort(relevance[[i for i, s in enumerate(samples) if s.label.relevance == "admin"]])
