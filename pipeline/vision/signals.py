@@ -2,7 +2,9 @@
 
 ``read(title, text, headings, code_blocks, toks, cue_counts, head_counts, url)`` returns a ``Structure``: raw
 counts from one walk over the text's lines and paragraphs (code, prose, lists, links, tables, shell lines,
-signatures, reStructuredText markup, questions, version headings) and from cheap C-level regex scans
+signatures, reStructuredText markup, questions, version headings; named items, short sections and an index
+opening followed by prose, which tell an index page from a guide that opens with one) and from cheap C-level
+regex scans
 (numbers, measurements with units, dates, math), plus the counts of cue phrases per group (``cues.CUES``),
 which the caller counts with the same phrase pass that finds profile terms and taxonomy concepts.
 
