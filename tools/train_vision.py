@@ -158,6 +158,7 @@ def main() -> None:
         help="only the leave-families-out figures, with the shipped model's settings",
     )
     parser.add_argument("--blend", type=float, help="with --lofo-only: another relevance blend, to compare")
+    parser.add_argument("--setting", action="append", help="with --lofo-only: NAME=VALUE, another regularisation")
     parser.add_argument(
         "--tune",
         action="store_true",
@@ -173,6 +174,14 @@ def main() -> None:
         chosen = json.loads(model_path().read_text(encoding="utf-8"))["provenance"]["settings"]
         alpha, blend = chosen.pop("value_alpha"), chosen.pop("relevance_blend")
         blend = args.blend if args.blend is not None else blend
+        for item in args.setting or ():
+            name, _, number = item.partition("=")
+            if name == "value_alpha":
+                alpha = float(number)
+            elif name in chosen:
+                chosen[name] = float(number)
+            else:
+                sys.exit(f"unknown setting {name!r}: one of value_alpha, {', '.join(chosen)}")
         for origin, part in lofo(samples, chosen, profile, alpha, blend).items():
             print(origin, json.dumps(part))
         return
