@@ -414,3 +414,10 @@ def test_training_never_reads_the_held_out_split():
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
     assert result.returncode == 1 and "refusing to read split 'test2'" in result.stderr
+
+
+def test_every_value_feature_of_the_shipped_model_has_words_in_both_languages():
+    from shijie.explain import feature_words
+
+    for name in load_model().value["features"]:
+        assert feature_words(name, "en") != name and feature_words(name, "zh") != name, name
