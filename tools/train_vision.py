@@ -27,10 +27,12 @@ relevance: the closest thing here to a corpus nobody labelled. Judge every chang
 from __future__ import annotations
 
 import argparse
+import hashlib
 import itertools
 import json
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 import numpy as np
@@ -42,7 +44,7 @@ from pipeline.resources import data_dir
 from pipeline.vision import training
 from pipeline.vision.labelled import TYPES, labels_dir, load_documents, load_labels
 from pipeline.vision.scorer import ADMIN_GATE
-from pipeline.vision.splits import load_splits, select, splits_path
+from pipeline.vision.splits import load_splits, select
 from pipeline.vision.value_model import ADMIN_TYPES, model_path
 
 WORD_GRID = [
@@ -198,8 +200,10 @@ def main() -> None:
     alone = training.calibrate(samples, training.profile_scores(samples, profile))
     thresholds |= {"profile_medium": alone["medium"], "profile_high": alone["high"]}
     provenance = {
-        "labels": {p.name: training.sha256_of(p) for p in sorted(labels_dir().glob("*.toml"))},
-        "splits": training.sha256_of(splits_path()),
+        # only what the fit read: the label files holding a training family, and those families' splits, so
+        # that a held-out split added later (test2) changes neither, and the model stays reproducible
+        "labels": {p.name: training.sha256_of(p) for p in training_label_files(samples)},
+        "splits": training_splits_digest(),
         "profile": training.sha256_of(profile_file),
         "documents": {split: len(parts[split]) for split in TRAINING_SPLITS},
         "settings": {**settings, "value_alpha": alpha, "relevance_blend": blend},
@@ -215,6 +219,23 @@ def main() -> None:
         f"{len(value.names)} value features); thresholds {thresholds}; {time.perf_counter() - started:.0f} s"
     )
     print(json.dumps(provenance.get("lofo", {})))
+
+
+def training_label_files(samples) -> list[Path]:
+    """The label files that hold a label of ``samples`` (each file is one source)."""
+    sources = {s.label.source for s in samples}
+    files = []
+    for path in sorted(labels_dir().glob("*.toml")):
+        source = tomllib.loads(path.read_text(encoding="utf-8")).get("source") or {}
+        if source.get("id") in sources:
+            files.append(path)
+    return files
+
+
+def training_splits_digest() -> str:
+    """SHA-256 of the train/dev/test assignments (``family = split`` lines, sorted): not of the whole file."""
+    lines = sorted(f"{family} = {split}" for family, split in load_splits().items() if split in TRAINING_SPLITS)
+    return hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()
 
 
 def tune(fit_on, dev, profile):
