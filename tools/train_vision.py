@@ -135,6 +135,12 @@ def lofo(samples, settings, profile, alpha, blend) -> dict:
     admin = types[:, [TYPES.index(t) for t in ADMIN_TYPES if t in TYPES]].sum(axis=1)
     gated = value * np.minimum(1.0, relevance / medium) ** 2 * (1 - ADMIN_GATE * admin)
     predicted = [TYPES[j] for j in types.argmax(axis=1)]
+    for name in ("toc", "readme", "guide", "tutorial", "api_reference", "link_list"):
+        idx = [i for i, s in enumerate(samples) if s.label.type == name]
+        if idx:
+            right = sum(predicted[i] == name for i in idx)
+            said = sum(p == name for p in predicted)
+            print(f"  type {name}: {right} of {len(idx)} recognised, {said} typed so")
     result = {}
     for origin in ORIGINS:
         idx = [i for i, s in enumerate(samples) if origin in (None, s.label.origin)]
