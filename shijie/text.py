@@ -421,6 +421,15 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "share of words in short label lines (menus, link lists)",
         "短标签行（菜单、链接列表）的词占比",
     ),
+    "feature.named_item_share": (
+        "share of lines that open with a name (entries of an index)",
+        "以名称开头的行占比（索引条目）",
+    ),
+    "feature.short_section_share": ("share of sections under 40 words", "不足 40 词的小节占比"),
+    "feature.index_then_prose": (
+        "an index opening followed by prose (a guide behind a table of contents)",
+        "开头是索引、其后是正文（目录之后的指南）",
+    ),
     "feature.numbers": ("numbers per 1000 words", "每千词数字数"),
     "feature.measurements": (
         "measurements with units (GB/s, TFLOPS, ms, x) per 1000 words",

@@ -315,3 +315,109 @@ def test_training_refuses_when_labelled_texts_are_missing(tmp_path):
     )
     assert result.returncode == 1 and "refusing to train" in result.stderr
     assert not (tmp_path / "model.json").exists()
+
+
+SAMPLE_TEMPLATE = """## Supported SM Architectures
+
+SM 7.0, SM 7.5, SM 8.0, SM 8.6, SM 8.9 and SM 9.0 are supported by the build of this sample in the toolkit.
+
+## Supported OSes
+
+Linux, Windows and QNX are the operating systems this sample is built and tested on by the continuous build.
+
+## Prerequisites
+
+Download and install the CUDA Toolkit for your corresponding platform from the developer site of the vendor.
+Make sure the dependencies mentioned in the Dependencies section above are installed before building.
+
+## Build and Run
+
+Change into the directory of the sample and run make; the binary lands in the bin folder of the repository.
+Windows users open the solution file that matches their Visual Studio version and build the Release target."""
+
+
+def _sample_readme(n: int) -> str:
+    blurb = " ".join(f"sample{n}word{k}" for k in range(40))
+    return f"# sample{n}\n\n## Description\n\nThis sample {blurb}.\n\n{SAMPLE_TEMPLATE}\n"
+
+
+def test_templates_of_one_repository_make_no_copies_but_its_revisions_stay_copies():
+    """Lines shared by 3+ files of one repository are its template; two revisions of a page still repeat."""
+    repo = "https://raw.githubusercontent.com/org/samples"
+    texts = {n: _sample_readme(n) for n in range(4)}
+    revised = PAGE + "".join(f"\n\nNew paragraph {i} on TMA descriptors and their swizzle modes." for i in range(4))
+    urls = {n: f"{repo}/abc1234/Samples/s{n}/README.md" for n in texts}
+    urls |= {10: f"{repo}/abc1234/docs/guide.md", 11: f"{repo}/def5678/docs/guide.md"}
+    texts |= {10: PAGE, 11: revised}
+
+    def measured(placed: bool):
+        counts = copies.LineCounts()
+        for n, text in texts.items():
+            counts.add(copies_line_hashes(text), copies.neighbourhood(urls[n]) if placed else None)
+        return copies.measure([_info(n, urls[n], t, kind="markdown", counts=counts) for n, t in texts.items()])
+
+    found = measured(placed=True)
+    assert all(found[n].duplicate_of is None for n in range(4))
+    assert found[10].duplicate_of == 11 and found[10].score > 0.9  # the revision pair keeps its copy
+    blind = measured(placed=False)  # counted without their repository, the template makes them copies
+    assert any(blind[n].duplicate_of is not None for n in range(4))
+    assert copies.neighbourhood(urls[0]) == "raw.githubusercontent.com/org/samples"
+    assert copies.neighbourhood("file:///usr/share/doc/clang-14-doc/html/a.html") == copies.neighbourhood(
+        "file:///usr/share/doc/clang-19-doc/html/b.html"
+    )
+
+
+def test_a_projects_policy_file_repeats_only_its_own_and_a_rendered_page_beats_its_source():
+    conduct = "\n\n".join(  # a code of conduct: a template many projects adopt word for word
+        f"Pledge {i}. We as members, contributors and leaders pledge to make participation in our community a "
+        f"harassment-free experience for everyone, and to act in ways that keep it open and welcoming ({i})."
+        for i in range(12)
+    )
+    ours = _info(1, "https://raw.githubusercontent.com/a/one/abc1234/CODE_OF_CONDUCT.md", conduct, kind="markdown")
+    theirs = _info(2, "https://raw.githubusercontent.com/b/two/abc1234/CODE_OF_CONDUCT.md", conduct, kind="markdown")
+    again = _info(3, "https://raw.githubusercontent.com/a/one/abc1234/sub/CODE_OF_CONDUCT.md", conduct, kind="markdown")
+    found = copies.measure([ours, theirs, again])
+    assert found[2].duplicate_of is None  # another project's policy, the same words: its own terms
+    assert {found[1].duplicate_of, found[3].duplicate_of} & {1, 3}  # one project's policy in two places
+    source = _info(4, "https://raw.githubusercontent.com/a/one/abc1234/nn/switch/readme.md", PAGE, kind="markdown")
+    shorter = PAGE.rsplit("\n\n", 3)[0]  # the source holds more words (its markup, a note): "complete" would keep it
+    rendered = _info(5, "https://raw.githubusercontent.com/a/one/abc1234/docs/switch/readme.html", shorter)
+    found = copies.measure([source, rendered])
+    assert found[4].duplicate_of == 5 and found[4].because["rule"] == "rendered" and found[5].duplicate_of is None
+
+
+def test_structure_sees_an_index_of_named_items_and_an_index_opening_a_guide():
+    from pipeline.vision import signals
+
+    index = "# Samples\n\n" + "\n\n".join(
+        f"### [sample{n}](./sample{n})\nThis sample demonstrates feature {n} of the runtime." for n in range(12)
+    )
+    guide_body = "\n\n".join(
+        f"The pipeline stage {i} waits on its barrier before the consumer warps read the tile, so the producer "
+        f"can issue the next copy while tensor cores work on this one. This hides latency {i}."
+        for i in range(12)
+    )
+    toctree = "\n".join(f"- [{name}]({name}.html)" for name in ("overview", "api", "examples", "tuning", "faq"))
+    opened = "# CUB\n\n" + toctree + "\n\n" + guide_body
+    figures = {
+        name: signals.read("t", text, [], [], len(text.split()), {}, {}).features()
+        for name, text in (("index", index), ("opened", opened), ("guide", guide_body))
+    }
+    assert figures["index"]["named_item_share"] > 0.4 and figures["index"]["short_section_share"] > 0.9
+    assert figures["guide"]["named_item_share"] == 0 and figures["guide"]["short_section_share"] == 0
+    assert figures["opened"]["index_then_prose"] > 0.3 > figures["guide"]["index_then_prose"]
+
+
+def test_training_never_reads_the_held_out_split():
+    code = (
+        "import sys; sys.argv=['x']; sys.path.insert(0, 'tools'); import train_vision; train_vision.load('test2', None)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert result.returncode == 1 and "refusing to read split 'test2'" in result.stderr
+
+
+def test_every_value_feature_of_the_shipped_model_has_words_in_both_languages():
+    from shijie.explain import feature_words
+
+    for name in load_model().value["features"]:
+        assert feature_words(name, "en") != name and feature_words(name, "zh") != name, name

@@ -4,17 +4,19 @@ The documents of a split whose texts come from Debian documentation packages (in
 cache is not there in CI) are stored in a fresh database as the crawler stores pages and scored by the Vision
 (``pipeline.score.score_corpus``); the issue's figures (``pipeline.vision.evaluate``) must reach the floors.
 
-``test`` is the held-out split: no family of it was used to train or tune the model; it was scored once, to
-report (docs/perf.md, "The learned Vision on the held-out split"). Its floors are the issue's targets where the
-Vision meets them (traps below the median, the copy to keep kept, off-topic pages not high/medium) and, where it
-does not, the measured figure rounded to two digits on the lenient side, so a real regression fails, with the issue's target
-beside it: relevance AUC 0.890 (target 0.95), Spearman 0.375 (0.6), near-copy recall 0.923 (0.95), false copy
-flags 3.2% (2%), technical pages labelled high/medium 0.59 (0.8). The scorer of before the Vision fails six of
-the eight on the same 151 documents: AUC 0.575, Spearman 0.351, traps below the median 0.742, recall 0.346,
-false flags 13.6%, copies to keep kept 0.400, technical high/medium 0.
+Since phase 3 (2026-12-01) the shipped model is trained on train, dev and test (tools/train_vision.py), so
+neither split here is held out: their floors are **regression floors on in-sample data**, not evidence of
+generalisation (that is the leave-families-out figures in docs/perf.md, and test2, which the coordinator adds).
+``test``'s floors are the issue's targets where the Vision meets them (traps below the median, the copy to keep
+kept, off-topic pages not high/medium) and, where it does not, the figure measured at phase 3 rounded to two
+digits on the lenient side, so a real regression fails, with the issue's target beside it: relevance AUC 0.995
+(floor 0.99; target 0.95), Spearman 0.510 (0.50; 0.6), near-copy recall 0.923 (0.92; 0.95), false copy flags
+2.4% (3%; 2%), technical pages labelled high/medium 0.737 (0.73; 0.8). The scorer of before the Vision fails
+six of the eight on the same 151 documents: AUC 0.575, Spearman 0.351, traps below the median 0.742, recall
+0.346, false flags 13.6%, copies to keep kept 0.400, technical high/medium 0.
 
-``dev`` (tuned on, so in-sample for choices) keeps its floors of phase 1: the issue's targets, two lower where
-dev's Debian part misses them (technical high/medium 0.67, traps 0.958: one migration guide).
+``dev`` keeps its floors of phase 1: the issue's targets, two lower where dev's Debian part misses them
+(technical high/medium 0.6, measured 0.722; traps 0.9, measured 1.0).
 """
 
 from __future__ import annotations
@@ -29,11 +31,11 @@ from pipeline.vision.splits import select
 FLOORS = {
     "test": {
         **TARGETS,
-        "relevance_auc": (">=", 0.89),
-        "spearman": (">=", 0.37),
+        "relevance_auc": (">=", 0.99),
+        "spearman": (">=", 0.5),
         "copy_recall": (">=", 0.92),
-        "false_flags": ("<=", 0.04),
-        "technical_high_medium": (">=", 0.59),
+        "false_flags": ("<=", 0.03),
+        "technical_high_medium": (">=", 0.73),
     },
     "dev": {**TARGETS, "technical_high_medium": (">=", 0.6), "traps_below_median": (">=", 0.9)},
 }

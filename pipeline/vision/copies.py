@@ -54,6 +54,8 @@ from . import analysis
 from .preference import RULE_WEIGHT, CopyInfo, one_path_two_revisions, preference
 
 BOILERPLATE_DOCS = 8  # a line in this many documents is a template (version groups stay below it)
+NEIGHBOUR_DOCS = 3  # a line in this many documents of one repository or package is that place's template
+TEMPLATE_SHARE = 0.2  # ... and goes when such lines hold this share of the words (a few shared headings do not)
 KEEP_ALL_BELOW = 0.2  # a document left with less than this share of its words keeps them all
 CODE_MIN_TOKENS = 60
 CODE_MIN_SHARE = 0.2
@@ -66,6 +68,7 @@ SAMPLE_CONTAINMENT = 0.6
 GROWN_RULES = ("version", "date", "rendered")  # what makes a contained text an earlier form of the larger one
 HIGH_REDUNDANCY = redundancy.HIGH_REDUNDANCY
 SKETCH_ROWS, SKETCH_BITS = 3, 22
+NEAR_BITS = 24  # the neighbourhood sketch: 3 rows of 2^24 uint16 counters (96 MB); see LineCounts
 _MULTIPLIERS = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9], dtype=np.uint64)
 _LICENCE_LINE = re.compile(
     r"copyright|\(c\)|©|licen[cs]ed? under|all rights reserved|spdx-license|permission is hereby granted|"
@@ -97,31 +100,78 @@ def _has_licence(text: str) -> bool:
     return any(word in low for word in _LICENCE_WORDS)
 
 
+_POLICY_FILE = re.compile(
+    r"/(?:licen[cs]e|copying|copyright|notice|third[-_]?party[-_]?notices|contributing|code[-_]of[-_]conduct|"
+    r"security|governance)(?:[-_.][\w-]+)*$",
+    re.IGNORECASE,
+)
+_DIGITS = re.compile(r"\d+")
 _SOURCE_URL = re.compile(r"/_sources/|\.(?:rst|md)\.txt$", re.IGNORECASE)
 _RST_MARKUP = re.compile(r"^\s*\.\. [\w:-]+::|^\s*[=\-~^*]{4,}\s*$|:(?:ref|doc|class|func|code):`", re.MULTILINE)
 
 
 class LineCounts:
-    """A count-min sketch of in how many documents each line occurs (fixed memory, over-estimates only)."""
+    """Count-min sketches (fixed memory, over-estimates only) of in how many documents each line occurs: in the
+    whole corpus, and within the document's neighbourhood (``neighbourhood``: its repository or package).
+
+    The second is keyed by (line, neighbourhood) and is wider (2^24 counters a row, as uint16: a line in more
+    than 65,535 documents of one place wraps, and the corpus-wide count, far past ``BOILERPLATE_DOCS`` by then,
+    drops it anyway), because its threshold is low: at 100k documents of ~100 lines a row holds 0.6 counts a
+    counter, so a line seen once reads as 3 in about 0.2% of cases (3 rows each over-counting by 2)."""
 
     def __init__(self) -> None:
         self.table = np.zeros((SKETCH_ROWS, 1 << SKETCH_BITS), dtype=np.uint32)
+        self.near = np.zeros((SKETCH_ROWS, 1 << NEAR_BITS), dtype=np.uint16)
 
-    def _slots(self, hashes: np.ndarray) -> np.ndarray:
+    @staticmethod
+    def _slots(hashes: np.ndarray, bits: int) -> np.ndarray:
         with np.errstate(over="ignore"):
-            return (hashes[None, :] * _MULTIPLIERS[:SKETCH_ROWS, None]) >> np.uint64(64 - SKETCH_BITS)
+            return (hashes[None, :] * _MULTIPLIERS[:SKETCH_ROWS, None]) >> np.uint64(64 - bits)
 
-    def add(self, hashes: np.ndarray) -> None:
+    @staticmethod
+    def _placed(hashes: np.ndarray, place: str) -> np.ndarray:
+        with np.errstate(over="ignore"):
+            return hashes ^ (np.uint64(hash(place) & 0xFFFFFFFFFFFFFFFF) * np.uint64(0x9E3779B97F4A7C15))
+
+    def add(self, hashes: np.ndarray, place: str | None = None) -> None:
         if hashes.size:
-            slots = self._slots(hashes)
+            slots = self._slots(hashes, SKETCH_BITS)
             for row in range(SKETCH_ROWS):
                 np.add.at(self.table[row], slots[row], 1)
+            if place:
+                slots = self._slots(self._placed(hashes, place), NEAR_BITS)
+                for row in range(SKETCH_ROWS):
+                    np.add.at(self.near[row], slots[row], 1)
 
     def count(self, hashes: np.ndarray) -> np.ndarray:
         if not hashes.size:
             return np.zeros(0, dtype=np.uint32)
-        slots = self._slots(hashes)
+        slots = self._slots(hashes, SKETCH_BITS)
         return np.min([self.table[row][slots[row]] for row in range(SKETCH_ROWS)], axis=0)
+
+    def count_near(self, hashes: np.ndarray, place: str) -> np.ndarray:
+        """In how many documents of ``place`` each line occurs (0 for all when no place)."""
+        if not hashes.size or not place:
+            return np.zeros(hashes.size, dtype=np.uint16)
+        slots = self._slots(self._placed(hashes, place), NEAR_BITS)
+        return np.min([self.near[row][slots[row]] for row in range(SKETCH_ROWS)], axis=0)
+
+
+_DEB_DOC = re.compile(r"^file://(/usr/share/doc/[^/]+)/")
+_SITE = re.compile(r"^[a-z][\w+.-]*://([^/]*)/([^/?#]+)/([^/?#]+)/", re.IGNORECASE)
+
+
+def neighbourhood(url: str) -> str:
+    """The place a document lives in, whose shared lines are its templates: a Debian documentation package
+    (``file:///usr/share/doc/<package>/``), else the host and the first two path segments (a repository on a
+    code host, ``github.com/<owner>/<repo>``, a section of a site); "" when the URL has fewer. Numbers read as
+    one (``clang-14-doc`` and ``clang-19-doc`` are one place at two versions): a page and its next version
+    then lose the same navigation lines, and a project's licence in both is its own."""
+    found = _DEB_DOC.match(url)
+    if found:
+        return _DIGITS.sub("#", found.group(1))
+    found = _SITE.match(url)
+    return _DIGITS.sub("#", "/".join(found.groups()).lower()) if found else ""
 
 
 def is_source_copy(url: str, title: str, kind: str, text: str, copy_of: str | None = None) -> bool:
@@ -136,17 +186,28 @@ class Signer:
     def __init__(self, counts: LineCounts, documents: int):
         self.counts = counts
         self.threshold = BOILERPLATE_DOCS if documents >= 2 * BOILERPLATE_DOCS else documents + 1
+        self.near_threshold = NEIGHBOUR_DOCS if documents >= 2 * BOILERPLATE_DOCS else 0
 
-    def _content(self, text: str, licence: bool | None = None) -> tuple[str, bool]:
-        """The text without its boilerplate lines (frequent in the corpus, or licence wording); whether any went."""
+    def _content(self, text: str, licence: bool | None = None, place: str = "") -> tuple[str, bool]:
+        """The text without its boilerplate lines (frequent in the corpus or in the document's neighbourhood,
+        or licence wording); whether any went. The neighbourhood's lines go only from a page made from a
+        template (they hold ``TEMPLATE_SHARE`` of its words: a shared "Introduction" or "Options:" heading
+        would only shift the shingles), and stay should they leave less than ``KEEP_ALL_BELOW`` of the words
+        (three revisions of one page share every line)."""
         lines = text.split("\n")
         keys = [line.strip().lower() for line in lines]
         hashes = np.fromiter((hash(k) for k in keys), dtype=np.int64, count=len(keys)).view(np.uint64)
-        drop = (self.counts.count(hashes) >= self.threshold) & np.fromiter(
-            (len(k) >= 8 for k in keys), dtype=bool, count=len(keys)
-        )
+        long_enough = np.fromiter((len(k) >= 8 for k in keys), dtype=bool, count=len(keys))
+        drop = (self.counts.count(hashes) >= self.threshold) & long_enough
         if _has_licence(text) if licence is None else licence:  # line by line only where licence wording is
             drop |= np.fromiter((_LICENCE_LINE.search(k) is not None for k in keys), dtype=bool, count=len(keys))
+        if place and self.near_threshold:
+            near = drop | ((self.counts.count_near(hashes, place) >= self.near_threshold) & long_enough)
+            if near.any() and not np.array_equal(near, drop):
+                words = np.fromiter((len(k.split()) for k in keys), dtype=np.int64, count=len(keys))
+                template = words[near & ~drop].sum() >= TEMPLATE_SHARE * words.sum()
+                if template and words[~near].sum() >= KEEP_ALL_BELOW * words.sum():
+                    drop = near
         if not drop.any():
             return text, False
         return "\n".join(line for line, gone in zip(lines, drop, strict=False) if not gone), True
@@ -172,7 +233,7 @@ class Signer:
             if len(toks) < HOLDER_MIN_TOKENS:  # a holder line or two tell no copy apart
                 toks = []
         else:
-            content, changed = self._content(text, licence)
+            content, changed = self._content(text, licence, neighbourhood(url))
             toks = analysis.tokens(content)
             all_toks = analysis.tokens(text) if changed else toks
             if all_toks and len(toks) < KEEP_ALL_BELOW * len(all_toks):
@@ -238,6 +299,14 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
             code_lsh.insert(info.id, info.code.minhash, check_duplication=False)
     contained = contained_in(infos)
     by_url = {info.url: info.id for info in infos}
+    place = {info.id: neighbourhood(info.url) for info in infos}
+    policy = {info.id for info in infos if _POLICY_FILE.search(info.url)}
+
+    def foreign_policy(a: int, b: int) -> bool:
+        """A project's policy file (licence, contributing, conduct, security, notices) against another
+        project's: the same template text is each project's own terms, not a page read twice."""
+        return (a in policy or b in policy) and place[a] != place[b]
+
     result: dict[int, Copy] = {}
     for info in infos:
         best = NO_COPY
@@ -245,7 +314,7 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
             if own is None:
                 continue
             for other_id in sorted(lsh.query(own.minhash)):
-                if other_id == info.id:
+                if other_id == info.id or foreign_policy(info.id, other_id):
                     continue
                 other = by_id[other_id]
                 theirs = other.text if signal == "text" else other.code
@@ -264,6 +333,8 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
             # date or rendered page): a page that quotes a whole example file, or a README that includes its
             # getting-started page, does not make them copies
             other = by_id[other_id]
+            if foreign_policy(info.id, other_id):
+                continue
             if share > best.score and info.text is not None and other.text is not None:
                 better, because = preference(other, info)
                 if better and (because["rule"] in GROWN_RULES or one_path_two_revisions(info.url, other.url)):

@@ -6,7 +6,9 @@ redundant only in a copy preferred over it, and ``shijie show`` prints the reaso
 at a score or rank; the first rule that tells the two apart decides:
 
     1. a rendered page over its source copy (named by the crawler, a Sphinx ``_sources/*.rst.txt`` /
-       ``.md.txt`` URL, a title made of markup, reStructuredText markup in a text file);
+       ``.md.txt`` URL, a title made of markup, reStructuredText markup in a text file), and an HTML page over
+       a Markdown or plain-text file of the same name (``switch/readme.html`` beside ``switch/readme.md``:
+       what a documentation generator renders from its source);
        the original over its translation: a path marked with a language (``docs/zh/…``, ``notes.zh.md``)
        is the translation of one not marked, or marked ``en``;
     2. the newer version: the first path segment or title word where the two differ, read as numbers
@@ -61,6 +63,8 @@ def preference(a: CopyInfo, b: CopyInfo) -> tuple[bool, dict]:
     ``a``'s first."""
     if a.source_copy != b.source_copy:
         return b.source_copy, {"rule": "rendered"}
+    if (a.kind == "html") != (b.kind == "html") and {a.kind, b.kind} <= _RENDERED_FROM and _stem(a.url) == _stem(b.url):
+        return a.kind == "html", {"rule": "rendered", "from": "same name"}
     lang_a, lang_b = _language_mark(a.url), _language_mark(b.url)
     if lang_a != lang_b and "" in (lang_a, lang_b):  # one says it is a translation, the other does not
         return lang_a == "", {"rule": "original", "languages": [lang_a or "-", lang_b or "-"]}
@@ -77,6 +81,16 @@ def preference(a: CopyInfo, b: CopyInfo) -> tuple[bool, dict]:
     if (a.kind == "html") != (b.kind == "html"):
         return a.kind == "html", {"rule": "html"}
     return a.id < b.id, {"rule": "id"}
+
+
+_RENDERED_FROM = {"html", "markdown", "text"}
+_STEM = re.compile(r"([^/]+?)(?:\.(?:html?|md|markdown|rst|txt))+$", re.IGNORECASE)
+
+
+def _stem(url: str) -> str:
+    """The file name without its document extensions, lower case ("" when it has none of them)."""
+    found = _STEM.search(url.rstrip("/"))
+    return found.group(1).lower() if found else ""
 
 
 def prefer(a: CopyInfo, b: CopyInfo) -> bool:

@@ -2,7 +2,9 @@
 
 ``read(title, text, headings, code_blocks, toks, cue_counts, head_counts, url)`` returns a ``Structure``: raw
 counts from one walk over the text's lines and paragraphs (code, prose, lists, links, tables, shell lines,
-signatures, reStructuredText markup, questions, version headings) and from cheap C-level regex scans
+signatures, reStructuredText markup, questions, version headings; named items, short sections and an index
+opening followed by prose, which tell an index page from a guide that opens with one) and from cheap C-level
+regex scans
 (numbers, measurements with units, dates, math), plus the counts of cue phrases per group (``cues.CUES``),
 which the caller counts with the same phrase pass that finds profile terms and taxonomy concepts.
 
@@ -87,6 +89,14 @@ _SENTENCE_END = re.compile(r"[.!?。！？](?:\s|$)")
 _EXCLAIM = re.compile(r"!(?:\s|$)")
 _BADGE = re.compile(r"\[!\[|shields\.io|badge", re.IGNORECASE)
 _SOURCE_PATH = re.compile(r"/_sources/|\.(?:rst|md)\.txt$", re.IGNORECASE)
+# a named item: a list entry or a heading that opens with a name (a link, bold or code text, or a few words
+# before a colon or a dash) — "- [flash](./flash): fused attention", "### [reduction](./reduction)", "**foo** — …"
+_NAMED_ITEM = re.compile(
+    r"^\s*(?:[-*+•]\s+|\d{1,3}[.)]\s+|#{1,6}\s+)?(?:\[[^\]]{1,80}\]\([^)]*\)|\*\*[^*]{1,60}\*\*|`[^`]{1,60}`|"
+    r"[\w.+-]+(?:\s[\w.+-]+){0,3}\s*(?::|\s[-–—]\s))"
+)
+SHORT_SECTION = 40  # a section body under this many words is an entry of an index, not a part of a guide
+HEAD_PART = 0.4  # the first 40% of the lines are "the opening" for index_then_prose
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
@@ -111,6 +121,11 @@ class Structure:
     question_lines: int = 0
     version_lines: int = 0
     label_words: int = 0  # words in short paragraphs without a sentence end: menus, lists of names
+    named_items: int = 0  # lines opening with a name then a blurb or nothing: entries of an index
+    sections: int = 0  # sections (text between headings) holding any words
+    short_sections: int = 0  # of them, those under SHORT_SECTION words: entries, not chapters
+    head_index: float = 0.0  # share of the opening lines (HEAD_PART) that are list, link or label lines
+    tail_prose: float = 0.0  # share of the words after the opening that are prose
     numbers: int = 0
     measurements: int = 0
     dates: int = 0
@@ -152,6 +167,9 @@ class Structure:
             "question_share": self.question_lines / lines,
             "version_lines": per_k(self.version_lines),
             "label_share": self.label_words / words,
+            "named_item_share": self.named_items / lines,
+            "short_section_share": self.short_sections / self.sections if self.sections >= 4 else 0.0,
+            "index_then_prose": self.head_index * self.tail_prose,
             "numbers": per_k(self.numbers),
             "measurements": per_k(self.measurements),
             "dates": per_k(self.dates),
@@ -194,19 +212,33 @@ def read(
     in_fence = False
     paragraph: list[str] = []
     heads = len(headings)
+    heading_lines = {h.strip() for h in headings if h and len(h) < 200}  # HTML headings are plain lines
     previous = ""
     fenced_blocks = 0
+    section_words = 0
+    index_lines: list[int] = []  # line numbers of list, link and label lines (the opening's index part)
+    prose_at: list[tuple[int, int]] = []  # (line number, words) of each prose paragraph
+
+    def close_section() -> None:
+        nonlocal section_words
+        if section_words:
+            s.sections += 1
+            s.short_sections += section_words < SHORT_SECTION
+        section_words = 0
 
     def close_paragraph() -> None:
+        nonlocal section_words
         if not paragraph:
             return
         body = " ".join(paragraph)
         n_words = len(body.split())
+        section_words += n_words
         s.paragraphs += 1
         ends = len(_SENTENCE_END.findall(body))
         if n_words >= 12 and ends >= 1:
             s.prose_paragraphs += 1
             s.prose_words += n_words
+            prose_at.append((s.lines, n_words))
             s.sentences += ends
         elif n_words < 12 and not ends and not any(c in body for c in "=(){};"):
             s.label_words += n_words
@@ -233,21 +265,35 @@ def read(
             if previous:  # an rst title underline, or a markdown setext heading
                 heads += 1
                 s.rst_lines += 1
+                close_paragraph()
+                close_section()
             continue
         previous = line
         first = line[0]
         if first == "#" and line.lstrip("#").startswith(" "):
             close_paragraph()
+            close_section()
             if _VERSION_HEAD.search(line):
                 s.version_lines += 1
+            if _NAMED_ITEM.match(line):
+                s.named_items += 1
             continue  # a markdown heading: counted in ``headings`` by the extractor
+        if line in heading_lines:
+            close_paragraph()
+            close_section()
+        listed = _LIST.match(line)
+        linked = "](" in line or "http" in line or "www." in line
+        if listed or linked or (len(line) < 40 and not _SENTENCE_END.search(line + " ")):
+            index_lines.append(s.lines)
+        if (listed or linked) and len(line) < 300 and _NAMED_ITEM.match(line):
+            s.named_items += 1
         if line.endswith(_CODE_END) or line.startswith(_CODE_START):
             s.code_lines += 1
         if _SHELL.match(line):
             s.shell_lines += 1
-        if _LIST.match(line):
+        if listed:
             s.list_lines += 1
-        if "](" in line or "http" in line or "www." in line:
+        if linked:
             s.link_lines += 1
         if (first == "|" or first == "+" or " | " in line) and _TABLE.search(line):
             s.table_lines += 1
@@ -262,6 +308,10 @@ def read(
             s.signature_lines += 1
         paragraph.append(line)
     close_paragraph()
+    close_section()
+    opening = max(1, int(HEAD_PART * s.lines))
+    s.head_index = sum(n <= opening for n in index_lines) / opening if s.lines >= 10 else 0.0
+    s.tail_prose = min(1.0, sum(w for n, w in prose_at if n > opening) / max(s.words, 1))
     s.headings = heads
     if not code_blocks:
         s.code_blocks = fenced_blocks

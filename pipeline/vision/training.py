@@ -1,25 +1,27 @@
 """Fitting the Vision's learned parts on the labelled set (used by tools/train_vision.py and the tests).
 
 Samples are the labelled documents read exactly as the scorer reads a stored document
-(``reading.Reader`` over the text the extractor made). The fit, on the train split only:
+(``reading.Reader`` over the text the extractor made). The fit, on the documents it is given (since phase 3
+the train, dev and test splits together; never test2, the held-out split):
 
 1. vocabulary: stems and stem pairs in at least ``MIN_DF`` documents of at least ``MIN_FAMILIES`` families
    (a word only one project uses is that project's quirk, not the field's), the ``MAX_TERMS`` spread over
-   most families; IDF over the train documents.
+   most families; IDF over the documents fitted on.
 2. word models over the documents' vocabulary vectors: the topic model (logistic, on topic = technical or
    administrative vs off) and the words-value model (ridge, target tier A 1, B 0.67, technical C 0.33,
    else 0); the document-type model (multinomial logistic over the structure figures).
-3. the value model (ridge over named features). Its inputs for a train document come from models fitted
+3. the value model (ridge over named features). Its inputs for a document fitted on come from models fitted
    without that document's family (out-of-fold by family, ``FOLDS``), as they will be for an unseen corpus.
    Each family weighs 1/sqrt(size), so a large project does not set the model alone.
-4. relevance labels, on train (out-of-fold relevance) and dev together: ``medium`` at the lowest relevance
-   that at most ``OFF_MEDIUM`` of the off-topic documents reach, ``high`` at the lowest that at most
+4. relevance labels, on the out-of-fold relevance of every document fitted on: ``medium`` at the lowest
+   relevance that at most ``OFF_MEDIUM`` of the off-topic documents reach, ``high`` at the lowest that at most
    ``OFF_HIGH`` of off-topic and ``ADMIN_HIGH`` of the administrative ones reach (high: what a kernel
    engineer would read; administrative pages about the same tools stay below it). The same rule gives a
    second pair for the profile score alone, which a ``--topic`` or ``--profile`` of the user's gets (the
    learned topic model knows the default topic only).
 
-The regularisation strengths are chosen on dev (``tune``). Nothing here reads a test document.
+The regularisation strengths were chosen on dev in phase 1 (tools/train_vision.py ``--tune`` chooses again).
+``level_shares`` gives the high/medium shares at given cuts, for the leave-families-out figures.
 """
 
 from __future__ import annotations
@@ -269,6 +271,16 @@ def quality(samples: list[Sample], value: np.ndarray, relevance: np.ndarray) -> 
         "traps_below_median": float(np.mean(value[traps] < median)) if traps else None,
         "non_technical_below_median": float(np.mean(value[off + admin] < median)) if off + admin else None,
     }
+
+
+def level_shares(samples: list[Sample], relevance: np.ndarray, medium: np.ndarray | float) -> dict:
+    """Shares of technical and off-topic samples at or above the ``medium`` cut (one cut, or one per sample)."""
+    reached = relevance >= medium
+    out = {}
+    for name, level in (("technical_high_medium", "technical"), ("off_high_medium", "off")):
+        idx = [i for i, s in enumerate(samples) if s.label.relevance == level]
+        out[name] = float(np.mean(reached[idx])) if idx else None
+    return out
 
 
 def calibrate(samples: list[Sample], relevance: np.ndarray) -> dict[str, float]:
