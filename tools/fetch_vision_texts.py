@@ -72,7 +72,8 @@ def main() -> None:
     parser.add_argument("--base", default=RAW, help="where raw files are served: BASE/<owner>/<repo>/<commit>/<path>")
     parser.add_argument("--delay", type=float, default=0.25, help="seconds between two requests")
     args = parser.parse_args()
-    labels = [label for split in args.split for label in select(load_labels(), split)]
+    every = load_labels()
+    labels = [label for split in args.split for label in select(every, split)]
     cache = cache_dir()
     outcome = fetch_all(labels, args.base, cache, args.delay)
     print(
