@@ -8,7 +8,8 @@ SQLite database as the crawler stores pages, and scored there by the scorer: ``p
 (the learned Vision), or any function of a database that returns scored documents, named ``module:function``
 (to measure an older scorer, say a copy of the one before the Vision, importable from PYTHONPATH). Missing
 texts are skipped and counted. Since phase 3 "test" is tuning data like dev (the model is trained on it);
-the held-out split is test2, scored once, for the final report, by the coordinator.
+the held-out splits are test2 (scored once and reported) and test3 (labelled after that, for the next report),
+each scored once, by the coordinator.
 """
 
 from __future__ import annotations

@@ -40,7 +40,8 @@ def test_the_split_rule_places_families_by_stratum_and_never_moves_one(tmp_path)
     assert splits.assign(labels, moved)["fam0"] == moved["fam0"]
 
 
-def test_a_family_placed_by_hand_in_test2_stays_there_and_the_rule_does_not_count_it():
+@pytest.mark.parametrize("held_out", splits.HAND_PLACED)
+def test_a_family_placed_by_hand_in_a_held_out_split_stays_there_and_the_rule_does_not_count_it(held_out):
     def label(family, n):
         return labelled.Label(
             f"deb:{family}", family, "debian", "/x", "1", f"p{n}", "0" * 64, "technical", "C", "guide", "", ""
@@ -50,11 +51,11 @@ def test_a_family_placed_by_hand_in_test2_stays_there_and_the_rule_does_not_coun
     fresh = [label("fresh", n) for n in range(40)]  # large enough to tip the rule's shares if it were counted
     late = [label("late", n) for n in range(5)]
     placed = splits.assign(old)
-    assert "test2" not in placed.values()  # the rule never places a family in test2
-    by_hand = {**placed, "fresh": "test2"}
+    assert not set(splits.HAND_PLACED) & set(placed.values())  # the rule never places a family in test2 or test3
+    by_hand = {**placed, "fresh": held_out}
     assert splits.assign(old + fresh, by_hand) == by_hand
     assert splits.assign(old + fresh + late, by_hand)["late"] == splits.assign(old + late, placed)["late"]
-    assert splits.select(old + fresh, "test2", by_hand) == fresh
+    assert splits.select(old + fresh, held_out, by_hand) == fresh
     assert splits.select(old + fresh, ("train", "dev"), by_hand) == [
         lab for lab in old if placed[lab.family] in ("train", "dev")
     ]

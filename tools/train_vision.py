@@ -6,11 +6,11 @@
 Reads the train, dev and test splits (data/vision/splits.toml) of the labels (data/vision/labels), the texts
 from Debian packages and the GitHub cache ($SHIJIE_VISION_CACHE), through the same reading the scorer does, and
 refuses to train when any of those documents is missing or its bytes differ from the labelled SHA-256: the
-weights would not be the ones the labels describe. It never reads test2, the held-out split of phase 3 (``load``
-refuses any split but ``TRAINING_SPLITS``): the coordinator scores test2 once, with benchmarks/vision_eval.py.
+weights would not be the ones the labels describe. It never reads test2 or test3, the held-out splits (``load``
+refuses any split but ``TRAINING_SPLITS``): the coordinator scores each once, with benchmarks/vision_eval.py.
 
 Protocol (phase 3, 2026-12-01). "test" was looked at in phase 2, so it is training data like the others now:
-the shipped model is fitted on all three splits (every labelled family but test2's; the value model's word
+the shipped model is fitted on all three splits (every labelled family but the held-out ones; the value model's word
 inputs out-of-fold by family, pipeline/vision/training.py), with the regularisation chosen on dev in phase 1
 (``SETTINGS``: the grid below fitted on train, scored on dev) and kept, because the leave-families-out figures
 over the three splits judge it and an inner search over 24 settings x 8 folds would take an hour on this
@@ -56,11 +56,11 @@ BLENDS = (0.5,)
 # leave-families-out figures over the three splits judge them (docs/perf.md, phase 3); --tune chooses again
 SETTINGS = {"c_topic": 1.0, "alpha_words": 3.0, "c_type": 1.0}
 SETTINGS_VALUE_ALPHA = 30.0
-TRAINING_SPLITS = ("train", "dev", "test")  # never test2: the held-out split of phase 3
+TRAINING_SPLITS = ("train", "dev", "test")  # never test2 or test3: the held-out splits
 
 
 def load(split: str, profile) -> list[training.Sample]:
-    if split not in TRAINING_SPLITS:  # test2 is held out: the coordinator scores it once, with vision_eval
+    if split not in TRAINING_SPLITS:  # test2 and test3 are held out: the coordinator scores each once
         sys.exit(f"refusing to read split {split!r}: this tool reads only {', '.join(TRAINING_SPLITS)}")
     splits = load_splits()
     labels = select(load_labels(), split, splits)
@@ -200,14 +200,14 @@ def main() -> None:
         settings, alpha, blend, tuned = tune(parts["train"] + parts["test"], parts["dev"], profile)
         print(f"chosen on dev: {settings}, value alpha {alpha}, blend {blend}")
 
-    # the shipped model: every labelled family but test2's; the cuts on out-of-fold relevance (by family)
+    # the shipped model: every labelled family but the held-out splits'; the cuts on out-of-fold relevance (by family)
     models, value, oof_relevance = fit_all(samples, settings, profile, alpha, blend)
     thresholds = training.calibrate(samples, oof_relevance)
     alone = training.calibrate(samples, training.profile_scores(samples, profile))
     thresholds |= {"profile_medium": alone["medium"], "profile_high": alone["high"]}
     provenance = {
         # only what the fit read: the label files holding a training family, and those families' splits, so
-        # that a held-out split added later (test2) changes neither, and the model stays reproducible
+        # that a held-out split added later (test2, test3) changes neither, and the model stays reproducible
         "labels": {p.name: training.sha256_of(p) for p in training_label_files(samples)},
         "splits": training_splits_digest(),
         "profile": training.sha256_of(profile_file),

@@ -2,7 +2,7 @@
 
 Samples are the labelled documents read exactly as the scorer reads a stored document
 (``reading.Reader`` over the text the extractor made). The fit, on the documents it is given (since phase 3
-the train, dev and test splits together; never test2, the held-out split):
+the train, dev and test splits together; never test2 or test3, the held-out splits):
 
 1. vocabulary: stems and stem pairs in at least ``MIN_DF`` documents of at least ``MIN_FAMILIES`` families
    (a word only one project uses is that project's quirk, not the field's), the ``MAX_TERMS`` spread over
