@@ -63,7 +63,7 @@ def _cuobjdump() -> str | None:
         return None
 
 
-def compile_only(variants) -> int:
+def compile_only(variants, stages: int = 2) -> int:
     """Compile each (head_dim, causal) for sm_90a with fake tensors (no GPU, no driver call) and report what
     ptxas made of it. Returns the number of variants that failed to compile."""
     os.environ.setdefault("CUTE_DSL_ARCH", "sm_90a")
@@ -78,14 +78,14 @@ def compile_only(variants) -> int:
     failed = 0
     n, bh = 1024, 16
     for d, causal in variants:
-        dump = Path(tempfile.mkdtemp(prefix=f"cute_d{d}_{'c' if causal else 'f'}_"))
+        dump = Path(tempfile.mkdtemp(prefix=f"cute_d{d}_{'c' if causal else 'f'}_s{stages}_"))
         qv = [make_fake_tensor(cutlass.BFloat16, (n, d, bh), (d, 1, n * d), assumed_align=16) for _ in range(4)]
         vec = [make_fake_tensor(Float32, (n, bh), (1, n), assumed_align=16) for _ in range(2)]
         out = [make_fake_tensor(cutlass.BFloat16, (n, d, bh), (d, 1, n * d), assumed_align=16) for _ in range(2)]
         t0 = time.time()
         try:
             cute.compile(
-                ca.DkDvSm90(d, causal),
+                ca.DkDvSm90(d, causal, stages=stages),
                 *qv,
                 *vec,
                 *out,
@@ -96,7 +96,7 @@ def compile_only(variants) -> int:
             )
         except Exception as error:  # report and go on: one variant's failure is a result
             failed += 1
-            print(f"d{d} causal={causal}: compile FAILED: {type(error).__name__}: {str(error)[:400]}")
+            print(f"d{d} causal={causal} stages={stages}: compile FAILED: {type(error).__name__}: {str(error)[:400]}")
             continue
         secs = time.time() - t0
         ptx = next(dump.glob("*.ptx"), None)
@@ -107,7 +107,7 @@ def compile_only(variants) -> int:
             res = subprocess.run([tool, "--dump-resource-usage", str(cubin)], capture_output=True, text=True)
             usage = " ".join(w for w in res.stdout.split() if w.split(":")[0] in ("REG", "STACK", "LOCAL", "SHARED"))
         print(
-            f"d{d} causal={causal}: compiled for sm_90a in {secs:.1f}s; {usage}; "
+            f"d{d} causal={causal} stages={stages}: compiled for sm_90a in {secs:.1f}s; {usage}; "
             f"wgmma {text.count('wgmma.mma_async')}, TMA {text.count('cp.async.bulk.tensor')}, "
             f"setmaxnreg {text.count('setmaxnreg')}, bar.sync {text.count('bar.sync')}"
         )
@@ -166,8 +166,9 @@ def check(ca, hb, log) -> bool:
     return ok_all
 
 
-def _point(ca, hb, d: int, causal: bool, n: int) -> dict:
-    """One grid point: the CuTe kernel, then the Gluon dK/dV-only backward and its pre-pass, on the same inputs."""
+def _point(ca, hb, d: int, causal: bool, n: int, stages: int = 2, gluon: bool = True, profile: bool = False) -> dict:
+    """One grid point: the CuTe kernel, then the Gluon dK/dV-only backward and its pre-pass, on the same inputs.
+    ``profile``: each kernel launched once and nothing timed (for ncu, which replays the launches it profiles)."""
     import cuda.bindings.driver as cuda
     import torch
     from cutlass import Float32
@@ -184,15 +185,23 @@ def _point(ca, hb, d: int, causal: bool, n: int) -> dict:
     flops = 8.0 * b * h * n * n * d * (0.5 if causal else 1.0)
     dk, dv = torch.empty_like(k), torch.empty_like(v)
     t0 = time.time()
-    ca.dkdv(q, k, v, do, lse2, delta, dk, dv, causal=causal, scale=scale)  # compiles once, then cached
+    ca.dkdv(q, k, v, do, lse2, delta, dk, dv, causal=causal, scale=scale, stages=stages)  # compiles once, cached
     torch.cuda.synchronize()
     row = {"d": d, "causal": causal, "seq": n, "batch": b, "heads": h, "compile_s": round(time.time() - t0, 1)}
-    fn = ca._COMPILED[(q.dtype, d, causal, 64, 2, b, h, n)]
+    if profile:
+        ha = hb.ha
+        gdq, gdk, gdv = torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
+        ha.hopper_backward(q, k, v, o, lse2.view(b, h, n), do, causal, scale, gdq, gdk, gdv, fuse_dq=False)
+        torch.cuda.synchronize()
+        return row
+    fn = ca._COMPILED[(q.dtype, d, causal, 64, stages, b, h, n)]
     args = _views(ca, q, k, v, do, lse2, delta, dk, dv)  # built once: the timed call is the compiled launch alone
     stream = cuda.CUstream(torch.cuda.current_stream().cuda_stream)
     sl2, sc = Float32(scale * LOG2E), Float32(scale)
     ms = do_bench(lambda: fn(*args, sl2, sc, stream), warmup=50, rep=300, return_mode="median")
     row["cute_tflops"] = round(flops / ms / 1e9, 1)
+    if not gluon:
+        return row
     try:
         gdq, gdk, gdv = torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
         lse3 = lse2.view(b, h, n)
@@ -243,7 +252,7 @@ def _point(ca, hb, d: int, causal: bool, n: int) -> dict:
     return row
 
 
-def bench(ca, hb, kind, log) -> list[dict]:
+def bench(ca, hb, kind, log, stages: int = 2, gluon: bool = True) -> list[dict]:
     import torch
 
     seqs = (1024, 4096, 16384) if kind == "full" else (4096,)
@@ -257,7 +266,7 @@ def bench(ca, hb, kind, log) -> list[dict]:
     for d in (64, 128):
         for causal in (False, True):
             for n in seqs:
-                row = _point(ca, hb, d, causal, n)
+                row = _point(ca, hb, d, causal, n, stages, gluon)
                 torch.cuda.empty_cache()
                 rows.append(row)
                 nan = float("nan")
@@ -284,12 +293,15 @@ def main(argv=None) -> int:
     ap.add_argument("--bench", action="store_true")
     ap.add_argument("--grid", choices=("full", "quick"), default="full")
     ap.add_argument("--out", default=os.environ.get("OUT", "."))
+    ap.add_argument("--stages", type=int, default=2, help="Q/dO shared-memory stages of the CuTe kernel")
+    ap.add_argument("--no-gluon", action="store_true", help="time the CuTe kernel alone")
+    ap.add_argument("--profile", action="store_true", help="d128, 16k, non-causal: each kernel once, for ncu")
     args = ap.parse_args(argv)
     variants = [(d, c) for d in (64, 128) for c in (False, True)]
     if args.compile_only:
-        return 1 if compile_only(variants) else 0
-    if not (args.check or args.bench):
-        ap.error("nothing to do: give --compile-only, --check and/or --bench")
+        return 1 if compile_only(variants, args.stages) else 0
+    if not (args.check or args.bench or args.profile):
+        ap.error("nothing to do: give --compile-only, --check, --bench and/or --profile")
     sys.path.insert(0, str(HERE))
     import hopper_attention as hb  # float64 reference, PyTorch's same-dtype backward, the Gluon module
 
@@ -302,8 +314,10 @@ def main(argv=None) -> int:
             ok = check(ca, hb, log)
             print(f"check: {'all PASS' if ok else 'FAILED'}", flush=True)
         if args.bench:
-            rows = bench(ca, hb, args.grid, log)
+            rows = bench(ca, hb, args.grid, log, args.stages, not args.no_gluon)
             (out / "cute_dkdv.json").write_text(json.dumps(rows, indent=1))
+        if args.profile:
+            _point(ca, hb, 128, False, 16384, args.stages, profile=True)
     return 0 if ok else 1
 
 
