@@ -1,0 +1,580 @@
+"""Hopper (sm90) attention dK/dV kernel in NVIDIA's CuTe DSL: the other route of issue 13, a measured prototype.
+
+Optional and lazy: this module imports ``cutlass`` (the ``nvidia-cutlass-dsl`` wheels, extra ``cute`` in
+pyproject.toml) at import time, so nothing imports it except ``benchmarks/cute_dkdv.py`` and whoever asks for it
+explicitly; ``pipeline/``, the CPU path and the Triton/Gluon kernels never do (a CPU test checks that). Written after
+reading FlashAttention-4's ``flash_bwd_sm90.py``, FlashAttention-3's ``hopper/`` backward and CUTLASS's CuTe DSL
+Hopper examples (the FMHA forward and the dense GEMM); the code is ours.
+
+What it computes (the 4 products of the dK/dV half of the attention backward; no dQ), base-2 exponentials with
+``qk_scale = scale * log2(e)`` and the LSE given in base-2 units (as the Triton/Gluon forwards store it):
+
+    P^T  = exp2(qk_scale * K Q^T - LSE)          dP^T = V dO^T
+    dV  += P^T dO                                 dS^T = P^T * (dP^T - delta),   delta = rowsum(dO * O)
+    dK  += dS^T Q        (x scale at the end)
+
+Structure (FlashAttention-3's, the same as our Gluon kernel's ``_hopper_attention.py`` so that the two languages
+are compared on one design): one CTA per (128-key tile, batch*head), key tiles fastest in the grid; 3 warpgroups:
+warpgroup 0 is the producer (its registers cut to 24 by ``setmaxnreg``; one warp issues every TMA load), warpgroups
+1 and 2 do the math (240 registers each), each owning 64 of the 128 keys. K and V are loaded once into shared
+memory (their own mbarrier); Q, dO and the per-row LSE and delta of each 64-row query tile go through a ring of
+``stages`` shared-memory stages guarded by full/empty mbarriers (CUTLASS's ``PipelineTmaAsync``: the TMA's
+transaction count completes "full", one arrive per consumer warp completes "empty"). S^T and dP^T are computed
+transposed (keys on the rows), so P^T and dS^T leave the wgmma accumulators in the register layout of a wgmma A
+operand: dV += P^T dO and dK += dS^T Q take A from registers (no shared-memory round trip) and B (dO^T, Q^T) from
+the same shared-memory tiles read through a transposed (MN-major) view. Per query tile and warpgroup: S^T and dP^T
+issued back to back (async), P^T computed while dP^T runs, dV issued async, dS^T computed while dV runs, then dK.
+dK and dV stay in registers (fp32) until the end; the epilogue scales dK, converts both and writes each
+warpgroup's 64 x d share through its own half of the K/V shared-memory tiles and one TMA store; the warpgroup's 128
+threads meet at a named barrier (``bar.sync id, 128``) there, so neither the producer warp nor the other
+warpgroup is stalled: the kind of barrier Gluon 3.6 does not expose. The dK/dV kernel alone needs no exchange
+between the two math warpgroups (each owns its keys and reads only its half of K and V); that exchange, and the
+named barriers FlashAttention-3 uses for it, belong to dQ (dS^T through shared memory), not measured here.
+
+Measured on one H200 (docs/perf.md, "The other route: CuTe DSL dK/dV prototype"): checks pass at 1.34x-1.42x
+PyTorch's same-dtype error; 1.09x our Gluon dK/dV kernel like for like (geomean over d64/d128 x seq 1k/4k/16k x
+causal or not; d64 1.14x, d128 1.04x), up to 648 TFLOP/s at d128 16k; ncu at d128 16k: tensor pipe 77% busy
+(Gluon 68%), barrier stalls 2.6 cycles per issue (Gluon 5.2). Compiles for sm_90a without a GPU
+(``benchmarks/cute_dkdv.py --compile-only``): no spills, no CTA barrier in the main loop.
+
+Contract: q, k, v, do of shape (batch, heads, seq, head_dim), contiguous, bf16 or fp16, head_dim 64 or 128, the
+same number of heads and the same length for queries and keys, the length a multiple of 128 (the prototype has no
+ragged tiles: TMA would zero-fill them but the kernel does not mask keys past the end); causal is top-left (query
+i sees keys j <= i). lse_log2 and delta: (batch*heads, seq) fp32, contiguous. dk, dv: like k, v, written.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cuda.bindings.driver as cuda
+import cutlass
+import cutlass.cute as cute
+import cutlass.pipeline as pipeline
+import cutlass.utils as utils
+import cutlass.utils.hopper_helpers as sm90_utils
+from cutlass import Float32, Int32, const_expr
+from cutlass.cute.nvgpu import cpasync, warpgroup
+
+LOG2E = math.log2(math.e)
+_TRACE_LAYOUTS = False  # print the fragments' layouts while tracing (a debugging aid for the register-A regrouping)
+
+
+class DkDvSm90:
+    """The dK/dV kernel for one (head_dim, causal, dtype, tile_m, stages); ``__call__`` is the host side that
+    ``cute.compile`` traces (tensors in the (seq, head_dim, batch*heads) view, see ``dkdv``)."""
+
+    tile_n = 128  # keys per CTA: 64 per math warpgroup
+    rows_per_wg = 64
+
+    def __init__(
+        self,
+        head_dim: int,
+        causal: bool,
+        dtype=cutlass.BFloat16,
+        tile_m: int = 64,
+        stages: int = 2,
+        mma_regs: int = 240,
+        producer_regs: int = 24,
+    ):
+        if head_dim not in (64, 128):
+            raise ValueError(f"DkDvSm90: head_dim {head_dim} not in (64, 128)")
+        if tile_m not in (64, 128):
+            raise ValueError(f"DkDvSm90: tile_m {tile_m} not in (64, 128)")
+        self.d = head_dim
+        self.causal = causal
+        self.dtype = dtype
+        self.tile_m = tile_m
+        self.stages = stages
+        self.mma_regs = mma_regs
+        self.producer_regs = producer_regs
+        self.threads = 384
+
+    # ----------------------------------------------------------------------------------------------- host side
+    @cute.jit
+    def __call__(
+        self,
+        mQ: cute.Tensor,
+        mK: cute.Tensor,
+        mV: cute.Tensor,
+        mdO: cute.Tensor,
+        mLSE: cute.Tensor,
+        mDelta: cute.Tensor,
+        mdK: cute.Tensor,
+        mdV: cute.Tensor,
+        scale_log2: Float32,
+        scale: Float32,
+        stream: cuda.CUstream,
+    ):
+        d, tm, tn, rw = self.d, self.tile_m, self.tile_n, self.rows_per_wg
+        dt = self.dtype
+        row = utils.LayoutEnum.ROW_MAJOR
+        # K, V: two (64, d) halves, d contiguous, one per math warpgroup: the A operand (M = keys, K = d) of
+        # S^T = K Q^T and dP^T = V dO^T; each half is later the staging tile of that warpgroup's dK/dV store
+        kv_layout = sm90_utils.make_smem_layout_a(row, (rw, tm, d), dt, 2)
+        # Q, dO: (tile_m, d) per stage, d contiguous: the B operand (N = queries, K = d) of S^T and dP^T, and,
+        # read through a transposed view, the MN-major B operand (N = d, K = queries) of dK and dV
+        q_layout = sm90_utils.make_smem_layout_b(row, (tn, tm, d), dt, self.stages)
+
+        mma_SdP = sm90_utils.make_trivial_tiled_mma(
+            dt, dt, warpgroup.OperandMajorMode.K, warpgroup.OperandMajorMode.K, Float32, (1, 1, 1), (rw, tm)
+        )
+        mma_dKV = sm90_utils.make_trivial_tiled_mma(
+            dt,
+            dt,
+            warpgroup.OperandMajorMode.K,
+            warpgroup.OperandMajorMode.MN,
+            Float32,
+            (1, 1, 1),
+            (rw, d),
+            warpgroup.OperandSource.RMEM,
+        )
+
+        g2s = cpasync.CopyBulkTensorTileG2SOp()
+        kv_one = cute.slice_(kv_layout, (None, None, 0))
+        q_one = cute.slice_(q_layout, (None, None, 0))
+        tma_K, tK = cpasync.make_tiled_tma_atom(g2s, mK, kv_one, (rw, d))
+        tma_V, tV = cpasync.make_tiled_tma_atom(g2s, mV, kv_one, (rw, d))
+        tma_Q, tQ = cpasync.make_tiled_tma_atom(g2s, mQ, q_one, (tm, d))
+        tma_dO, tdO = cpasync.make_tiled_tma_atom(g2s, mdO, q_one, (tm, d))
+        vec_layout = cute.make_layout((tm,))
+        tma_LSE, tLSE = cpasync.make_tiled_tma_atom(g2s, mLSE, vec_layout, (tm,))
+        tma_D, tD = cpasync.make_tiled_tma_atom(g2s, mDelta, vec_layout, (tm,))
+        s2g = cpasync.CopyBulkTensorTileS2GOp()
+        tma_dK, tdK = cpasync.make_tiled_tma_atom(s2g, mdK, kv_one, (rw, d))
+        tma_dV, tdV = cpasync.make_tiled_tma_atom(s2g, mdV, kv_one, (rw, d))
+
+        self.kv_bytes = 4 * cute.size_in_bytes(dt, kv_one)  # K and V, two halves each
+        self.q_bytes = 2 * cute.size_in_bytes(dt, q_one) + 2 * tm * 4
+        stages = self.stages
+
+        @cute.struct
+        class Smem:
+            kv_bar: cute.struct.MemRange[cutlass.Int64, 2]
+            q_bar: cute.struct.MemRange[cutlass.Int64, stages * 2]
+            sLSE: cute.struct.Align[cute.struct.MemRange[Float32, tm * stages], 128]
+            sDelta: cute.struct.Align[cute.struct.MemRange[Float32, tm * stages], 128]
+            sK: cute.struct.Align[cute.struct.MemRange[dt, cute.cosize(kv_layout)], 1024]
+            sV: cute.struct.Align[cute.struct.MemRange[dt, cute.cosize(kv_layout)], 1024]
+            sQ: cute.struct.Align[cute.struct.MemRange[dt, cute.cosize(q_layout)], 1024]
+            sdO: cute.struct.Align[cute.struct.MemRange[dt, cute.cosize(q_layout)], 1024]
+
+        self.Smem = Smem
+        n_blocks = cute.ceil_div(cute.size(mK.shape[0]), tn)
+        self.kernel(
+            tQ,
+            tK,
+            tV,
+            tdO,
+            tLSE,
+            tD,
+            tdK,
+            tdV,
+            tma_Q,
+            tma_K,
+            tma_V,
+            tma_dO,
+            tma_LSE,
+            tma_D,
+            tma_dK,
+            tma_dV,
+            mma_SdP,
+            mma_dKV,
+            kv_layout,
+            q_layout,
+            scale_log2,
+            scale,
+        ).launch(
+            grid=[n_blocks, cute.size(mK.shape[2]), 1], block=[self.threads, 1, 1], stream=stream, min_blocks_per_mp=1
+        )
+
+    # --------------------------------------------------------------------------------------------- device side
+    @cute.kernel
+    def kernel(
+        self,
+        mQ: cute.Tensor,
+        mK: cute.Tensor,
+        mV: cute.Tensor,
+        mdO: cute.Tensor,
+        mLSE: cute.Tensor,
+        mDelta: cute.Tensor,
+        mdK: cute.Tensor,
+        mdV: cute.Tensor,
+        tma_Q: cute.CopyAtom,
+        tma_K: cute.CopyAtom,
+        tma_V: cute.CopyAtom,
+        tma_dO: cute.CopyAtom,
+        tma_LSE: cute.CopyAtom,
+        tma_D: cute.CopyAtom,
+        tma_dK: cute.CopyAtom,
+        tma_dV: cute.CopyAtom,
+        mma_SdP: cute.TiledMma,
+        mma_dKV: cute.TiledMma,
+        kv_layout: cute.ComposedLayout,
+        q_layout: cute.ComposedLayout,
+        scale_log2: Float32,
+        scale: Float32,
+    ):
+        tm, tn = self.tile_m, self.tile_n
+        tidx, _, _ = cute.arch.thread_idx()
+        n_block, bh, _ = cute.arch.block_idx()
+        warp_idx = cute.arch.make_warp_uniform(cute.arch.warp_idx())
+        wg_idx = cute.arch.make_warp_uniform(tidx // 128)
+
+        if warp_idx == 0:
+            for atom in (tma_Q, tma_K, tma_V, tma_dO, tma_LSE, tma_D, tma_dK, tma_dV):
+                cpasync.prefetch_descriptor(atom)
+
+        smem = utils.SmemAllocator()
+        st = smem.allocate(self.Smem)
+        producer = pipeline.CooperativeGroup(pipeline.Agent.Thread, 1)
+        consumers = pipeline.CooperativeGroup(pipeline.Agent.Thread, 8)  # one arrive per math warp
+        kv_pipe = pipeline.PipelineTmaAsync.create(
+            barrier_storage=st.kv_bar.data_ptr(),
+            num_stages=1,
+            producer_group=producer,
+            consumer_group=consumers,
+            tx_count=self.kv_bytes,
+            defer_sync=True,
+        )
+        q_pipe = pipeline.PipelineTmaAsync.create(
+            barrier_storage=st.q_bar.data_ptr(),
+            num_stages=self.stages,
+            producer_group=producer,
+            consumer_group=consumers,
+            tx_count=self.q_bytes,
+            defer_sync=False,
+        )
+
+        sK = st.sK.get_tensor(kv_layout.outer, swizzle=kv_layout.inner)
+        sV = st.sV.get_tensor(kv_layout.outer, swizzle=kv_layout.inner)
+        sQ = st.sQ.get_tensor(q_layout.outer, swizzle=q_layout.inner)
+        sdO = st.sdO.get_tensor(q_layout.outer, swizzle=q_layout.inner)
+        sLSE = st.sLSE.get_tensor(cute.make_layout((tm, self.stages)))
+        sDelta = st.sDelta.get_tensor(cute.make_layout((tm, self.stages)))
+
+        # the query tiles this key tile sees: all, or (causal, top-left) those at or below its first key
+        n_q_blocks = cute.ceil_div(cute.size(mQ.shape[0]), tm)
+        m_lo = Int32(0)
+        if const_expr(self.causal):
+            m_lo = (n_block * tn) // tm
+
+        if wg_idx == 0:
+            cute.arch.setmaxregister_decrease(self.producer_regs)
+            if warp_idx == 0:
+                self.produce(
+                    mQ,
+                    mK,
+                    mV,
+                    mdO,
+                    mLSE,
+                    mDelta,
+                    sQ,
+                    sK,
+                    sV,
+                    sdO,
+                    sLSE,
+                    sDelta,
+                    tma_Q,
+                    tma_K,
+                    tma_V,
+                    tma_dO,
+                    tma_LSE,
+                    tma_D,
+                    kv_pipe,
+                    q_pipe,
+                    n_block,
+                    bh,
+                    m_lo,
+                    n_q_blocks,
+                )
+        else:
+            cute.arch.setmaxregister_increase(self.mma_regs)
+            self.consume(
+                mma_SdP,
+                mma_dKV,
+                mdK,
+                mdV,
+                sQ,
+                sK,
+                sV,
+                sdO,
+                sLSE,
+                sDelta,
+                tma_dK,
+                tma_dV,
+                kv_pipe,
+                q_pipe,
+                n_block,
+                bh,
+                m_lo,
+                n_q_blocks,
+                wg_idx - 1,
+                tidx % 128,
+                scale_log2,
+                scale,
+            )
+
+    @cute.jit
+    def produce(
+        self,
+        mQ,
+        mK,
+        mV,
+        mdO,
+        mLSE,
+        mDelta,
+        sQ,
+        sK,
+        sV,
+        sdO,
+        sLSE,
+        sDelta,
+        tma_Q,
+        tma_K,
+        tma_V,
+        tma_dO,
+        tma_LSE,
+        tma_D,
+        kv_pipe,
+        q_pipe,
+        n_block,
+        bh,
+        m_lo,
+        n_q_blocks,
+    ):
+        d, tm = self.d, self.tile_m
+        gK = cute.local_tile(mK[None, None, bh], (self.rows_per_wg, d), (None, 0))
+        gV = cute.local_tile(mV[None, None, bh], (self.rows_per_wg, d), (None, 0))
+        gQ = cute.local_tile(mQ[None, None, bh], (tm, d), (None, 0))
+        gdO = cute.local_tile(mdO[None, None, bh], (tm, d), (None, 0))
+        gLSE = cute.local_tile(mLSE[None, bh], (tm,), (None,))
+        gD = cute.local_tile(mDelta[None, bh], (tm,), (None,))
+        one = cute.make_layout(1)
+        tKs, tKg = cpasync.tma_partition(tma_K, 0, one, cute.group_modes(sK, 0, 2), cute.group_modes(gK, 0, 2))
+        tVs, tVg = cpasync.tma_partition(tma_V, 0, one, cute.group_modes(sV, 0, 2), cute.group_modes(gV, 0, 2))
+        tQs, tQg = cpasync.tma_partition(tma_Q, 0, one, cute.group_modes(sQ, 0, 2), cute.group_modes(gQ, 0, 2))
+        tOs, tOg = cpasync.tma_partition(tma_dO, 0, one, cute.group_modes(sdO, 0, 2), cute.group_modes(gdO, 0, 2))
+        tLs, tLg = cpasync.tma_partition(tma_LSE, 0, one, cute.group_modes(sLSE, 0, 1), cute.group_modes(gLSE, 0, 1))
+        tDs, tDg = cpasync.tma_partition(tma_D, 0, one, cute.group_modes(sDelta, 0, 1), cute.group_modes(gD, 0, 1))
+
+        kv_state = pipeline.make_pipeline_state(pipeline.PipelineUserType.Producer, 1)
+        kv_pipe.producer_acquire(kv_state)
+        bar = kv_pipe.producer_get_barrier(kv_state)
+        for half in cutlass.range_constexpr(2):
+            cute.copy(tma_K, tKg[(None, n_block * 2 + half)], tKs[(None, half)], tma_bar_ptr=bar)
+            cute.copy(tma_V, tVg[(None, n_block * 2 + half)], tVs[(None, half)], tma_bar_ptr=bar)
+
+        state = pipeline.make_pipeline_state(pipeline.PipelineUserType.Producer, self.stages)
+        for m_block in cutlass.range(m_lo, n_q_blocks, unroll=1):
+            q_pipe.producer_acquire(state)
+            bar = q_pipe.producer_get_barrier(state)
+            s = state.index
+            cute.copy(tma_Q, tQg[(None, m_block)], tQs[(None, s)], tma_bar_ptr=bar)
+            cute.copy(tma_LSE, tLg[(None, m_block)], tLs[(None, s)], tma_bar_ptr=bar)
+            cute.copy(tma_dO, tOg[(None, m_block)], tOs[(None, s)], tma_bar_ptr=bar)
+            cute.copy(tma_D, tDg[(None, m_block)], tDs[(None, s)], tma_bar_ptr=bar)
+            state.advance()
+        q_pipe.producer_tail(state)
+
+    @staticmethod
+    @cute.jit
+    def _gemm(tiled_mma, acc, a, b, zero_init: cutlass.Constexpr[bool]):
+        """acc (+)= a b over the k blocks of a (A fragment: (MMA, MMA_M, MMA_K)) and b."""
+        for k in cutlass.range_constexpr(cute.size(a, mode=[2])):
+            if const_expr(zero_init):
+                tiled_mma.set(warpgroup.Field.ACCUMULATE, k != 0)
+            cute.gemm(tiled_mma, acc, a[None, None, k], b[None, None, k], acc)
+
+    @staticmethod
+    def _as_a_operand(acc_layout, k_blocks: int):
+        """The register layout that reads a 16-bit copy of a wgmma fp32 accumulator (64 x N per warpgroup) as the
+        A operand of the next wgmma (64 x K with K = N). An m64nNk16 accumulator gives each thread, per 8-column
+        group j, values (row r, cols 8j+2t..+1) and (row r+8, same cols); the A fragment of k block kb wants
+        (r, 2t..), (r+8, 2t..), (r, 2t+8..), (r+8, 2t+8..) of columns 16kb..16kb+15: column groups 2kb and 2kb+1
+        in order. So the same registers, regrouped ((2, 2, 2), 1, N/16), are the A operand."""
+        del acc_layout
+        return cute.make_layout(((2, 2, 2), 1, k_blocks), stride=((1, 2, 4), 0, 8))
+
+    @cute.jit
+    def consume(
+        self,
+        mma_SdP,
+        mma_dKV,
+        mdK,
+        mdV,
+        sQ,
+        sK,
+        sV,
+        sdO,
+        sLSE,
+        sDelta,
+        tma_dK,
+        tma_dV,
+        kv_pipe,
+        q_pipe,
+        n_block,
+        bh,
+        m_lo,
+        n_q_blocks,
+        wg,
+        tid,
+        scale_log2,
+        scale,
+    ):
+        d, tm, tn, rw = self.d, self.tile_m, self.tile_n, self.rows_per_wg
+        dt = self.dtype
+        thr_SdP = mma_SdP.get_slice(tid)
+        thr_dKV = mma_dKV.get_slice(tid)
+
+        # this warpgroup's 64 keys of K and V
+        sK_w = sK[None, None, wg]
+        sV_w = sV[None, None, wg]
+        # transposed views (d, tile_m, stages) of the Q and dO stages: B of dK += dS^T Q and dV += P^T dO
+        sQt = cute.make_tensor(sQ.iterator, cute.select(sQ.layout, mode=[1, 0, 2]))
+        sdOt = cute.make_tensor(sdO.iterator, cute.select(sdO.layout, mode=[1, 0, 2]))
+
+        tSrK = thr_SdP.make_fragment_A(thr_SdP.partition_A(sK_w))
+        tSrQ = thr_SdP.make_fragment_B(thr_SdP.partition_B(sQ))
+        tPrV = thr_SdP.make_fragment_A(thr_SdP.partition_A(sV_w))
+        tPrdO = thr_SdP.make_fragment_B(thr_SdP.partition_B(sdO))
+        tVrdOt = thr_dKV.make_fragment_B(thr_dKV.partition_B(sdOt))
+        tKrQt = thr_dKV.make_fragment_B(thr_dKV.partition_B(sQt))
+
+        acc_shape_S = thr_SdP.partition_shape_C((rw, tm))
+        acc_dV = thr_dKV.make_fragment_C(thr_dKV.partition_shape_C((rw, d)))
+        acc_dK = thr_dKV.make_fragment_C(thr_dKV.partition_shape_C((rw, d)))
+        acc_dV.fill(0.0)
+        acc_dK.fill(0.0)
+        # (row, col) of every accumulator element of S^T: row = key within this warpgroup's 64, col = query
+        cS = thr_SdP.partition_C(cute.make_identity_tensor((rw, tm)))
+        a_layout = self._as_a_operand(None, tm // 16)
+        if const_expr(_TRACE_LAYOUTS):
+            print(
+                "acc_S",
+                cute.make_fragment_like(thr_SdP.make_fragment_C(acc_shape_S)).layout,
+                "A",
+                a_layout,
+                "acc_dK",
+                acc_dK.layout,
+                "tKrQt",
+                tKrQt.layout,
+                "tVrdOt",
+                tVrdOt.layout,
+            )
+        key0 = n_block * tn + wg * rw
+
+        # the epilogue's staging tiles (this warpgroup's halves of sK, sV) and their partitions, made before the
+        # main loop: the loop sets the MMAs' accumulate flag, and values derived from them there cannot escape it
+        tdKsdK = thr_dKV.partition_C(sK_w)
+        tdVsdV = thr_dKV.partition_C(sV_w)
+        mma_dKV.set(warpgroup.Field.ACCUMULATE, True)  # dK, dV accumulate over the query tiles from zero
+
+        kv_state = pipeline.make_pipeline_state(pipeline.PipelineUserType.Consumer, 1)
+        kv_pipe.consumer_wait(kv_state)
+        state = pipeline.make_pipeline_state(pipeline.PipelineUserType.Consumer, self.stages)
+        for m_block in cutlass.range(m_lo, n_q_blocks, unroll=1):
+            q_pipe.consumer_wait(state)
+            s = state.index
+            acc_S = thr_SdP.make_fragment_C(acc_shape_S)
+            acc_dP = thr_SdP.make_fragment_C(acc_shape_S)
+            warpgroup.fence()
+            self._gemm(mma_SdP, acc_S, tSrK, tSrQ[None, None, None, s], True)
+            warpgroup.commit_group()
+            self._gemm(mma_SdP, acc_dP, tPrV, tPrdO[None, None, None, s], True)
+            warpgroup.commit_group()
+
+            # P^T = exp2(qk_scale * S^T - LSE[query]); causal: zero where query < key
+            warpgroup.wait_group(1)
+            q0 = m_block * tm
+            masked = False
+            if const_expr(self.causal):
+                masked = q0 < key0 + rw
+            for i in cutlass.range_constexpr(cute.size(acc_S)):
+                col = cS[i][1]
+                p = cute.math.exp2(acc_S[i] * scale_log2 - sLSE[col, s], fastmath=True)
+                if const_expr(self.causal):  # noqa: SIM102
+                    # nested, not `and`: the DSL stages each dynamic `if` as a branch
+                    if masked:  # noqa: SIM102
+                        if q0 + col < key0 + cS[i][0]:
+                            p = Float32(0.0)
+                acc_S[i] = p
+            rP = cute.make_rmem_tensor(a_layout, dt)
+            cute.make_tensor(rP.iterator, acc_S.layout).store(acc_S.load().to(dt))
+
+            warpgroup.wait_group(0)
+            warpgroup.fence()
+            self._gemm(mma_dKV, acc_dV, rP, tVrdOt[None, None, None, s], False)
+            warpgroup.commit_group()
+            # dS^T = P^T * (dP^T - delta[query])
+            for i in cutlass.range_constexpr(cute.size(acc_dP)):
+                acc_dP[i] = acc_S[i] * (acc_dP[i] - sDelta[cS[i][1], s])
+            rdS = cute.make_rmem_tensor(a_layout, dt)
+            cute.make_tensor(rdS.iterator, acc_dP.layout).store(acc_dP.load().to(dt))
+            warpgroup.fence()
+            self._gemm(mma_dKV, acc_dK, rdS, tKrQt[None, None, None, s], False)
+            warpgroup.commit_group()
+            warpgroup.wait_group(0)
+            q_pipe.consumer_release(state)
+            state.advance()
+
+        # epilogue: each warpgroup writes its own 64 x d share of dK and dV through its half of sK and sV (which
+        # only it has read), then one of its threads issues the TMA stores; the named barrier (one per
+        # warpgroup, 128 threads) orders the shared-memory writes before the store without a CTA-wide barrier
+        acc_dK.store(acc_dK.load() * scale)
+        rdK = cute.make_rmem_tensor_like(acc_dK, dt)
+        rdK.store(acc_dK.load().to(dt))
+        rdV = cute.make_rmem_tensor_like(acc_dV, dt)
+        rdV.store(acc_dV.load().to(dt))
+        cute.autovec_copy(rdK, tdKsdK)
+        cute.autovec_copy(rdV, tdVsdV)
+        cute.arch.fence_proxy("async.shared", space="cta")
+        cute.arch.barrier(barrier_id=1 + wg, number_of_threads=128)
+        if tid < 32:
+            one = cute.make_layout(1)
+            gdK = cute.local_tile(mdK[None, None, bh], (rw, d), (n_block * (tn // rw) + wg, 0))
+            gdV = cute.local_tile(mdV[None, None, bh], (rw, d), (n_block * (tn // rw) + wg, 0))
+            tKs, tKg = cpasync.tma_partition(tma_dK, 0, one, cute.group_modes(sK_w, 0, 2), cute.group_modes(gdK, 0, 2))
+            tVs, tVg = cpasync.tma_partition(tma_dV, 0, one, cute.group_modes(sV_w, 0, 2), cute.group_modes(gdV, 0, 2))
+            cute.copy(tma_dK, tKs, tKg)
+            cute.copy(tma_dV, tVs, tVg)
+            cute.arch.cp_async_bulk_commit_group()
+            cute.arch.cp_async_bulk_wait_group(0, read=True)
+
+
+def _view(t):
+    """(batch, heads, seq, d) contiguous -> the kernel's (seq, d, batch*heads) view, as a CuTe tensor."""
+    from cutlass.cute.runtime import from_dlpack
+
+    b, h, n, d = t.shape
+    return from_dlpack(t.reshape(b * h, n, d).permute(1, 2, 0), assumed_align=16)
+
+
+_COMPILED: dict = {}
+
+
+def dkdv(q, k, v, do, lse_log2, delta, dk, dv, *, causal: bool, scale: float, tile_m: int = 64, stages: int = 2):
+    """dk, dv of the attention (q, k, v) for the upstream gradient do, given the forward's base-2 LSE and
+    delta = rowsum(do * o), both (batch*heads, seq) fp32. Compiles once per (dtype, head_dim, causal, tile_m,
+    stages, shapes) and caches."""
+    import torch
+    from cutlass.cute.runtime import from_dlpack
+
+    b, h, n, d = q.shape
+    if n % DkDvSm90.tile_n:
+        raise ValueError(f"dkdv: seq {n} is not a multiple of {DkDvSm90.tile_n} (the prototype has no ragged tiles)")
+    dtype = {torch.bfloat16: cutlass.BFloat16, torch.float16: cutlass.Float16}[q.dtype]
+    args = [_view(t) for t in (q, k, v, do)]
+    args += [
+        from_dlpack(lse_log2.view(b * h, n).t(), assumed_align=16),
+        from_dlpack(delta.view(b * h, n).t(), assumed_align=16),
+    ]
+    args += [_view(dk), _view(dv)]
+    stream = cuda.CUstream(torch.cuda.current_stream().cuda_stream)
+    key = (q.dtype, d, causal, tile_m, stages, b, h, n)
+    fn = _COMPILED.get(key)
+    if fn is None:
+        kernel = DkDvSm90(d, causal, dtype, tile_m, stages)
+        fn = cute.compile(kernel, *args, Float32(scale * LOG2E), Float32(scale), stream)
+        _COMPILED[key] = fn
+    fn(*args, Float32(scale * LOG2E), Float32(scale), stream)
