@@ -76,6 +76,8 @@ class DkDvSm90:
         stages: int = 2,
         mma_regs: int = 240,
         producer_regs: int = 24,
+        with_dq: bool = False,
+        heavy_first: bool = True,
     ):
         if head_dim not in (64, 128):
             raise ValueError(f"DkDvSm90: head_dim {head_dim} not in (64, 128)")
@@ -88,6 +90,8 @@ class DkDvSm90:
         self.stages = stages
         self.mma_regs = mma_regs
         self.producer_regs = producer_regs
+        self.with_dq = with_dq
+        self.heavy_first = heavy_first
         self.threads = 384
 
     # ----------------------------------------------------------------------------------------------- host side
@@ -102,8 +106,10 @@ class DkDvSm90:
         mDelta: cute.Tensor,
         mdK: cute.Tensor,
         mdV: cute.Tensor,
+        mdQ: cute.Tensor,
         scale_log2: Float32,
         scale: Float32,
+        chunk: Int32,
         stream: cuda.CUstream,
     ):
         d, tm, tn, rw = self.d, self.tile_m, self.tile_n, self.rows_per_wg
@@ -144,6 +150,24 @@ class DkDvSm90:
         tma_dK, tdK = cpasync.make_tiled_tma_atom(s2g, mdK, kv_one, (rw, d))
         tma_dV, tdV = cpasync.make_tiled_tma_atom(s2g, mdV, kv_one, (rw, d))
 
+        # dQ (with_dq): dS^T goes to shared memory in the layout of an M-major (queries contiguous) A operand of
+        # dQ = dS K, (tile_m, 64 keys) per warpgroup half, two buffers of two halves (index buf * 2 + half); the
+        # two math warpgroups then split dQ's head_dim (atom layout (1, 2, 1)), each reading both halves of dS
+        # and of K (K through an MN-major transposed view of its shared tile), so each adds d/2 columns of the
+        # full 128-key sum into the fp32 accumulator by one TMA reduce-add from its own dense (tile_m, d/2) tile
+        ds_layout = sm90_utils.make_smem_layout_a(utils.LayoutEnum.COL_MAJOR, (tm, d, rw), dt, 4)
+        mma_dQ = sm90_utils.make_trivial_tiled_mma(
+            dt, dt, warpgroup.OperandMajorMode.MN, warpgroup.OperandMajorMode.MN, Float32, (1, 2, 1), (tm, d // 2)
+        )
+        tma_dQ, tdQ = tma_dK, tdK  # placeholders when dQ is not computed (never used then)
+        if const_expr(self.with_dq):
+            dq_half = cute.make_layout((tm, d // 2), stride=(d // 2, 1))
+            tma_dQ, tdQ = cpasync.make_tiled_tma_atom(
+                cpasync.CopyReduceBulkTensorTileS2GOp(), mdQ, dq_half, (tm, d // 2)
+            )
+        ds_elems = cute.cosize(ds_layout) if self.with_dq else 8
+        dq_elems = tm * d if self.with_dq else 4
+
         self.kv_bytes = 4 * cute.size_in_bytes(dt, kv_one)  # K and V, two halves each
         self.q_bytes = 2 * cute.size_in_bytes(dt, q_one) + 2 * tm * 4
         stages = self.stages
@@ -158,6 +182,8 @@ class DkDvSm90:
             sV: cute.struct.Align[cute.struct.MemRange[dt, cute.cosize(kv_layout)], 1024]
             sQ: cute.struct.Align[cute.struct.MemRange[dt, cute.cosize(q_layout)], 1024]
             sdO: cute.struct.Align[cute.struct.MemRange[dt, cute.cosize(q_layout)], 1024]
+            sdS: cute.struct.Align[cute.struct.MemRange[dt, ds_elems], 1024]
+            sdQ: cute.struct.Align[cute.struct.MemRange[Float32, dq_elems], 128]
 
         self.Smem = Smem
         n_blocks = cute.ceil_div(cute.size(mK.shape[0]), tn)
@@ -170,6 +196,7 @@ class DkDvSm90:
             tD,
             tdK,
             tdV,
+            tdQ,
             tma_Q,
             tma_K,
             tma_V,
@@ -178,12 +205,16 @@ class DkDvSm90:
             tma_D,
             tma_dK,
             tma_dV,
+            tma_dQ,
             mma_SdP,
             mma_dKV,
+            mma_dQ,
             kv_layout,
             q_layout,
+            ds_layout,
             scale_log2,
             scale,
+            chunk,
         ).launch(
             grid=[n_blocks, cute.size(mK.shape[2]), 1], block=[self.threads, 1, 1], stream=stream, min_blocks_per_mp=1
         )
@@ -200,6 +231,7 @@ class DkDvSm90:
         mDelta: cute.Tensor,
         mdK: cute.Tensor,
         mdV: cute.Tensor,
+        mdQ: cute.Tensor,
         tma_Q: cute.CopyAtom,
         tma_K: cute.CopyAtom,
         tma_V: cute.CopyAtom,
@@ -208,21 +240,36 @@ class DkDvSm90:
         tma_D: cute.CopyAtom,
         tma_dK: cute.CopyAtom,
         tma_dV: cute.CopyAtom,
+        tma_dQ: cute.CopyAtom,
         mma_SdP: cute.TiledMma,
         mma_dKV: cute.TiledMma,
+        mma_dQ: cute.TiledMma,
         kv_layout: cute.ComposedLayout,
         q_layout: cute.ComposedLayout,
+        ds_layout: cute.ComposedLayout,
         scale_log2: Float32,
         scale: Float32,
+        chunk: Int32,
     ):
         tm, tn = self.tile_m, self.tile_n
         tidx, _, _ = cute.arch.thread_idx()
         n_block, bh, _ = cute.arch.block_idx()
+        if const_expr(self.causal and self.heavy_first):
+            # longest first, as the Gluon kernel's _program_tile: heads in chunks of `chunk` (about one wave of
+            # CTAs), key tiles slowest inside a chunk, so the first key tiles of every head in the chunk (the most
+            # query tiles under a top-left causal mask) start first and the short ones fill the tail
+            n_kt, n_bh, _ = cute.arch.grid_dim()
+            pid = bh * n_kt + n_block
+            first = (pid // (chunk * n_kt)) * chunk
+            width = cutlass.min(chunk, n_bh - first)
+            r = pid - first * n_kt
+            n_block = r // width
+            bh = first + r % width
         warp_idx = cute.arch.make_warp_uniform(cute.arch.warp_idx())
         wg_idx = cute.arch.make_warp_uniform(tidx // 128)
 
         if warp_idx == 0:
-            for atom in (tma_Q, tma_K, tma_V, tma_dO, tma_LSE, tma_D, tma_dK, tma_dV):
+            for atom in (tma_Q, tma_K, tma_V, tma_dO, tma_LSE, tma_D, tma_dK, tma_dV, tma_dQ):
                 cpasync.prefetch_descriptor(atom)
 
         smem = utils.SmemAllocator()
@@ -293,8 +340,10 @@ class DkDvSm90:
             self.consume(
                 mma_SdP,
                 mma_dKV,
+                mma_dQ,
                 mdK,
                 mdV,
+                mdQ,
                 sQ,
                 sK,
                 sV,
@@ -303,6 +352,9 @@ class DkDvSm90:
                 sDelta,
                 tma_dK,
                 tma_dV,
+                tma_dQ,
+                st,
+                ds_layout,
                 kv_pipe,
                 q_pipe,
                 n_block,
@@ -401,8 +453,10 @@ class DkDvSm90:
         self,
         mma_SdP,
         mma_dKV,
+        mma_dQ,
         mdK,
         mdV,
+        mdQ,
         sQ,
         sK,
         sV,
@@ -411,6 +465,9 @@ class DkDvSm90:
         sDelta,
         tma_dK,
         tma_dV,
+        tma_dQ,
+        st,
+        ds_layout,
         kv_pipe,
         q_pipe,
         n_block,
@@ -470,6 +527,27 @@ class DkDvSm90:
         tdVsdV = thr_dKV.partition_C(sV_w)
         mma_dKV.set(warpgroup.Field.ACCUMULATE, True)  # dK, dV accumulate over the query tiles from zero
 
+        if const_expr(self.with_dq):
+            unit = cute.make_layout(1)
+            thr_dQ = mma_dQ.get_slice(wg * 128 + tid)  # the two math warpgroups split dQ's columns
+            sdS = st.sdS.get_tensor(ds_layout.outer, swizzle=ds_layout.inner)  # (tile_m, 64 keys, buf*2+half)
+            sdSt = cute.make_tensor(sdS.iterator, cute.select(sdS.layout, mode=[1, 0, 2]))  # (64 keys, tile_m, 4)
+            tSsdS = thr_SdP.partition_C(sdSt)  # where this thread's dS^T accumulator elements go
+            sKt = cute.make_tensor(sK.iterator, cute.select(sK.layout, mode=[1, 0, 2]))  # (d, 64 keys, half)
+            tQrdS = thr_dQ.make_fragment_A(thr_dQ.partition_A(sdS))
+            tQrK = thr_dQ.make_fragment_B(thr_dQ.partition_B(sKt))
+            acc_shape_dQ = thr_dQ.partition_shape_C((tm, d))
+            # the fp32 staging tile: (tile_m, d) with each warpgroup's d/2 columns dense (one TMA box each)
+            sdQ = st.sdQ.get_tensor(cute.make_layout((tm, (d // 2, 2)), stride=(d // 2, (1, tm * d // 2))))
+            tdQsdQ = thr_dQ.partition_C(sdQ)
+            sdQ_w = st.sdQ.get_tensor(cute.make_layout((tm, d // 2, 2), stride=(d // 2, 1, tm * d // 2)))[
+                None, None, wg
+            ]
+            gdQ = cute.local_tile(mdQ[None, None, bh], (tm, d // 2), (None, wg))
+            tQs, tQg = cpasync.tma_partition(
+                tma_dQ, 0, unit, cute.group_modes(sdQ_w, 0, 2), cute.group_modes(gdQ, 0, 2)
+            )
+
         kv_state = pipeline.make_pipeline_state(pipeline.PipelineUserType.Consumer, 1)
         kv_pipe.consumer_wait(kv_state)
         state = pipeline.make_pipeline_state(pipeline.PipelineUserType.Consumer, self.stages)
@@ -510,13 +588,55 @@ class DkDvSm90:
             for i in cutlass.range_constexpr(cute.size(acc_dP)):
                 acc_dP[i] = acc_S[i] * (acc_dP[i] - sDelta[cS[i][1], s])
             rdS = cute.make_rmem_tensor(a_layout, dt)
-            cute.make_tensor(rdS.iterator, acc_dP.layout).store(acc_dP.load().to(dt))
+            rdS_c = cute.make_tensor(rdS.iterator, acc_dP.layout)
+            rdS_c.store(acc_dP.load().to(dt))
+            if const_expr(self.with_dq):
+                # dS^T to this warpgroup's half of buffer `buf`, then both warpgroups meet (bar.sync 3, 256: the
+                # producer warp is not part of it). Double-buffered, one barrier per step suffices: a warpgroup
+                # rewrites buffer `buf` two steps later, after the next step's barrier, which the other one reaches
+                # only once its dQ product of this step has completed (wait_group(0) below)
+                buf = (m_block - m_lo) % 2
+                cute.autovec_copy(rdS_c, tSsdS[None, None, None, buf * 2 + wg])
+                cute.arch.fence_proxy("async.shared", space="cta")
+                cute.arch.barrier(barrier_id=3, number_of_threads=256)
+                acc_dQ = thr_dQ.make_fragment_C(acc_shape_dQ)
+                warpgroup.fence()
+                for half in cutlass.range_constexpr(2):  # dQ[:, my d/2] = sum over the 128 keys of dS K
+                    for kb in cutlass.range_constexpr(cute.size(tQrdS, mode=[2])):
+                        mma_dQ.set(warpgroup.Field.ACCUMULATE, half != 0 or kb != 0)
+                        cute.gemm(
+                            mma_dQ,
+                            acc_dQ,
+                            tQrdS[None, None, kb, buf * 2 + half],
+                            tQrK[None, None, kb, half],
+                            acc_dQ,
+                        )
+                warpgroup.commit_group()
             warpgroup.fence()
             self._gemm(mma_dKV, acc_dK, rdS, tKrQt[None, None, None, s], False)
             warpgroup.commit_group()
+            if const_expr(self.with_dq):
+                # dQ (committed before dK, so done first) -> this warpgroup's fp32 staging tile -> one TMA
+                # reduce-add, while dK still runs; the warpgroup's own named barrier (4 + wg, 128 threads) orders
+                # the previous reduce's read of the tile, the writes and the next reduce
+                warpgroup.wait_group(1)
+                if tid < 32:
+                    cute.arch.cp_async_bulk_wait_group(0, read=True)
+                cute.arch.barrier(barrier_id=4 + wg, number_of_threads=128)
+                cute.autovec_copy(acc_dQ, tdQsdQ)
+                cute.arch.fence_proxy("async.shared", space="cta")
+                cute.arch.barrier(barrier_id=4 + wg, number_of_threads=128)
+                if tid < 32:
+                    cute.copy(tma_dQ, tQs, tQg[(None, m_block)])
+                    cute.arch.cp_async_bulk_commit_group()
             warpgroup.wait_group(0)
             q_pipe.consumer_release(state)
             state.advance()
+
+        if const_expr(self.with_dq):
+            # the epilogue below stages dK, dV in this warpgroup's halves of sK, sV, which the other warpgroup's
+            # last dQ product reads (K): both warpgroups finish their loops first
+            cute.arch.barrier(barrier_id=3, number_of_threads=256)
 
         # epilogue: each warpgroup writes its own 64 x d share of dK and dV through its half of sK and sV (which
         # only it has read), then one of its threads issues the TMA stores; the named barrier (one per
@@ -553,28 +673,119 @@ def _view(t):
 _COMPILED: dict = {}
 
 
+def _vec(t, bh: int, n: int):
+    """A (batch*heads * n,) or (batch, heads, n) fp32 vector -> the kernel's (n, batch*heads) view."""
+    from cutlass.cute.runtime import from_dlpack
+
+    return from_dlpack(t.view(bh, n).t(), assumed_align=16)
+
+
+def _chunk(q, n_key_tiles: int) -> int:
+    """Heads per chunk of the heavy-first causal order: about one wave of CTAs (the Gluon launcher's choice)."""
+    import torch
+
+    sms = torch.cuda.get_device_properties(q.device).multi_processor_count
+    return max(1, sms // n_key_tiles)
+
+
+def _compiled(key, make, args, scale, chunk, stream):
+    fn = _COMPILED.get(key)
+    if fn is None:
+        fn = cute.compile(make(), *args, Float32(scale * LOG2E), Float32(scale), Int32(chunk), stream)
+        _COMPILED[key] = fn
+    return fn
+
+
+def dkdv_args(q, k, v, do, lse_log2, delta, dk, dv) -> list:
+    """The CuTe tensors of a dK/dV-only launch (the dQ slot holds dk's view: never touched without dQ)."""
+    b, h, n, _ = q.shape
+    return [_view(t) for t in (q, k, v, do)] + [_vec(lse_log2, b * h, n), _vec(delta, b * h, n)] + [
+        _view(dk),
+        _view(dv),
+        _view(dk),
+    ]
+
+
 def dkdv(q, k, v, do, lse_log2, delta, dk, dv, *, causal: bool, scale: float, tile_m: int = 64, stages: int = 2):
     """dk, dv of the attention (q, k, v) for the upstream gradient do, given the forward's base-2 LSE and
     delta = rowsum(do * o), both (batch*heads, seq) fp32. Compiles once per (dtype, head_dim, causal, tile_m,
     stages, shapes) and caches."""
     import torch
-    from cutlass.cute.runtime import from_dlpack
 
     b, h, n, d = q.shape
     if n % DkDvSm90.tile_n:
         raise ValueError(f"dkdv: seq {n} is not a multiple of {DkDvSm90.tile_n} (the prototype has no ragged tiles)")
     dtype = {torch.bfloat16: cutlass.BFloat16, torch.float16: cutlass.Float16}[q.dtype]
-    args = [_view(t) for t in (q, k, v, do)]
-    args += [
-        from_dlpack(lse_log2.view(b * h, n).t(), assumed_align=16),
-        from_dlpack(delta.view(b * h, n).t(), assumed_align=16),
-    ]
-    args += [_view(dk), _view(dv)]
+    args = dkdv_args(q, k, v, do, lse_log2, delta, dk, dv)
     stream = cuda.CUstream(torch.cuda.current_stream().cuda_stream)
+    chunk = _chunk(q, n // DkDvSm90.tile_n)
     key = (q.dtype, d, causal, tile_m, stages, b, h, n)
-    fn = _COMPILED.get(key)
-    if fn is None:
-        kernel = DkDvSm90(d, causal, dtype, tile_m, stages)
-        fn = cute.compile(kernel, *args, Float32(scale * LOG2E), Float32(scale), stream)
-        _COMPILED[key] = fn
-    fn(*args, Float32(scale * LOG2E), Float32(scale), stream)
+    fn = _compiled(key, lambda: DkDvSm90(d, causal, dtype, tile_m, stages), args, scale, chunk, stream)
+    fn(*args, Float32(scale * LOG2E), Float32(scale), Int32(chunk), stream)
+
+
+def _gluon_passes():
+    """The Gluon backward's pre-pass (LSE copy, delta, zeroed fp32 dQ accumulator) and post-pass (dQ = scale x
+    the accumulator, cast): ``_hopper_attention``, as a package sibling or, loaded by path (the benchmarks),
+    top-level."""
+    try:
+        from . import _hopper_attention as ha
+    except ImportError:
+        import _hopper_attention as ha
+    return ha
+
+
+def supported(q, k, v, *, causal: bool, bottom_right: bool = False) -> str | None:
+    """None when ``backward`` takes these inputs, else why not: the kernel's contract (module docstring)."""
+    import torch
+
+    if q.dim() != 4 or k.shape != q.shape or v.shape != q.shape:
+        return "q, k, v must be 4-d with the same shape (MHA, equal lengths)"
+    if q.dtype not in (torch.bfloat16, torch.float16) or k.dtype != q.dtype or v.dtype != q.dtype:
+        return f"dtype {q.dtype}: bf16 or fp16"
+    if q.shape[-1] not in (64, 128):
+        return f"head_dim {q.shape[-1]} (64 or 128)"
+    if q.shape[2] % DkDvSm90.tile_n:
+        return f"seq {q.shape[2]} is not a multiple of {DkDvSm90.tile_n}"
+    if causal and bottom_right:
+        return "bottom-right causal is not handled (top-left only)"
+    if not all(t.is_contiguous() for t in (q, k, v)):
+        return "q, k, v must be contiguous"
+    return None
+
+
+def backward(q, k, v, o, lse_log2, do, dq, dk, dv, *, causal: bool, scale: float, stages: int = 2,
+             heavy_first: bool = True) -> None:  # fmt: skip
+    """The whole attention backward: writes dq, dk, dv (contiguous, shaped like q) given the forward's o and its
+    base-2 LSE (batch, heads, seq) fp32. Three launches: the Gluon backward's pre-pass (delta = rowsum(dO * O),
+    the LSE copied, the fp32 dQ accumulator zeroed), the CuTe kernel (dK, dV written, dQ reduce-added into the
+    accumulator) and the Gluon post-pass (dq = scale x accumulator, cast). Compiles once per (dtype, head_dim,
+    causal, stages, heavy_first, shapes) and caches."""
+    import torch
+    import triton
+
+    why = supported(q, k, v, causal=causal)
+    if why:
+        raise ValueError(f"cute backward: {why}")
+    ha = _gluon_passes()
+    b, h, n, d = q.shape
+    tm = 64
+    do = do if do.is_contiguous() else do.contiguous()
+    lse_log2 = lse_log2.contiguous()
+    lse_pad = torch.empty((b * h * n,), device=q.device, dtype=torch.float32)
+    delta_pad = torch.empty_like(lse_pad)
+    dq_acc = torch.empty((b, h, n, d), device=q.device, dtype=torch.float32)
+    ha._bwd_pre[(n // tm, b * h)](o, do, lse_log2, lse_pad, delta_pad, dq_acc, o.stride(0), o.stride(1), o.stride(2),
+                                  do.stride(0), do.stride(1), do.stride(2), h, n, n, HEAD_DIM=d, BLOCK=tm,
+                                  ZERO_DQ=True, num_warps=4)  # fmt: skip
+    dtype = {torch.bfloat16: cutlass.BFloat16, torch.float16: cutlass.Float16}[q.dtype]
+    args = [_view(t) for t in (q, k, v, do)] + [_vec(lse_pad, b * h, n), _vec(delta_pad, b * h, n)]
+    args += [_view(dk), _view(dv), _view(dq_acc)]
+    stream = cuda.CUstream(torch.cuda.current_stream().cuda_stream)
+    chunk = _chunk(q, n // DkDvSm90.tile_n)
+    key = ("bwd", q.dtype, d, causal, stages, heavy_first, b, h, n)
+    fn = _compiled(key, lambda: DkDvSm90(d, causal, dtype, 64, stages, with_dq=True, heavy_first=heavy_first), args,
+                   scale, chunk, stream)  # fmt: skip
+    fn(*args, Float32(scale * LOG2E), Float32(scale), Int32(chunk), stream)
+    ha._bwd_post[(triton.cdiv(n, 64), b * h)](dq_acc, dq, dq.stride(0), dq.stride(1), dq.stride(2), h, n, scale,
+                                              HEAD_DIM=d, BLOCK=64, num_warps=4)  # fmt: skip
