@@ -36,6 +36,12 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 LOG2E = 1.4426950408889634
+VARIANTS = {  # name -> _cute_attention.backward keyword arguments (the first one named is the table's `cute`)
+    "base": {},
+    "dkf": {"dk_first": True},  # dK issued before the dS^T exchange's barrier
+    "defer": {"defer_dq": True},  # each dQ flushed behind the next step's S^T, dP^T
+    "dkf_defer": {"dk_first": True, "defer_dq": True},
+}
 
 
 def _modules():
@@ -51,7 +57,7 @@ def _modules():
     return _cute_attention, hb
 
 
-def check(ca, hb, log) -> bool:
+def check(ca, hb, log, variants=("base",)) -> bool:
     import torch
 
     bf, fp = torch.bfloat16, torch.float16
@@ -73,28 +79,31 @@ def check(ca, hb, log) -> bool:
         scale = 1.0 / math.sqrt(d)
         o64, lse2, ref = hb.reference(q, k, v, do, causal, scale)
         theirs = hb.torch_same_dtype(q, k, v, do, causal, scale)
-        grads = [torch.full_like(t, float("nan")) for t in (q, k, v)]
-        try:
-            ca.backward(q, k, v, o64.to(dtype), lse2.contiguous(), do, *grads, causal=causal, scale=scale)
-            torch.cuda.synchronize()
-        except Exception as error:  # a compile or launch failure fails this case, not the run
-            print(f"check raised {type(error).__name__}: {str(error)[:300]}", flush=True)
-        errs = [hb.rel(g, r) for g, r in zip(grads, ref, strict=True)]
         errt = [hb.rel(g, r) for g, r in zip(theirs, ref, strict=True)]
-        finite = all(torch.isfinite(g).all().item() for g in grads)
-        ok = finite and all(e <= 2 * t + 1e-6 for e, t in zip(errs, errt, strict=True))
-        ok_all &= ok
-        line = (
-            f"check {str(dtype).removeprefix('torch.')} b{b} h{h} n{n} d{d} {'causal' if causal else 'full'}: "
-            + " ".join(f"d{'qkv'[i]} {errs[i]:.2e}/{errt[i]:.2e}" for i in range(3))
-            + f" {'PASS' if ok else 'FAIL'}"
-        )
-        print(line, flush=True)
-        log.write(line + "\n")
+        for name in variants:
+            grads = [torch.full_like(t, float("nan")) for t in (q, k, v)]
+            try:
+                ca.backward(q, k, v, o64.to(dtype), lse2.contiguous(), do, *grads, causal=causal, scale=scale,
+                            **VARIANTS[name])  # fmt: skip
+                torch.cuda.synchronize()
+            except Exception as error:  # a compile or launch failure fails this case, not the run
+                print(f"check raised {type(error).__name__}: {str(error)[:300]}", flush=True)
+            errs = [hb.rel(g, r) for g, r in zip(grads, ref, strict=True)]
+            finite = all(torch.isfinite(g).all().item() for g in grads)
+            ok = finite and all(e <= 2 * t + 1e-6 for e, t in zip(errs, errt, strict=True))
+            ok_all &= ok
+            line = (
+                f"check {name} {str(dtype).removeprefix('torch.')} b{b} h{h} n{n} d{d} "
+                f"{'causal' if causal else 'full'}: "
+                + " ".join(f"d{'qkv'[i]} {errs[i]:.2e}/{errt[i]:.2e}" for i in range(3))
+                + f" {'PASS' if ok else 'FAIL'}"
+            )
+            print(line, flush=True)
+            log.write(line + "\n")
     return ok_all
 
 
-def _point(ca, hb, d: int, causal: bool, n: int, cute: bool = True) -> dict:
+def _point(ca, hb, d: int, causal: bool, n: int, variants=("base",)) -> dict:
     import torch
     from triton.testing import do_bench
 
@@ -108,17 +117,20 @@ def _point(ca, hb, d: int, causal: bool, n: int, cute: bool = True) -> dict:
     row = {"d": d, "causal": causal, "seq": n, "batch": b, "heads": h}
     mine = [torch.empty_like(t) for t in (q, k, v)]
     theirs = [torch.empty_like(t) for t in (q, k, v)]
-    if cute:
+    for name in variants:
         try:
 
-            def run_cute():
-                ca.backward(q, k, v, o, lse2, do, *mine, causal=causal, scale=scale)
+            def run_cute(kw=VARIANTS[name]):
+                ca.backward(q, k, v, o, lse2, do, *mine, causal=causal, scale=scale, **kw)
 
             run_cute()
             torch.cuda.synchronize()
-            row["cute"] = round(flops / do_bench(run_cute, warmup=10, rep=60, return_mode="median") / 1e9, 1)
+            tf = round(flops / do_bench(run_cute, warmup=10, rep=60, return_mode="median") / 1e9, 1)
+            row[name] = tf
+            if name == variants[0]:
+                row["cute"] = tf
         except Exception as error:
-            print(f"cute d{d} causal={causal} n{n} raised {type(error).__name__}: {str(error)[:300]}", flush=True)
+            print(f"cute {name} d{d} causal={causal} n{n} raised {type(error).__name__}: {str(error)[:300]}", flush=True)
     try:
 
         def run_gluon():
@@ -148,7 +160,7 @@ def _geomean(rows, a: str, b: str) -> str:
     return f"geomean {a} / {b} = {g:.3f} over {len(ratios)} (min {min(ratios):.3f}, max {max(ratios):.3f})"
 
 
-def table(rows) -> str:
+def table(rows, variants=("base",)) -> str:
     nan = float("nan")
     lines = [
         f"{'d':>4} {'causal':>6} {'seq':>6} | {'cute':>7} {'gluon':>7} {'cudnn':>7} | "
@@ -161,6 +173,10 @@ def table(rows) -> str:
             f"{c / g:>10.3f} {c / n:>10.3f} {g / n:>11.3f} {r.get('max_rel_diff', nan):>16.2e}"
         )
     lines += [_geomean(rows, "cute", "gluon"), _geomean(rows, "cute", "cudnn"), _geomean(rows, "gluon", "cudnn")]
+    for name in variants[1:]:
+        lines.append(f"  variant {name}: " + _geomean(rows, name, "gluon"))
+        for d in (64, 128):
+            lines.append(f"    d{d}: " + _geomean([r for r in rows if r["d"] == d], name, "gluon"))
     for causal in (False, True):
         sub = [r for r in rows if r["causal"] == causal]
         lines.append(f"  {'causal' if causal else 'full'}: " + _geomean(sub, "cute", "gluon"))
@@ -174,6 +190,7 @@ def main(argv=None) -> int:
     ap.add_argument("--bench", action="store_true")
     ap.add_argument("--grid", choices=("full", "quick"), default="full")
     ap.add_argument("--no-cute", action="store_true", help="time Gluon and cuDNN only (the CuTe check failed)")
+    ap.add_argument("--variants", default="base", help=f"comma-separated CuTe variants, of {', '.join(VARIANTS)}")
     ap.add_argument("--out", default=os.environ.get("OUT", "."))
     args = ap.parse_args(argv)
     if args.compile_only:
@@ -181,7 +198,10 @@ def main(argv=None) -> int:
         import cute_dkdv
 
         variants = [(d, c) for d in (64, 128) for c in (False, True)]
-        return 1 if cute_dkdv.compile_only(variants, 2, with_dq=True) else 0
+        failed = 0
+        for name in args.variants.split(","):
+            failed += cute_dkdv.compile_only(variants, 2, with_dq=True, **VARIANTS[name])
+        return 1 if failed else 0
     if not (args.check or args.bench):
         ap.error("nothing to do: give --compile-only, --check and/or --bench")
     import torch
@@ -192,7 +212,7 @@ def main(argv=None) -> int:
     ok = True
     with open(out / "cute_backward.log", "a") as log:
         if args.check:
-            ok = check(ca, hb, log)
+            ok = check(ca, hb, log, tuple(args.variants.split(",")))
             print(f"check: {'all PASS' if ok else 'FAILED'}", flush=True)
         if args.bench:
             seqs = (1024, 2048, 4096, 8192, 16384) if args.grid == "full" else (2048, 8192)
@@ -200,12 +220,12 @@ def main(argv=None) -> int:
             for d in (64, 128):
                 for causal in (False, True):
                     for n in seqs:
-                        row = _point(ca, hb, d, causal, n, cute=not args.no_cute)
+                        row = _point(ca, hb, d, causal, n, () if args.no_cute else tuple(args.variants.split(",")))
                         torch.cuda.empty_cache()
                         rows.append(row)
                         print(json.dumps(row), flush=True)
             (out / "cute_backward.json").write_text(json.dumps(rows, indent=1))
-            text = table(rows)
+            text = table(rows, tuple(args.variants.split(",")))
             log.write(text + "\n")
             print(text, flush=True)
     return 0 if ok else 1

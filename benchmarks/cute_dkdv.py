@@ -63,7 +63,7 @@ def _cuobjdump() -> str | None:
         return None
 
 
-def compile_only(variants, stages: int = 2, with_dq: bool = False) -> int:
+def compile_only(variants, stages: int = 2, with_dq: bool = False, **options) -> int:
     """Compile each (head_dim, causal) for sm_90a with fake tensors (no GPU, no driver call) and report what
     ptxas made of it (``with_dq``: the whole-backward kernel, dQ reduce-added too). Returns the number of
     variants that failed to compile."""
@@ -79,7 +79,7 @@ def compile_only(variants, stages: int = 2, with_dq: bool = False) -> int:
     failed = 0
     n, bh = 1024, 16
     for d, causal in variants:
-        tag = f"{'bwd' if with_dq else 'dkdv'} d{d} causal={causal} stages={stages}"
+        tag = f"{'bwd' if with_dq else 'dkdv'} d{d} causal={causal} stages={stages} {options or ''}"
         dump = Path(tempfile.mkdtemp(prefix=f"cute_{'bwd' if with_dq else 'dkdv'}_d{d}_{'c' if causal else 'f'}_"))
         qv = [make_fake_tensor(cutlass.BFloat16, (n, d, bh), (d, 1, n * d), assumed_align=16) for _ in range(4)]
         vec = [make_fake_tensor(Float32, (n, bh), (1, n), assumed_align=16) for _ in range(2)]
@@ -88,7 +88,7 @@ def compile_only(variants, stages: int = 2, with_dq: bool = False) -> int:
         t0 = time.time()
         try:
             cute.compile(
-                ca.DkDvSm90(d, causal, stages=stages, with_dq=with_dq),
+                ca.DkDvSm90(d, causal, stages=stages, with_dq=with_dq, **options),
                 *qv,
                 *vec,
                 *out,

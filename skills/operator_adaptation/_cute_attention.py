@@ -78,6 +78,8 @@ class DkDvSm90:
         producer_regs: int = 24,
         with_dq: bool = False,
         heavy_first: bool = True,
+        dk_first: bool = False,
+        defer_dq: bool = False,
     ):
         if head_dim not in (64, 128):
             raise ValueError(f"DkDvSm90: head_dim {head_dim} not in (64, 128)")
@@ -92,6 +94,8 @@ class DkDvSm90:
         self.producer_regs = producer_regs
         self.with_dq = with_dq
         self.heavy_first = heavy_first
+        self.dk_first = dk_first  # dK issued before the dS^T exchange (its barrier wait hidden behind dK)
+        self.defer_dq = defer_dq  # each step's dQ flushed in the next step, behind its S^T, dP^T products
         self.threads = 384
 
     # ----------------------------------------------------------------------------------------------- host side
@@ -439,6 +443,23 @@ class DkDvSm90:
             cute.gemm(tiled_mma, acc, a[None, None, k], b[None, None, k], acc)
 
     @staticmethod
+    @cute.jit
+    def _flush_dq(acc_dQ, tdQsdQ, tma_dQ, tQs, tQg, m_block, wg, tid):
+        """acc_dQ (this warpgroup's d/2 columns of one query tile's dQ share) -> its fp32 staging tile -> one TMA
+        reduce-add into the accumulator rows of ``m_block``. The warpgroup's own named barrier (4 + wg, 128
+        threads) orders the previous reduce's read of the tile (waited for by the issuing warp), the writes, and
+        the next reduce; nothing outside the warpgroup waits."""
+        if tid < 32:
+            cute.arch.cp_async_bulk_wait_group(0, read=True)
+        cute.arch.barrier(barrier_id=4 + wg, number_of_threads=128)
+        cute.autovec_copy(acc_dQ, tdQsdQ)
+        cute.arch.fence_proxy("async.shared", space="cta")
+        cute.arch.barrier(barrier_id=4 + wg, number_of_threads=128)
+        if tid < 32:
+            cute.copy(tma_dQ, tQs, tQg[(None, m_block)])
+            cute.arch.cp_async_bulk_commit_group()
+
+    @staticmethod
     def _as_a_operand(acc_layout, k_blocks: int):
         """The register layout that reads a 16-bit copy of a wgmma fp32 accumulator (64 x N per warpgroup) as the
         A operand of the next wgmma (64 x K with K = N). An m64nNk16 accumulator gives each thread, per 8-column
@@ -547,6 +568,9 @@ class DkDvSm90:
             tQs, tQg = cpasync.tma_partition(
                 tma_dQ, 0, unit, cute.group_modes(sdQ_w, 0, 2), cute.group_modes(gdQ, 0, 2)
             )
+            # made once: each step's product starts from zero (its first wgmma does not accumulate); with defer_dq
+            # it lives on to the next step's flush
+            acc_dQ = thr_dQ.make_fragment_C(acc_shape_dQ)
 
         kv_state = pipeline.make_pipeline_state(pipeline.PipelineUserType.Consumer, 1)
         kv_pipe.consumer_wait(kv_state)
@@ -561,6 +585,9 @@ class DkDvSm90:
             warpgroup.commit_group()
             self._gemm(mma_SdP, acc_dP, tPrV, tPrdO[None, None, None, s], True)
             warpgroup.commit_group()
+            if const_expr(self.with_dq and self.defer_dq):
+                if m_block > m_lo:  # the previous step's dQ, while this step's S^T, dP^T run
+                    self._flush_dq(acc_dQ, tdQsdQ, tma_dQ, tQs, tQg, m_block - 1, wg, tid)
 
             # P^T = exp2(qk_scale * S^T - LSE[query]); causal: zero where query < key
             warpgroup.wait_group(1)
@@ -590,6 +617,10 @@ class DkDvSm90:
             rdS = cute.make_rmem_tensor(a_layout, dt)
             rdS_c = cute.make_tensor(rdS.iterator, acc_dP.layout)
             rdS_c.store(acc_dP.load().to(dt))
+            if const_expr(self.with_dq and self.dk_first):
+                warpgroup.fence()
+                self._gemm(mma_dKV, acc_dK, rdS, tKrQt[None, None, None, s], False)
+                warpgroup.commit_group()
             if const_expr(self.with_dq):
                 # dS^T to this warpgroup's half of buffer `buf`, then both warpgroups meet (bar.sync 3, 256: the
                 # producer warp is not part of it). Double-buffered, one barrier per step suffices: a warpgroup
@@ -599,7 +630,6 @@ class DkDvSm90:
                 cute.autovec_copy(rdS_c, tSsdS[None, None, None, buf * 2 + wg])
                 cute.arch.fence_proxy("async.shared", space="cta")
                 cute.arch.barrier(barrier_id=3, number_of_threads=256)
-                acc_dQ = thr_dQ.make_fragment_C(acc_shape_dQ)
                 warpgroup.fence()
                 for half in cutlass.range_constexpr(2):  # dQ[:, my d/2] = sum over the 128 keys of dS K
                     for kb in cutlass.range_constexpr(cute.size(tQrdS, mode=[2])):
@@ -612,27 +642,27 @@ class DkDvSm90:
                             acc_dQ,
                         )
                 warpgroup.commit_group()
-            warpgroup.fence()
-            self._gemm(mma_dKV, acc_dK, rdS, tKrQt[None, None, None, s], False)
-            warpgroup.commit_group()
-            if const_expr(self.with_dq):
-                # dQ (committed before dK, so done first) -> this warpgroup's fp32 staging tile -> one TMA
-                # reduce-add, while dK still runs; the warpgroup's own named barrier (4 + wg, 128 threads) orders
-                # the previous reduce's read of the tile, the writes and the next reduce
-                warpgroup.wait_group(1)
-                if tid < 32:
-                    cute.arch.cp_async_bulk_wait_group(0, read=True)
-                cute.arch.barrier(barrier_id=4 + wg, number_of_threads=128)
-                cute.autovec_copy(acc_dQ, tdQsdQ)
-                cute.arch.fence_proxy("async.shared", space="cta")
-                cute.arch.barrier(barrier_id=4 + wg, number_of_threads=128)
-                if tid < 32:
-                    cute.copy(tma_dQ, tQs, tQg[(None, m_block)])
-                    cute.arch.cp_async_bulk_commit_group()
-            warpgroup.wait_group(0)
-            q_pipe.consumer_release(state)
+            if const_expr(not (self.with_dq and self.dk_first)):
+                warpgroup.fence()
+                self._gemm(mma_dKV, acc_dK, rdS, tKrQt[None, None, None, s], False)
+                warpgroup.commit_group()
+            if const_expr(self.with_dq and self.dk_first):
+                warpgroup.wait_group(0)  # dK (older) and dQ done: the stage goes back before the flush
+                q_pipe.consumer_release(state)
+                if const_expr(not self.defer_dq):
+                    self._flush_dq(acc_dQ, tdQsdQ, tma_dQ, tQs, tQg, m_block, wg, tid)
+            else:
+                if const_expr(self.with_dq and not self.defer_dq):
+                    # dQ (committed before dK, so done first) -> this warpgroup's fp32 staging tile -> one TMA
+                    # reduce-add, while dK still runs
+                    warpgroup.wait_group(1)
+                    self._flush_dq(acc_dQ, tdQsdQ, tma_dQ, tQs, tQg, m_block, wg, tid)
+                warpgroup.wait_group(0)
+                q_pipe.consumer_release(state)
             state.advance()
 
+        if const_expr(self.with_dq and self.defer_dq):
+            self._flush_dq(acc_dQ, tdQsdQ, tma_dQ, tQs, tQg, n_q_blocks - 1, wg, tid)
         if const_expr(self.with_dq):
             # the epilogue below stages dK, dV in this warpgroup's halves of sK, sV, which the other warpgroup's
             # last dQ product reads (K): both warpgroups finish their loops first
@@ -755,7 +785,7 @@ def supported(q, k, v, *, causal: bool, bottom_right: bool = False) -> str | Non
 
 
 def backward(q, k, v, o, lse_log2, do, dq, dk, dv, *, causal: bool, scale: float, stages: int = 2,
-             heavy_first: bool = True) -> None:  # fmt: skip
+             heavy_first: bool = True, dk_first: bool = False, defer_dq: bool = False) -> None:  # fmt: skip
     """The whole attention backward: writes dq, dk, dv (contiguous, shaped like q) given the forward's o and its
     base-2 LSE (batch, heads, seq) fp32. Three launches: the Gluon backward's pre-pass (delta = rowsum(dO * O),
     the LSE copied, the fp32 dQ accumulator zeroed), the CuTe kernel (dK, dV written, dQ reduce-added into the
@@ -783,9 +813,9 @@ def backward(q, k, v, o, lse_log2, do, dq, dk, dv, *, causal: bool, scale: float
     args += [_view(dk), _view(dv), _view(dq_acc)]
     stream = cuda.CUstream(torch.cuda.current_stream().cuda_stream)
     chunk = _chunk(q, n // DkDvSm90.tile_n)
-    key = ("bwd", q.dtype, d, causal, stages, heavy_first, b, h, n)
-    fn = _compiled(key, lambda: DkDvSm90(d, causal, dtype, 64, stages, with_dq=True, heavy_first=heavy_first), args,
-                   scale, chunk, stream)  # fmt: skip
+    key = ("bwd", q.dtype, d, causal, stages, heavy_first, dk_first, defer_dq, b, h, n)
+    fn = _compiled(key, lambda: DkDvSm90(d, causal, dtype, 64, stages, with_dq=True, heavy_first=heavy_first,
+                                         dk_first=dk_first, defer_dq=defer_dq), args, scale, chunk, stream)  # fmt: skip
     fn(*args, Float32(scale * LOG2E), Float32(scale), Int32(chunk), stream)
     ha._bwd_post[(triton.cdiv(n, 64), b * h)](dq_acc, dq, dq.stride(0), dq.stride(1), dq.stride(2), h, n, scale,
                                               HEAD_DIM=d, BLOCK=64, num_warps=4)  # fmt: skip
