@@ -130,7 +130,9 @@ def _point(ca, hb, d: int, causal: bool, n: int, variants=("base",)) -> dict:
             if name == variants[0]:
                 row["cute"] = tf
         except Exception as error:
-            print(f"cute {name} d{d} causal={causal} n{n} raised {type(error).__name__}: {str(error)[:300]}", flush=True)
+            print(
+                f"cute {name} d{d} causal={causal} n{n} raised {type(error).__name__}: {str(error)[:300]}", flush=True
+            )
     try:
 
         def run_gluon():
@@ -140,9 +142,7 @@ def _point(ca, hb, d: int, causal: bool, n: int, variants=("base",)) -> dict:
         torch.cuda.synchronize()
         row["gluon"] = round(flops / do_bench(run_gluon, warmup=10, rep=60, return_mode="median") / 1e9, 1)
         if "cute" in row:
-            row["max_rel_diff"] = float(
-                f"{max(hb.rel(a, c.double()) for a, c in zip(mine, theirs, strict=True)):.2e}"
-            )
+            row["max_rel_diff"] = float(f"{max(hb.rel(a, c.double()) for a, c in zip(mine, theirs, strict=True)):.2e}")
     except Exception as error:
         print(f"gluon d{d} causal={causal} n{n} raised {type(error).__name__}: {str(error)[:300]}", flush=True)
     try:

@@ -84,7 +84,9 @@ def compile_only(variants, stages: int = 2, with_dq: bool = False, **options) ->
         qv = [make_fake_tensor(cutlass.BFloat16, (n, d, bh), (d, 1, n * d), assumed_align=16) for _ in range(4)]
         vec = [make_fake_tensor(Float32, (n, bh), (1, n), assumed_align=16) for _ in range(2)]
         out = [make_fake_tensor(cutlass.BFloat16, (n, d, bh), (d, 1, n * d), assumed_align=16) for _ in range(2)]
-        out.append(make_fake_tensor(Float32 if with_dq else cutlass.BFloat16, (n, d, bh), (d, 1, n * d), assumed_align=16))
+        out.append(
+            make_fake_tensor(Float32 if with_dq else cutlass.BFloat16, (n, d, bh), (d, 1, n * d), assumed_align=16)
+        )
         t0 = time.time()
         try:
             cute.compile(

@@ -585,7 +585,7 @@ class DkDvSm90:
             warpgroup.commit_group()
             self._gemm(mma_SdP, acc_dP, tPrV, tPrdO[None, None, None, s], True)
             warpgroup.commit_group()
-            if const_expr(self.with_dq and self.defer_dq):
+            if const_expr(self.with_dq and self.defer_dq):  # noqa: SIM102 (a constexpr test, then a dynamic one)
                 if m_block > m_lo:  # the previous step's dQ, while this step's S^T, dP^T run
                     self._flush_dq(acc_dQ, tdQsdQ, tma_dQ, tQs, tQg, m_block - 1, wg, tid)
 
@@ -729,11 +729,15 @@ def _compiled(key, make, args, scale, chunk, stream):
 def dkdv_args(q, k, v, do, lse_log2, delta, dk, dv) -> list:
     """The CuTe tensors of a dK/dV-only launch (the dQ slot holds dk's view: never touched without dQ)."""
     b, h, n, _ = q.shape
-    return [_view(t) for t in (q, k, v, do)] + [_vec(lse_log2, b * h, n), _vec(delta, b * h, n)] + [
-        _view(dk),
-        _view(dv),
-        _view(dk),
-    ]
+    return (
+        [_view(t) for t in (q, k, v, do)]
+        + [_vec(lse_log2, b * h, n), _vec(delta, b * h, n)]
+        + [
+            _view(dk),
+            _view(dv),
+            _view(dk),
+        ]
+    )
 
 
 def dkdv(q, k, v, do, lse_log2, delta, dk, dv, *, causal: bool, scale: float, tile_m: int = 64, stages: int = 2):
