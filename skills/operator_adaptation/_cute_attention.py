@@ -1,17 +1,20 @@
-"""Hopper (sm90) attention dK/dV kernel in NVIDIA's CuTe DSL: the other route of issue 13, a measured prototype.
+"""Hopper (sm90) attention backward in NVIDIA's CuTe DSL: the other route of issue 13, measured, not dispatched.
 
-Optional and lazy: this module imports ``cutlass`` (the ``nvidia-cutlass-dsl`` wheels, extra ``cute`` in
-pyproject.toml) at import time, so nothing imports it except ``benchmarks/cute_dkdv.py`` and whoever asks for it
-explicitly; ``pipeline/``, the CPU path and the Triton/Gluon kernels never do (a CPU test checks that). Written after
+Two entry points: ``dkdv`` (the dK/dV kernel alone, the first prototype) and ``backward`` (the whole backward: the
+same kernel with dQ, ``with_dq=True``, between the Gluon backward's own pre-pass and post-pass). Optional and lazy:
+this module imports ``cutlass`` (the ``nvidia-cutlass-dsl`` wheels, extra ``cute`` in pyproject.toml) at import
+time, so nothing imports it except ``benchmarks/cute_dkdv.py``, ``benchmarks/cute_backward.py`` and whoever asks
+for it explicitly; ``pipeline/``, the CPU path and the Triton/Gluon kernels never do (a CPU test checks that). Written after
 reading FlashAttention-4's ``flash_bwd_sm90.py``, FlashAttention-3's ``hopper/`` backward and CUTLASS's CuTe DSL
 Hopper examples (the FMHA forward and the dense GEMM); the code is ours.
 
-What it computes (the 4 products of the dK/dV half of the attention backward; no dQ), base-2 exponentials with
-``qk_scale = scale * log2(e)`` and the LSE given in base-2 units (as the Triton/Gluon forwards store it):
+What it computes (the 4 products of the dK/dV half of the attention backward, and with ``with_dq`` the fifth),
+base-2 exponentials with ``qk_scale = scale * log2(e)`` and the LSE given in base-2 units (as the Triton/Gluon
+forwards store it):
 
     P^T  = exp2(qk_scale * K Q^T - LSE)          dP^T = V dO^T
     dV  += P^T dO                                 dS^T = P^T * (dP^T - delta),   delta = rowsum(dO * O)
-    dK  += dS^T Q        (x scale at the end)
+    dK  += dS^T Q        (x scale at the end)     dQ  += dS K  (per key tile, reduce-added; x scale in the post-pass)
 
 Structure (FlashAttention-3's, the same as our Gluon kernel's ``_hopper_attention.py`` so that the two languages
 are compared on one design): one CTA per (128-key tile, batch*head), key tiles fastest in the grid; 3 warpgroups:
@@ -28,19 +31,40 @@ dK and dV stay in registers (fp32) until the end; the epilogue scales dK, conver
 warpgroup's 64 x d share through its own half of the K/V shared-memory tiles and one TMA store; the warpgroup's 128
 threads meet at a named barrier (``bar.sync id, 128``) there, so neither the producer warp nor the other
 warpgroup is stalled: the kind of barrier Gluon 3.6 does not expose. The dK/dV kernel alone needs no exchange
-between the two math warpgroups (each owns its keys and reads only its half of K and V); that exchange, and the
-named barriers FlashAttention-3 uses for it, belong to dQ (dS^T through shared memory), not measured here.
+between the two math warpgroups (each owns its keys and reads only its half of K and V).
 
-Measured on one H200 (docs/perf.md, "The other route: CuTe DSL dK/dV prototype"): checks pass at 1.34x-1.42x
-PyTorch's same-dtype error; 1.09x our Gluon dK/dV kernel like for like (geomean over d64/d128 x seq 1k/4k/16k x
-causal or not; d64 1.14x, d128 1.04x), up to 648 TFLOP/s at d128 16k; ncu at d128 16k: tensor pipe 77% busy
-(Gluon 68%), barrier stalls 2.6 cycles per issue (Gluon 5.2). Compiles for sm_90a without a GPU
-(``benchmarks/cute_dkdv.py --compile-only``): no spills, no CTA barrier in the main loop.
+dQ (``with_dq``) needs that exchange: dQ's rows are queries and its sum runs over all 128 keys, half of them in
+each math warpgroup. Each warpgroup writes its dS^T (64 keys x 64 queries, bf16/fp16) into its half of a
+double-buffered shared tile laid out as the M-major A operand of dQ = dS K (``tSsdS``: the S^T accumulator's own
+partition of the transposed view, so the stores are the accumulator's registers in order), fences the async proxy
+and meets the other math warpgroup at named barrier 3 (256 threads; the producer warp never waits). Then each
+computes d/2 columns of the 64 x d dQ tile over both halves (the dQ MMA's atom layout is (1, 2, 1): warpgroup w
+takes columns w*d/2..; B = K through an MN-major transposed view of its shared tile), writes its fp32 share to its
+own dense (64, d/2) staging tile and adds it into the fp32 accumulator by one TMA reduce-add
+(``CopyReduceBulkTensorTileS2GOp``, ``cp.reduce.async.bulk.tensor.add``) issued by its first warp, behind its own
+named barrier (4 + w, 128 threads) that also covers the previous reduce's read of the tile. Double buffering makes
+one exchange barrier per step enough: a warpgroup rewrites buffer b two steps later, after the next step's barrier,
+which the other reaches only after its dQ product of this step completed. The loop issues S^T, dP^T; P^T; dV; dS^T
+-> shared; barrier 3; dQ then dK (async); dQ flushed while dK runs. After the loop barrier 3 once more (the
+epilogue stages dK in the K tile the other warpgroup's last dQ product reads). Causal CTAs start longest first
+(``heavy_first``: the Gluon kernel's ``_program_tile`` order, heads in chunks of one wave, key tiles slowest
+inside a chunk); the grid keeps key tiles fastest. ``dk_first`` (dK issued before the exchange) and ``defer_dq``
+(each dQ flushed behind the next step's S^T, dP^T) are measured variants, both slower (below).
+
+Measured on one H200 (docs/perf.md, "The other route: CuTe DSL dK/dV prototype", then "the whole backward"): the
+dK/dV kernel alone is 1.09x our Gluon dK/dV kernel like for like (d64 1.14x, d128 1.04x), up to 648 TFLOP/s at
+d128 16k; the whole backward passes every check (dq, dk, dv at 1.4-1.5x PyTorch's same-dtype error) but is
+0.952x the Gluon backward over the standard grid (geomean; d64 0.89-0.98x, d128 0.96-1.00x) and 0.892x cuDNN:
+adding dQ costs it 1.72x the dK/dV kernel's time where Gluon pays 1.49x (the fifth product alone is 1.25x).
+``dk_first`` 0.877x and ``defer_dq`` 0.803x Gluon (d128: acc_dQ live across S^T, dP^T spills). So
+``backward`` is not the dispatch's choice: the Gluon kernel stays. Compiles for sm_90a without a GPU
+(``benchmarks/cute_backward.py --compile-only``): no spills (base), no CTA barrier in the main loop.
 
 Contract: q, k, v, do of shape (batch, heads, seq, head_dim), contiguous, bf16 or fp16, head_dim 64 or 128, the
-same number of heads and the same length for queries and keys, the length a multiple of 128 (the prototype has no
-ragged tiles: TMA would zero-fill them but the kernel does not mask keys past the end); causal is top-left (query
-i sees keys j <= i). lse_log2 and delta: (batch*heads, seq) fp32, contiguous. dk, dv: like k, v, written.
+same number of heads and the same length for queries and keys (MHA), the length a multiple of 128 (no ragged
+tiles: TMA would zero-fill them but the kernel does not mask keys past the end); causal is top-left (query i sees
+keys j <= i). ``dkdv``: lse_log2 and delta (batch*heads, seq) fp32, contiguous; dk, dv written. ``backward``: o and
+the base-2 LSE (batch, heads, seq) of the forward; dq, dk, dv written (``supported`` says what it refuses).
 """
 
 from __future__ import annotations
@@ -61,8 +85,9 @@ _TRACE_LAYOUTS = False  # print the fragments' layouts while tracing (a debuggin
 
 
 class DkDvSm90:
-    """The dK/dV kernel for one (head_dim, causal, dtype, tile_m, stages); ``__call__`` is the host side that
-    ``cute.compile`` traces (tensors in the (seq, head_dim, batch*heads) view, see ``dkdv``)."""
+    """The dK/dV kernel, or with ``with_dq`` the whole backward's kernel, for one (head_dim, causal, dtype, tile_m,
+    stages, schedule); ``__call__`` is the host side that ``cute.compile`` traces (tensors in the (seq, head_dim,
+    batch*heads) view, see ``dkdv`` and ``backward``)."""
 
     tile_n = 128  # keys per CTA: 64 per math warpgroup
     rows_per_wg = 64
@@ -799,6 +824,8 @@ def backward(q, k, v, o, lse_log2, do, dq, dk, dv, *, causal: bool, scale: float
     import triton
 
     why = supported(q, k, v, causal=causal)
+    if why is None and not (dk.is_contiguous() and dv.is_contiguous()):
+        why = "dk and dv must be contiguous (the kernel writes them through TMA; dq may have any strides)"
     if why:
         raise ValueError(f"cute backward: {why}")
     ha = _gluon_passes()
