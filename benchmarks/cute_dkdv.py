@@ -63,14 +63,15 @@ def _cuobjdump() -> str | None:
         return None
 
 
-def compile_only(variants, stages: int = 2) -> int:
+def compile_only(variants, stages: int = 2, with_dq: bool = False, **options) -> int:
     """Compile each (head_dim, causal) for sm_90a with fake tensors (no GPU, no driver call) and report what
-    ptxas made of it. Returns the number of variants that failed to compile."""
+    ptxas made of it (``with_dq``: the whole-backward kernel, dQ reduce-added too). Returns the number of
+    variants that failed to compile."""
     os.environ.setdefault("CUTE_DSL_ARCH", "sm_90a")
     import cuda.bindings.driver as cuda
     import cutlass
     import cutlass.cute as cute
-    from cutlass import Float32
+    from cutlass import Float32, Int32
     from cutlass.cute.runtime import make_fake_tensor
 
     ca = _kernel_module()
@@ -78,25 +79,30 @@ def compile_only(variants, stages: int = 2) -> int:
     failed = 0
     n, bh = 1024, 16
     for d, causal in variants:
-        dump = Path(tempfile.mkdtemp(prefix=f"cute_d{d}_{'c' if causal else 'f'}_s{stages}_"))
+        tag = f"{'bwd' if with_dq else 'dkdv'} d{d} causal={causal} stages={stages} {options or ''}"
+        dump = Path(tempfile.mkdtemp(prefix=f"cute_{'bwd' if with_dq else 'dkdv'}_d{d}_{'c' if causal else 'f'}_"))
         qv = [make_fake_tensor(cutlass.BFloat16, (n, d, bh), (d, 1, n * d), assumed_align=16) for _ in range(4)]
         vec = [make_fake_tensor(Float32, (n, bh), (1, n), assumed_align=16) for _ in range(2)]
         out = [make_fake_tensor(cutlass.BFloat16, (n, d, bh), (d, 1, n * d), assumed_align=16) for _ in range(2)]
+        out.append(
+            make_fake_tensor(Float32 if with_dq else cutlass.BFloat16, (n, d, bh), (d, 1, n * d), assumed_align=16)
+        )
         t0 = time.time()
         try:
             cute.compile(
-                ca.DkDvSm90(d, causal, stages=stages),
+                ca.DkDvSm90(d, causal, stages=stages, with_dq=with_dq, **options),
                 *qv,
                 *vec,
                 *out,
                 Float32(0.1),
                 Float32(0.1),
+                Int32(8),
                 cuda.CUstream(0),
                 options=f"--gpu-arch=sm_90a --keep-ptx --keep-cubin --dump-dir={dump}",
             )
         except Exception as error:  # report and go on: one variant's failure is a result
             failed += 1
-            print(f"d{d} causal={causal} stages={stages}: compile FAILED: {type(error).__name__}: {str(error)[:400]}")
+            print(f"{tag}: compile FAILED: {type(error).__name__}: {str(error)[:2000]}")
             continue
         secs = time.time() - t0
         ptx = next(dump.glob("*.ptx"), None)
@@ -107,19 +113,16 @@ def compile_only(variants, stages: int = 2) -> int:
             res = subprocess.run([tool, "--dump-resource-usage", str(cubin)], capture_output=True, text=True)
             usage = " ".join(w for w in res.stdout.split() if w.split(":")[0] in ("REG", "STACK", "LOCAL", "SHARED"))
         print(
-            f"d{d} causal={causal} stages={stages}: compiled for sm_90a in {secs:.1f}s; {usage}; "
+            f"{tag}: compiled for sm_90a in {secs:.1f}s; {usage}; "
             f"wgmma {text.count('wgmma.mma_async')}, TMA {text.count('cp.async.bulk.tensor')}, "
-            f"setmaxnreg {text.count('setmaxnreg')}, bar.sync {text.count('bar.sync')}"
+            f"setmaxnreg {text.count('setmaxnreg')}, bar.sync {text.count('bar.sync')}, "
+            f"reduce {text.count('cp.reduce.async.bulk.tensor')}"
         )
     return failed
 
 
 def _views(ca, q, k, v, do, lse2, delta, dk, dv):
-    from cutlass.cute.runtime import from_dlpack
-
-    b, h, n, _ = q.shape
-    vecs = [from_dlpack(t.view(b * h, n).t(), assumed_align=16) for t in (lse2, delta)]
-    return [ca._view(t) for t in (q, k, v, do)] + vecs + [ca._view(dk), ca._view(dv)]
+    return ca.dkdv_args(q, k, v, do, lse2, delta, dk, dv)
 
 
 def check(ca, hb, log) -> bool:
@@ -171,7 +174,7 @@ def _point(ca, hb, d: int, causal: bool, n: int, stages: int = 2, gluon: bool = 
     ``profile``: each kernel launched once and nothing timed (for ncu, which replays the launches it profiles)."""
     import cuda.bindings.driver as cuda
     import torch
-    from cutlass import Float32
+    from cutlass import Float32, Int32
     from triton.testing import do_bench
 
     ha = hb.ha
@@ -197,8 +200,8 @@ def _point(ca, hb, d: int, causal: bool, n: int, stages: int = 2, gluon: bool = 
     fn = ca._COMPILED[(q.dtype, d, causal, 64, stages, b, h, n)]
     args = _views(ca, q, k, v, do, lse2, delta, dk, dv)  # built once: the timed call is the compiled launch alone
     stream = cuda.CUstream(torch.cuda.current_stream().cuda_stream)
-    sl2, sc = Float32(scale * LOG2E), Float32(scale)
-    ms = do_bench(lambda: fn(*args, sl2, sc, stream), warmup=50, rep=300, return_mode="median")
+    sl2, sc, chunk = Float32(scale * LOG2E), Float32(scale), Int32(ca._chunk(q, n // ca.DkDvSm90.tile_n))
+    ms = do_bench(lambda: fn(*args, sl2, sc, chunk, stream), warmup=50, rep=300, return_mode="median")
     row["cute_tflops"] = round(flops / ms / 1e9, 1)
     if not gluon:
         return row

@@ -1,7 +1,7 @@
-"""The CuTe DSL dK/dV prototype is optional: nothing on the CPU path imports it, nor the DSL it needs.
+"""The CuTe DSL backward is optional: nothing on the CPU path imports it, nor the DSL it needs.
 
 ``skills/operator_adaptation/_cute_attention.py`` imports ``cutlass`` (the ``nvidia-cutlass-dsl`` wheels, extra
-``cute``) at module level; only ``benchmarks/cute_dkdv.py`` loads it. These tests need no CuTe DSL: one runs the
+``cute``) at module level; only ``benchmarks/cute_dkdv.py`` and ``benchmarks/cute_backward.py`` load it. These tests need no CuTe DSL: one runs the
 CPU path in a fresh interpreter and looks at what it loaded, the other reads every import statement of the
 packages (pipeline/, skills/, shijie/) so that a new one cannot sneak in on a path the first test does not walk.
 """

@@ -1,17 +1,20 @@
-"""Hopper (sm90) attention dK/dV kernel in NVIDIA's CuTe DSL: the other route of issue 13, a measured prototype.
+"""Hopper (sm90) attention backward in NVIDIA's CuTe DSL: the other route of issue 13, measured, not dispatched.
 
-Optional and lazy: this module imports ``cutlass`` (the ``nvidia-cutlass-dsl`` wheels, extra ``cute`` in
-pyproject.toml) at import time, so nothing imports it except ``benchmarks/cute_dkdv.py`` and whoever asks for it
-explicitly; ``pipeline/``, the CPU path and the Triton/Gluon kernels never do (a CPU test checks that). Written after
+Two entry points: ``dkdv`` (the dK/dV kernel alone, the first prototype) and ``backward`` (the whole backward: the
+same kernel with dQ, ``with_dq=True``, between the Gluon backward's own pre-pass and post-pass). Optional and lazy:
+this module imports ``cutlass`` (the ``nvidia-cutlass-dsl`` wheels, extra ``cute`` in pyproject.toml) at import
+time, so nothing imports it except ``benchmarks/cute_dkdv.py``, ``benchmarks/cute_backward.py`` and whoever asks
+for it explicitly; ``pipeline/``, the CPU path and the Triton/Gluon kernels never do (a CPU test checks that). Written after
 reading FlashAttention-4's ``flash_bwd_sm90.py``, FlashAttention-3's ``hopper/`` backward and CUTLASS's CuTe DSL
 Hopper examples (the FMHA forward and the dense GEMM); the code is ours.
 
-What it computes (the 4 products of the dK/dV half of the attention backward; no dQ), base-2 exponentials with
-``qk_scale = scale * log2(e)`` and the LSE given in base-2 units (as the Triton/Gluon forwards store it):
+What it computes (the 4 products of the dK/dV half of the attention backward, and with ``with_dq`` the fifth),
+base-2 exponentials with ``qk_scale = scale * log2(e)`` and the LSE given in base-2 units (as the Triton/Gluon
+forwards store it):
 
     P^T  = exp2(qk_scale * K Q^T - LSE)          dP^T = V dO^T
     dV  += P^T dO                                 dS^T = P^T * (dP^T - delta),   delta = rowsum(dO * O)
-    dK  += dS^T Q        (x scale at the end)
+    dK  += dS^T Q        (x scale at the end)     dQ  += dS K  (per key tile, reduce-added; x scale in the post-pass)
 
 Structure (FlashAttention-3's, the same as our Gluon kernel's ``_hopper_attention.py`` so that the two languages
 are compared on one design): one CTA per (128-key tile, batch*head), key tiles fastest in the grid; 3 warpgroups:
@@ -28,19 +31,40 @@ dK and dV stay in registers (fp32) until the end; the epilogue scales dK, conver
 warpgroup's 64 x d share through its own half of the K/V shared-memory tiles and one TMA store; the warpgroup's 128
 threads meet at a named barrier (``bar.sync id, 128``) there, so neither the producer warp nor the other
 warpgroup is stalled: the kind of barrier Gluon 3.6 does not expose. The dK/dV kernel alone needs no exchange
-between the two math warpgroups (each owns its keys and reads only its half of K and V); that exchange, and the
-named barriers FlashAttention-3 uses for it, belong to dQ (dS^T through shared memory), not measured here.
+between the two math warpgroups (each owns its keys and reads only its half of K and V).
 
-Measured on one H200 (docs/perf.md, "The other route: CuTe DSL dK/dV prototype"): checks pass at 1.34x-1.42x
-PyTorch's same-dtype error; 1.09x our Gluon dK/dV kernel like for like (geomean over d64/d128 x seq 1k/4k/16k x
-causal or not; d64 1.14x, d128 1.04x), up to 648 TFLOP/s at d128 16k; ncu at d128 16k: tensor pipe 77% busy
-(Gluon 68%), barrier stalls 2.6 cycles per issue (Gluon 5.2). Compiles for sm_90a without a GPU
-(``benchmarks/cute_dkdv.py --compile-only``): no spills, no CTA barrier in the main loop.
+dQ (``with_dq``) needs that exchange: dQ's rows are queries and its sum runs over all 128 keys, half of them in
+each math warpgroup. Each warpgroup writes its dS^T (64 keys x 64 queries, bf16/fp16) into its half of a
+double-buffered shared tile laid out as the M-major A operand of dQ = dS K (``tSsdS``: the S^T accumulator's own
+partition of the transposed view, so the stores are the accumulator's registers in order), fences the async proxy
+and meets the other math warpgroup at named barrier 3 (256 threads; the producer warp never waits). Then each
+computes d/2 columns of the 64 x d dQ tile over both halves (the dQ MMA's atom layout is (1, 2, 1): warpgroup w
+takes columns w*d/2..; B = K through an MN-major transposed view of its shared tile), writes its fp32 share to its
+own dense (64, d/2) staging tile and adds it into the fp32 accumulator by one TMA reduce-add
+(``CopyReduceBulkTensorTileS2GOp``, ``cp.reduce.async.bulk.tensor.add``) issued by its first warp, behind its own
+named barrier (4 + w, 128 threads) that also covers the previous reduce's read of the tile. Double buffering makes
+one exchange barrier per step enough: a warpgroup rewrites buffer b two steps later, after the next step's barrier,
+which the other reaches only after its dQ product of this step completed. The loop issues S^T, dP^T; P^T; dV; dS^T
+-> shared; barrier 3; dQ then dK (async); dQ flushed while dK runs. After the loop barrier 3 once more (the
+epilogue stages dK in the K tile the other warpgroup's last dQ product reads). Causal CTAs start longest first
+(``heavy_first``: the Gluon kernel's ``_program_tile`` order, heads in chunks of one wave, key tiles slowest
+inside a chunk); the grid keeps key tiles fastest. ``dk_first`` (dK issued before the exchange) and ``defer_dq``
+(each dQ flushed behind the next step's S^T, dP^T) are measured variants, both slower (below).
+
+Measured on one H200 (docs/perf.md, "The other route: CuTe DSL dK/dV prototype", then "the whole backward"): the
+dK/dV kernel alone is 1.09x our Gluon dK/dV kernel like for like (d64 1.14x, d128 1.04x), up to 648 TFLOP/s at
+d128 16k; the whole backward passes every check (dq, dk, dv at 1.4-1.5x PyTorch's same-dtype error) but is
+0.952x the Gluon backward over the standard grid (geomean; d64 0.89-0.98x, d128 0.96-1.00x) and 0.892x cuDNN:
+adding dQ costs it 1.72x the dK/dV kernel's time where Gluon pays 1.49x (the fifth product alone is 1.25x).
+``dk_first`` 0.877x and ``defer_dq`` 0.803x Gluon (d128: acc_dQ live across S^T, dP^T spills). So
+``backward`` is not the dispatch's choice: the Gluon kernel stays. Compiles for sm_90a without a GPU
+(``benchmarks/cute_backward.py --compile-only``): no spills (base), no CTA barrier in the main loop.
 
 Contract: q, k, v, do of shape (batch, heads, seq, head_dim), contiguous, bf16 or fp16, head_dim 64 or 128, the
-same number of heads and the same length for queries and keys, the length a multiple of 128 (the prototype has no
-ragged tiles: TMA would zero-fill them but the kernel does not mask keys past the end); causal is top-left (query
-i sees keys j <= i). lse_log2 and delta: (batch*heads, seq) fp32, contiguous. dk, dv: like k, v, written.
+same number of heads and the same length for queries and keys (MHA), the length a multiple of 128 (no ragged
+tiles: TMA would zero-fill them but the kernel does not mask keys past the end); causal is top-left (query i sees
+keys j <= i). ``dkdv``: lse_log2 and delta (batch*heads, seq) fp32, contiguous; dk, dv written. ``backward``: o and
+the base-2 LSE (batch, heads, seq) of the forward; dq, dk, dv written (``supported`` says what it refuses).
 """
 
 from __future__ import annotations
@@ -61,8 +85,9 @@ _TRACE_LAYOUTS = False  # print the fragments' layouts while tracing (a debuggin
 
 
 class DkDvSm90:
-    """The dK/dV kernel for one (head_dim, causal, dtype, tile_m, stages); ``__call__`` is the host side that
-    ``cute.compile`` traces (tensors in the (seq, head_dim, batch*heads) view, see ``dkdv``)."""
+    """The dK/dV kernel, or with ``with_dq`` the whole backward's kernel, for one (head_dim, causal, dtype, tile_m,
+    stages, schedule); ``__call__`` is the host side that ``cute.compile`` traces (tensors in the (seq, head_dim,
+    batch*heads) view, see ``dkdv`` and ``backward``)."""
 
     tile_n = 128  # keys per CTA: 64 per math warpgroup
     rows_per_wg = 64
@@ -76,6 +101,10 @@ class DkDvSm90:
         stages: int = 2,
         mma_regs: int = 240,
         producer_regs: int = 24,
+        with_dq: bool = False,
+        heavy_first: bool = True,
+        dk_first: bool = False,
+        defer_dq: bool = False,
     ):
         if head_dim not in (64, 128):
             raise ValueError(f"DkDvSm90: head_dim {head_dim} not in (64, 128)")
@@ -88,6 +117,10 @@ class DkDvSm90:
         self.stages = stages
         self.mma_regs = mma_regs
         self.producer_regs = producer_regs
+        self.with_dq = with_dq
+        self.heavy_first = heavy_first
+        self.dk_first = dk_first  # dK issued before the dS^T exchange (its barrier wait hidden behind dK)
+        self.defer_dq = defer_dq  # each step's dQ flushed in the next step, behind its S^T, dP^T products
         self.threads = 384
 
     # ----------------------------------------------------------------------------------------------- host side
@@ -102,8 +135,10 @@ class DkDvSm90:
         mDelta: cute.Tensor,
         mdK: cute.Tensor,
         mdV: cute.Tensor,
+        mdQ: cute.Tensor,
         scale_log2: Float32,
         scale: Float32,
+        chunk: Int32,
         stream: cuda.CUstream,
     ):
         d, tm, tn, rw = self.d, self.tile_m, self.tile_n, self.rows_per_wg
@@ -144,6 +179,24 @@ class DkDvSm90:
         tma_dK, tdK = cpasync.make_tiled_tma_atom(s2g, mdK, kv_one, (rw, d))
         tma_dV, tdV = cpasync.make_tiled_tma_atom(s2g, mdV, kv_one, (rw, d))
 
+        # dQ (with_dq): dS^T goes to shared memory in the layout of an M-major (queries contiguous) A operand of
+        # dQ = dS K, (tile_m, 64 keys) per warpgroup half, two buffers of two halves (index buf * 2 + half); the
+        # two math warpgroups then split dQ's head_dim (atom layout (1, 2, 1)), each reading both halves of dS
+        # and of K (K through an MN-major transposed view of its shared tile), so each adds d/2 columns of the
+        # full 128-key sum into the fp32 accumulator by one TMA reduce-add from its own dense (tile_m, d/2) tile
+        ds_layout = sm90_utils.make_smem_layout_a(utils.LayoutEnum.COL_MAJOR, (tm, d, rw), dt, 4)
+        mma_dQ = sm90_utils.make_trivial_tiled_mma(
+            dt, dt, warpgroup.OperandMajorMode.MN, warpgroup.OperandMajorMode.MN, Float32, (1, 2, 1), (tm, d // 2)
+        )
+        tma_dQ, tdQ = tma_dK, tdK  # placeholders when dQ is not computed (never used then)
+        if const_expr(self.with_dq):
+            dq_half = cute.make_layout((tm, d // 2), stride=(d // 2, 1))
+            tma_dQ, tdQ = cpasync.make_tiled_tma_atom(
+                cpasync.CopyReduceBulkTensorTileS2GOp(), mdQ, dq_half, (tm, d // 2)
+            )
+        ds_elems = cute.cosize(ds_layout) if self.with_dq else 8
+        dq_elems = tm * d if self.with_dq else 4
+
         self.kv_bytes = 4 * cute.size_in_bytes(dt, kv_one)  # K and V, two halves each
         self.q_bytes = 2 * cute.size_in_bytes(dt, q_one) + 2 * tm * 4
         stages = self.stages
@@ -158,6 +211,8 @@ class DkDvSm90:
             sV: cute.struct.Align[cute.struct.MemRange[dt, cute.cosize(kv_layout)], 1024]
             sQ: cute.struct.Align[cute.struct.MemRange[dt, cute.cosize(q_layout)], 1024]
             sdO: cute.struct.Align[cute.struct.MemRange[dt, cute.cosize(q_layout)], 1024]
+            sdS: cute.struct.Align[cute.struct.MemRange[dt, ds_elems], 1024]
+            sdQ: cute.struct.Align[cute.struct.MemRange[Float32, dq_elems], 128]
 
         self.Smem = Smem
         n_blocks = cute.ceil_div(cute.size(mK.shape[0]), tn)
@@ -170,6 +225,7 @@ class DkDvSm90:
             tD,
             tdK,
             tdV,
+            tdQ,
             tma_Q,
             tma_K,
             tma_V,
@@ -178,12 +234,16 @@ class DkDvSm90:
             tma_D,
             tma_dK,
             tma_dV,
+            tma_dQ,
             mma_SdP,
             mma_dKV,
+            mma_dQ,
             kv_layout,
             q_layout,
+            ds_layout,
             scale_log2,
             scale,
+            chunk,
         ).launch(
             grid=[n_blocks, cute.size(mK.shape[2]), 1], block=[self.threads, 1, 1], stream=stream, min_blocks_per_mp=1
         )
@@ -200,6 +260,7 @@ class DkDvSm90:
         mDelta: cute.Tensor,
         mdK: cute.Tensor,
         mdV: cute.Tensor,
+        mdQ: cute.Tensor,
         tma_Q: cute.CopyAtom,
         tma_K: cute.CopyAtom,
         tma_V: cute.CopyAtom,
@@ -208,21 +269,36 @@ class DkDvSm90:
         tma_D: cute.CopyAtom,
         tma_dK: cute.CopyAtom,
         tma_dV: cute.CopyAtom,
+        tma_dQ: cute.CopyAtom,
         mma_SdP: cute.TiledMma,
         mma_dKV: cute.TiledMma,
+        mma_dQ: cute.TiledMma,
         kv_layout: cute.ComposedLayout,
         q_layout: cute.ComposedLayout,
+        ds_layout: cute.ComposedLayout,
         scale_log2: Float32,
         scale: Float32,
+        chunk: Int32,
     ):
         tm, tn = self.tile_m, self.tile_n
         tidx, _, _ = cute.arch.thread_idx()
         n_block, bh, _ = cute.arch.block_idx()
+        if const_expr(self.causal and self.heavy_first):
+            # longest first, as the Gluon kernel's _program_tile: heads in chunks of `chunk` (about one wave of
+            # CTAs), key tiles slowest inside a chunk, so the first key tiles of every head in the chunk (the most
+            # query tiles under a top-left causal mask) start first and the short ones fill the tail
+            n_kt, n_bh, _ = cute.arch.grid_dim()
+            pid = bh * n_kt + n_block
+            first = (pid // (chunk * n_kt)) * chunk
+            width = cutlass.min(chunk, n_bh - first)
+            r = pid - first * n_kt
+            n_block = r // width
+            bh = first + r % width
         warp_idx = cute.arch.make_warp_uniform(cute.arch.warp_idx())
         wg_idx = cute.arch.make_warp_uniform(tidx // 128)
 
         if warp_idx == 0:
-            for atom in (tma_Q, tma_K, tma_V, tma_dO, tma_LSE, tma_D, tma_dK, tma_dV):
+            for atom in (tma_Q, tma_K, tma_V, tma_dO, tma_LSE, tma_D, tma_dK, tma_dV, tma_dQ):
                 cpasync.prefetch_descriptor(atom)
 
         smem = utils.SmemAllocator()
@@ -293,8 +369,10 @@ class DkDvSm90:
             self.consume(
                 mma_SdP,
                 mma_dKV,
+                mma_dQ,
                 mdK,
                 mdV,
+                mdQ,
                 sQ,
                 sK,
                 sV,
@@ -303,6 +381,9 @@ class DkDvSm90:
                 sDelta,
                 tma_dK,
                 tma_dV,
+                tma_dQ,
+                st,
+                ds_layout,
                 kv_pipe,
                 q_pipe,
                 n_block,
@@ -387,6 +468,23 @@ class DkDvSm90:
             cute.gemm(tiled_mma, acc, a[None, None, k], b[None, None, k], acc)
 
     @staticmethod
+    @cute.jit
+    def _flush_dq(acc_dQ, tdQsdQ, tma_dQ, tQs, tQg, m_block, wg, tid):
+        """acc_dQ (this warpgroup's d/2 columns of one query tile's dQ share) -> its fp32 staging tile -> one TMA
+        reduce-add into the accumulator rows of ``m_block``. The warpgroup's own named barrier (4 + wg, 128
+        threads) orders the previous reduce's read of the tile (waited for by the issuing warp), the writes, and
+        the next reduce; nothing outside the warpgroup waits."""
+        if tid < 32:
+            cute.arch.cp_async_bulk_wait_group(0, read=True)
+        cute.arch.barrier(barrier_id=4 + wg, number_of_threads=128)
+        cute.autovec_copy(acc_dQ, tdQsdQ)
+        cute.arch.fence_proxy("async.shared", space="cta")
+        cute.arch.barrier(barrier_id=4 + wg, number_of_threads=128)
+        if tid < 32:
+            cute.copy(tma_dQ, tQs, tQg[(None, m_block)])
+            cute.arch.cp_async_bulk_commit_group()
+
+    @staticmethod
     def _as_a_operand(acc_layout, k_blocks: int):
         """The register layout that reads a 16-bit copy of a wgmma fp32 accumulator (64 x N per warpgroup) as the
         A operand of the next wgmma (64 x K with K = N). An m64nNk16 accumulator gives each thread, per 8-column
@@ -401,8 +499,10 @@ class DkDvSm90:
         self,
         mma_SdP,
         mma_dKV,
+        mma_dQ,
         mdK,
         mdV,
+        mdQ,
         sQ,
         sK,
         sV,
@@ -411,6 +511,9 @@ class DkDvSm90:
         sDelta,
         tma_dK,
         tma_dV,
+        tma_dQ,
+        st,
+        ds_layout,
         kv_pipe,
         q_pipe,
         n_block,
@@ -470,6 +573,30 @@ class DkDvSm90:
         tdVsdV = thr_dKV.partition_C(sV_w)
         mma_dKV.set(warpgroup.Field.ACCUMULATE, True)  # dK, dV accumulate over the query tiles from zero
 
+        if const_expr(self.with_dq):
+            unit = cute.make_layout(1)
+            thr_dQ = mma_dQ.get_slice(wg * 128 + tid)  # the two math warpgroups split dQ's columns
+            sdS = st.sdS.get_tensor(ds_layout.outer, swizzle=ds_layout.inner)  # (tile_m, 64 keys, buf*2+half)
+            sdSt = cute.make_tensor(sdS.iterator, cute.select(sdS.layout, mode=[1, 0, 2]))  # (64 keys, tile_m, 4)
+            tSsdS = thr_SdP.partition_C(sdSt)  # where this thread's dS^T accumulator elements go
+            sKt = cute.make_tensor(sK.iterator, cute.select(sK.layout, mode=[1, 0, 2]))  # (d, 64 keys, half)
+            tQrdS = thr_dQ.make_fragment_A(thr_dQ.partition_A(sdS))
+            tQrK = thr_dQ.make_fragment_B(thr_dQ.partition_B(sKt))
+            acc_shape_dQ = thr_dQ.partition_shape_C((tm, d))
+            # the fp32 staging tile: (tile_m, d) with each warpgroup's d/2 columns dense (one TMA box each)
+            sdQ = st.sdQ.get_tensor(cute.make_layout((tm, (d // 2, 2)), stride=(d // 2, (1, tm * d // 2))))
+            tdQsdQ = thr_dQ.partition_C(sdQ)
+            sdQ_w = st.sdQ.get_tensor(cute.make_layout((tm, d // 2, 2), stride=(d // 2, 1, tm * d // 2)))[
+                None, None, wg
+            ]
+            gdQ = cute.local_tile(mdQ[None, None, bh], (tm, d // 2), (None, wg))
+            tQs, tQg = cpasync.tma_partition(
+                tma_dQ, 0, unit, cute.group_modes(sdQ_w, 0, 2), cute.group_modes(gdQ, 0, 2)
+            )
+            # made once: each step's product starts from zero (its first wgmma does not accumulate); with defer_dq
+            # it lives on to the next step's flush
+            acc_dQ = thr_dQ.make_fragment_C(acc_shape_dQ)
+
         kv_state = pipeline.make_pipeline_state(pipeline.PipelineUserType.Consumer, 1)
         kv_pipe.consumer_wait(kv_state)
         state = pipeline.make_pipeline_state(pipeline.PipelineUserType.Consumer, self.stages)
@@ -483,6 +610,9 @@ class DkDvSm90:
             warpgroup.commit_group()
             self._gemm(mma_SdP, acc_dP, tPrV, tPrdO[None, None, None, s], True)
             warpgroup.commit_group()
+            if const_expr(self.with_dq and self.defer_dq):  # noqa: SIM102 (a constexpr test, then a dynamic one)
+                if m_block > m_lo:  # the previous step's dQ, while this step's S^T, dP^T run
+                    self._flush_dq(acc_dQ, tdQsdQ, tma_dQ, tQs, tQg, m_block - 1, wg, tid)
 
             # P^T = exp2(qk_scale * S^T - LSE[query]); causal: zero where query < key
             warpgroup.wait_group(1)
@@ -510,13 +640,58 @@ class DkDvSm90:
             for i in cutlass.range_constexpr(cute.size(acc_dP)):
                 acc_dP[i] = acc_S[i] * (acc_dP[i] - sDelta[cS[i][1], s])
             rdS = cute.make_rmem_tensor(a_layout, dt)
-            cute.make_tensor(rdS.iterator, acc_dP.layout).store(acc_dP.load().to(dt))
-            warpgroup.fence()
-            self._gemm(mma_dKV, acc_dK, rdS, tKrQt[None, None, None, s], False)
-            warpgroup.commit_group()
-            warpgroup.wait_group(0)
-            q_pipe.consumer_release(state)
+            rdS_c = cute.make_tensor(rdS.iterator, acc_dP.layout)
+            rdS_c.store(acc_dP.load().to(dt))
+            if const_expr(self.with_dq and self.dk_first):
+                warpgroup.fence()
+                self._gemm(mma_dKV, acc_dK, rdS, tKrQt[None, None, None, s], False)
+                warpgroup.commit_group()
+            if const_expr(self.with_dq):
+                # dS^T to this warpgroup's half of buffer `buf`, then both warpgroups meet (bar.sync 3, 256: the
+                # producer warp is not part of it). Double-buffered, one barrier per step suffices: a warpgroup
+                # rewrites buffer `buf` two steps later, after the next step's barrier, which the other one reaches
+                # only once its dQ product of this step has completed (wait_group(0) below)
+                buf = (m_block - m_lo) % 2
+                cute.autovec_copy(rdS_c, tSsdS[None, None, None, buf * 2 + wg])
+                cute.arch.fence_proxy("async.shared", space="cta")
+                cute.arch.barrier(barrier_id=3, number_of_threads=256)
+                warpgroup.fence()
+                for half in cutlass.range_constexpr(2):  # dQ[:, my d/2] = sum over the 128 keys of dS K
+                    for kb in cutlass.range_constexpr(cute.size(tQrdS, mode=[2])):
+                        mma_dQ.set(warpgroup.Field.ACCUMULATE, half != 0 or kb != 0)
+                        cute.gemm(
+                            mma_dQ,
+                            acc_dQ,
+                            tQrdS[None, None, kb, buf * 2 + half],
+                            tQrK[None, None, kb, half],
+                            acc_dQ,
+                        )
+                warpgroup.commit_group()
+            if const_expr(not (self.with_dq and self.dk_first)):
+                warpgroup.fence()
+                self._gemm(mma_dKV, acc_dK, rdS, tKrQt[None, None, None, s], False)
+                warpgroup.commit_group()
+            if const_expr(self.with_dq and self.dk_first):
+                warpgroup.wait_group(0)  # dK (older) and dQ done: the stage goes back before the flush
+                q_pipe.consumer_release(state)
+                if const_expr(not self.defer_dq):
+                    self._flush_dq(acc_dQ, tdQsdQ, tma_dQ, tQs, tQg, m_block, wg, tid)
+            else:
+                if const_expr(self.with_dq and not self.defer_dq):
+                    # dQ (committed before dK, so done first) -> this warpgroup's fp32 staging tile -> one TMA
+                    # reduce-add, while dK still runs
+                    warpgroup.wait_group(1)
+                    self._flush_dq(acc_dQ, tdQsdQ, tma_dQ, tQs, tQg, m_block, wg, tid)
+                warpgroup.wait_group(0)
+                q_pipe.consumer_release(state)
             state.advance()
+
+        if const_expr(self.with_dq and self.defer_dq):
+            self._flush_dq(acc_dQ, tdQsdQ, tma_dQ, tQs, tQg, n_q_blocks - 1, wg, tid)
+        if const_expr(self.with_dq):
+            # the epilogue below stages dK, dV in this warpgroup's halves of sK, sV, which the other warpgroup's
+            # last dQ product reads (K): both warpgroups finish their loops first
+            cute.arch.barrier(barrier_id=3, number_of_threads=256)
 
         # epilogue: each warpgroup writes its own 64 x d share of dK and dV through its half of sK and sV (which
         # only it has read), then one of its threads issues the TMA stores; the named barrier (one per
@@ -553,28 +728,125 @@ def _view(t):
 _COMPILED: dict = {}
 
 
+def _vec(t, bh: int, n: int):
+    """A (batch*heads * n,) or (batch, heads, n) fp32 vector -> the kernel's (n, batch*heads) view."""
+    from cutlass.cute.runtime import from_dlpack
+
+    return from_dlpack(t.view(bh, n).t(), assumed_align=16)
+
+
+def _chunk(q, n_key_tiles: int) -> int:
+    """Heads per chunk of the heavy-first causal order: about one wave of CTAs (the Gluon launcher's choice)."""
+    import torch
+
+    sms = torch.cuda.get_device_properties(q.device).multi_processor_count
+    return max(1, sms // n_key_tiles)
+
+
+def _compiled(key, make, args, scale, chunk, stream):
+    fn = _COMPILED.get(key)
+    if fn is None:
+        fn = cute.compile(make(), *args, Float32(scale * LOG2E), Float32(scale), Int32(chunk), stream)
+        _COMPILED[key] = fn
+    return fn
+
+
+def dkdv_args(q, k, v, do, lse_log2, delta, dk, dv) -> list:
+    """The CuTe tensors of a dK/dV-only launch (the dQ slot holds dk's view: never touched without dQ)."""
+    b, h, n, _ = q.shape
+    return (
+        [_view(t) for t in (q, k, v, do)]
+        + [_vec(lse_log2, b * h, n), _vec(delta, b * h, n)]
+        + [
+            _view(dk),
+            _view(dv),
+            _view(dk),
+        ]
+    )
+
+
 def dkdv(q, k, v, do, lse_log2, delta, dk, dv, *, causal: bool, scale: float, tile_m: int = 64, stages: int = 2):
     """dk, dv of the attention (q, k, v) for the upstream gradient do, given the forward's base-2 LSE and
     delta = rowsum(do * o), both (batch*heads, seq) fp32. Compiles once per (dtype, head_dim, causal, tile_m,
     stages, shapes) and caches."""
     import torch
-    from cutlass.cute.runtime import from_dlpack
 
     b, h, n, d = q.shape
     if n % DkDvSm90.tile_n:
         raise ValueError(f"dkdv: seq {n} is not a multiple of {DkDvSm90.tile_n} (the prototype has no ragged tiles)")
     dtype = {torch.bfloat16: cutlass.BFloat16, torch.float16: cutlass.Float16}[q.dtype]
-    args = [_view(t) for t in (q, k, v, do)]
-    args += [
-        from_dlpack(lse_log2.view(b * h, n).t(), assumed_align=16),
-        from_dlpack(delta.view(b * h, n).t(), assumed_align=16),
-    ]
-    args += [_view(dk), _view(dv)]
+    args = dkdv_args(q, k, v, do, lse_log2, delta, dk, dv)
     stream = cuda.CUstream(torch.cuda.current_stream().cuda_stream)
+    chunk = _chunk(q, n // DkDvSm90.tile_n)
     key = (q.dtype, d, causal, tile_m, stages, b, h, n)
-    fn = _COMPILED.get(key)
-    if fn is None:
-        kernel = DkDvSm90(d, causal, dtype, tile_m, stages)
-        fn = cute.compile(kernel, *args, Float32(scale * LOG2E), Float32(scale), stream)
-        _COMPILED[key] = fn
-    fn(*args, Float32(scale * LOG2E), Float32(scale), stream)
+    fn = _compiled(key, lambda: DkDvSm90(d, causal, dtype, tile_m, stages), args, scale, chunk, stream)
+    fn(*args, Float32(scale * LOG2E), Float32(scale), Int32(chunk), stream)
+
+
+def _gluon_passes():
+    """The Gluon backward's pre-pass (LSE copy, delta, zeroed fp32 dQ accumulator) and post-pass (dQ = scale x
+    the accumulator, cast): ``_hopper_attention``, as a package sibling or, loaded by path (the benchmarks),
+    top-level."""
+    try:
+        from . import _hopper_attention as ha
+    except ImportError:
+        import _hopper_attention as ha
+    return ha
+
+
+def supported(q, k, v, *, causal: bool, bottom_right: bool = False) -> str | None:
+    """None when ``backward`` takes these inputs, else why not: the kernel's contract (module docstring)."""
+    import torch
+
+    if q.dim() != 4 or k.shape != q.shape or v.shape != q.shape:
+        return "q, k, v must be 4-d with the same shape (MHA, equal lengths)"
+    if q.dtype not in (torch.bfloat16, torch.float16) or k.dtype != q.dtype or v.dtype != q.dtype:
+        return f"dtype {q.dtype}: bf16 or fp16"
+    if q.shape[-1] not in (64, 128):
+        return f"head_dim {q.shape[-1]} (64 or 128)"
+    if q.shape[2] % DkDvSm90.tile_n:
+        return f"seq {q.shape[2]} is not a multiple of {DkDvSm90.tile_n}"
+    if causal and bottom_right:
+        return "bottom-right causal is not handled (top-left only)"
+    if not all(t.is_contiguous() for t in (q, k, v)):
+        return "q, k, v must be contiguous"
+    return None
+
+
+def backward(q, k, v, o, lse_log2, do, dq, dk, dv, *, causal: bool, scale: float, stages: int = 2,
+             heavy_first: bool = True, dk_first: bool = False, defer_dq: bool = False) -> None:  # fmt: skip
+    """The whole attention backward: writes dq, dk, dv (contiguous, shaped like q) given the forward's o and its
+    base-2 LSE (batch, heads, seq) fp32. Three launches: the Gluon backward's pre-pass (delta = rowsum(dO * O),
+    the LSE copied, the fp32 dQ accumulator zeroed), the CuTe kernel (dK, dV written, dQ reduce-added into the
+    accumulator) and the Gluon post-pass (dq = scale x accumulator, cast). Compiles once per (dtype, head_dim,
+    causal, stages, heavy_first, shapes) and caches."""
+    import torch
+    import triton
+
+    why = supported(q, k, v, causal=causal)
+    if why is None and not (dk.is_contiguous() and dv.is_contiguous()):
+        why = "dk and dv must be contiguous (the kernel writes them through TMA; dq may have any strides)"
+    if why:
+        raise ValueError(f"cute backward: {why}")
+    ha = _gluon_passes()
+    b, h, n, d = q.shape
+    tm = 64
+    do = do if do.is_contiguous() else do.contiguous()
+    lse_log2 = lse_log2.contiguous()
+    lse_pad = torch.empty((b * h * n,), device=q.device, dtype=torch.float32)
+    delta_pad = torch.empty_like(lse_pad)
+    dq_acc = torch.empty((b, h, n, d), device=q.device, dtype=torch.float32)
+    ha._bwd_pre[(n // tm, b * h)](o, do, lse_log2, lse_pad, delta_pad, dq_acc, o.stride(0), o.stride(1), o.stride(2),
+                                  do.stride(0), do.stride(1), do.stride(2), h, n, n, HEAD_DIM=d, BLOCK=tm,
+                                  ZERO_DQ=True, num_warps=4)  # fmt: skip
+    dtype = {torch.bfloat16: cutlass.BFloat16, torch.float16: cutlass.Float16}[q.dtype]
+    args = [_view(t) for t in (q, k, v, do)] + [_vec(lse_pad, b * h, n), _vec(delta_pad, b * h, n)]
+    args += [_view(dk), _view(dv), _view(dq_acc)]
+    stream = cuda.CUstream(torch.cuda.current_stream().cuda_stream)
+    chunk = _chunk(q, n // DkDvSm90.tile_n)
+    key = ("bwd", q.dtype, d, causal, stages, heavy_first, dk_first, defer_dq, b, h, n)
+    fn = _compiled(key, lambda: DkDvSm90(d, causal, dtype, 64, stages, with_dq=True, heavy_first=heavy_first,
+                                         dk_first=dk_first, defer_dq=defer_dq), args, scale, chunk, stream)  # fmt: skip
+    fn(*args, Float32(scale * LOG2E), Float32(scale), Int32(chunk), stream)
+    ha._bwd_post[(triton.cdiv(n, 64), b * h)](dq_acc, dq, dq.stride(0), dq.stride(1), dq.stride(2), h, n, scale,
+                                              HEAD_DIM=d, BLOCK=64, num_warps=4)  # fmt: skip

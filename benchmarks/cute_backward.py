@@ -1,0 +1,235 @@
+"""The whole attention backward in CuTe DSL (issue 13): compiled without a GPU, checked and timed on one beside the
+Gluon backward and cuDNN.
+
+    # here, no GPU: compile every variant for sm_90a and report registers, spills, wgmma/TMA/barrier counts
+    python benchmarks/cute_backward.py --compile-only
+    # on the H200: correctness against float64, then the standard grid
+    PYTHONUNBUFFERED=1 python benchmarks/cute_backward.py --check --bench [--grid full|quick] [--out DIR]
+
+Needs the ``nvidia-cutlass-dsl`` wheels (extra ``cute``); the GPU modes also torch and triton, and
+``skills/operator_adaptation/_hopper_attention.py`` (the pre- and post-pass the CuTe backward reuses, and the Gluon
+column), loaded by path with the helpers of ``benchmarks/hopper_attention.py``: shijie's package is not imported.
+
+Correctness (``--check``): fresh random inputs per case (bf16 and fp16, d64/d128, causal top-left or not, lengths
+that are multiples of 128: the kernel's contract); O and the base-2 LSE from a float64 forward; dq, dk, dv
+poisoned with NaN before the call. Error = ||g - g64|| / ||g64|| per gradient next to PyTorch's own same-dtype
+backward (SDPA math) on the same inputs; a case passes when ours is finite and at most 2x PyTorch's.
+
+Speed (``--bench``): the standard grid (head_dim 64/128 x seq 1k-16k x causal or not, batch = 16k/seq, heads =
+2048/head_dim, bf16), O and LSE from SDPA's flash forward. FLOPs as FlashAttention counts them (2.5 x 4·B·H·N²·d,
+halved when causal); ``do_bench`` medians (warmup 10 ms, rep 60 ms, as ``benchmarks/hopper_attention.py``).
+``cute`` = ``_cute_attention.backward`` (the Gluon pre-pass, the CuTe kernel, the Gluon post-pass), ``gluon`` =
+``hopper_backward`` with main's default config (its pre-pass, kernel and post-pass), both called directly;
+``cudnn`` = the autograd backward of SDPA's cuDNN backend with the graph retained (as
+``skills/operator_adaptation/benchmark.py`` times it). ``max|cute-gluon|``: the largest relative difference of
+dq, dk, dv between the two on the timed inputs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+LOG2E = 1.4426950408889634
+VARIANTS = {  # name -> _cute_attention.backward keyword arguments (the first one named is the table's `cute`)
+    "base": {},
+    "dkf": {"dk_first": True},  # dK issued before the dS^T exchange's barrier
+    "defer": {"defer_dq": True},  # each dQ flushed behind the next step's S^T, dP^T
+    "dkf_defer": {"dk_first": True, "defer_dq": True},
+}
+
+
+def _modules():
+    """(the CuTe module, benchmarks/hopper_attention as hb); the Gluon module is registered under its own name so
+    that the CuTe module's pre/post-pass import finds the one hb loaded (one Triton JIT cache, not two)."""
+    sys.path.insert(0, str(HERE))
+    import hopper_attention as hb
+
+    sys.modules.setdefault("_hopper_attention", hb.ha)
+    sys.path.insert(0, str(HERE.parent / "skills" / "operator_adaptation"))
+    import _cute_attention
+
+    return _cute_attention, hb
+
+
+def check(ca, hb, log, variants=("base",)) -> bool:
+    import torch
+
+    bf, fp = torch.bfloat16, torch.float16
+    cases = [  # (batch, heads, seq, head_dim, causal, dtype)
+        (2, 3, 1024, 128, False, bf),
+        (2, 3, 1024, 128, True, bf),
+        (1, 2, 2048, 64, True, bf),
+        (2, 2, 384, 64, False, bf),
+        (1, 4, 256, 128, True, bf),
+        (2, 2, 512, 64, True, bf),
+        (1, 2, 1024, 128, True, fp),
+        (1, 2, 640, 64, False, fp),
+        (1, 2, 128, 64, True, bf),
+    ]
+    gen = torch.Generator(device="cuda").manual_seed(4321)
+    ok_all = True
+    for b, h, n, d, causal, dtype in cases:
+        q, k, v, do = (torch.randn((b, h, n, d), device="cuda", dtype=dtype, generator=gen) for _ in range(4))
+        scale = 1.0 / math.sqrt(d)
+        o64, lse2, ref = hb.reference(q, k, v, do, causal, scale)
+        theirs = hb.torch_same_dtype(q, k, v, do, causal, scale)
+        errt = [hb.rel(g, r) for g, r in zip(theirs, ref, strict=True)]
+        for name in variants:
+            grads = [torch.full_like(t, float("nan")) for t in (q, k, v)]
+            try:
+                ca.backward(q, k, v, o64.to(dtype), lse2.contiguous(), do, *grads, causal=causal, scale=scale,
+                            **VARIANTS[name])  # fmt: skip
+                torch.cuda.synchronize()
+            except Exception as error:  # a compile or launch failure fails this case, not the run
+                print(f"check raised {type(error).__name__}: {str(error)[:300]}", flush=True)
+            errs = [hb.rel(g, r) for g, r in zip(grads, ref, strict=True)]
+            finite = all(torch.isfinite(g).all().item() for g in grads)
+            ok = finite and all(e <= 2 * t + 1e-6 for e, t in zip(errs, errt, strict=True))
+            ok_all &= ok
+            line = (
+                f"check {name} {str(dtype).removeprefix('torch.')} b{b} h{h} n{n} d{d} "
+                f"{'causal' if causal else 'full'}: "
+                + " ".join(f"d{'qkv'[i]} {errs[i]:.2e}/{errt[i]:.2e}" for i in range(3))
+                + f" {'PASS' if ok else 'FAIL'}"
+            )
+            print(line, flush=True)
+            log.write(line + "\n")
+    return ok_all
+
+
+def _point(ca, hb, d: int, causal: bool, n: int, variants=("base",)) -> dict:
+    import torch
+    from triton.testing import do_bench
+
+    b, h = 16384 // n, 2048 // d
+    scale = 1.0 / math.sqrt(d)
+    gen = torch.Generator(device="cuda").manual_seed(n + d)
+    q, k, v, do = (torch.randn((b, h, n, d), device="cuda", dtype=torch.bfloat16, generator=gen) for _ in range(4))
+    o, lse = torch.ops.aten._scaled_dot_product_flash_attention(q, k, v, 0.0, causal, False, scale=scale)[:2]
+    lse2 = (lse.float() * LOG2E).contiguous()
+    flops = 2.5 * 4.0 * b * h * n * n * d / (2 if causal else 1)
+    row = {"d": d, "causal": causal, "seq": n, "batch": b, "heads": h}
+    mine = [torch.empty_like(t) for t in (q, k, v)]
+    theirs = [torch.empty_like(t) for t in (q, k, v)]
+    for name in variants:
+        try:
+
+            def run_cute(kw=VARIANTS[name]):
+                ca.backward(q, k, v, o, lse2, do, *mine, causal=causal, scale=scale, **kw)
+
+            run_cute()
+            torch.cuda.synchronize()
+            tf = round(flops / do_bench(run_cute, warmup=10, rep=60, return_mode="median") / 1e9, 1)
+            row[name] = tf
+            if name == variants[0]:
+                row["cute"] = tf
+        except Exception as error:
+            print(
+                f"cute {name} d{d} causal={causal} n{n} raised {type(error).__name__}: {str(error)[:300]}", flush=True
+            )
+    try:
+
+        def run_gluon():
+            hb.ha.hopper_backward(q, k, v, o, lse2, do, causal, scale, *theirs)
+
+        run_gluon()
+        torch.cuda.synchronize()
+        row["gluon"] = round(flops / do_bench(run_gluon, warmup=10, rep=60, return_mode="median") / 1e9, 1)
+        if "cute" in row:
+            row["max_rel_diff"] = float(f"{max(hb.rel(a, c.double()) for a, c in zip(mine, theirs, strict=True)):.2e}")
+    except Exception as error:
+        print(f"gluon d{d} causal={causal} n{n} raised {type(error).__name__}: {str(error)[:300]}", flush=True)
+    try:
+        row["cudnn"] = hb._cudnn_tflops(q, k, v, do, causal, flops, 10, 60)
+    except Exception as error:
+        print(f"cudnn d{d} causal={causal} n{n} raised {type(error).__name__}: {str(error)[:300]}", flush=True)
+    return row
+
+
+def _geomean(rows, a: str, b: str) -> str:
+    ratios = [r[a] / r[b] for r in rows if r.get(a) and r.get(b)]
+    if not ratios:
+        return f"geomean {a} / {b}: no points"
+    g = math.exp(sum(map(math.log, ratios)) / len(ratios))
+    return f"geomean {a} / {b} = {g:.3f} over {len(ratios)} (min {min(ratios):.3f}, max {max(ratios):.3f})"
+
+
+def table(rows, variants=("base",)) -> str:
+    nan = float("nan")
+    lines = [
+        f"{'d':>4} {'causal':>6} {'seq':>6} | {'cute':>7} {'gluon':>7} {'cudnn':>7} | "
+        f"{'cute/gluon':>10} {'cute/cudnn':>10} {'gluon/cudnn':>11} {'max|cute-gluon|':>16}"
+    ]
+    for r in rows:
+        c, g, n = r.get("cute", nan), r.get("gluon", nan), r.get("cudnn", nan)
+        lines.append(
+            f"{r['d']:>4} {('yes' if r['causal'] else 'no'):>6} {r['seq']:>6} | {c:>7.1f} {g:>7.1f} {n:>7.1f} | "
+            f"{c / g:>10.3f} {c / n:>10.3f} {g / n:>11.3f} {r.get('max_rel_diff', nan):>16.2e}"
+        )
+    lines += [_geomean(rows, "cute", "gluon"), _geomean(rows, "cute", "cudnn"), _geomean(rows, "gluon", "cudnn")]
+    for name in variants[1:]:
+        lines.append(f"  variant {name}: " + _geomean(rows, name, "gluon"))
+        for d in (64, 128):
+            lines.append(f"    d{d}: " + _geomean([r for r in rows if r["d"] == d], name, "gluon"))
+    for causal in (False, True):
+        sub = [r for r in rows if r["causal"] == causal]
+        lines.append(f"  {'causal' if causal else 'full'}: " + _geomean(sub, "cute", "gluon"))
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--compile-only", action="store_true", help="compile for sm_90a here, no GPU needed")
+    ap.add_argument("--check", action="store_true")
+    ap.add_argument("--bench", action="store_true")
+    ap.add_argument("--grid", choices=("full", "quick"), default="full")
+    ap.add_argument("--no-cute", action="store_true", help="time Gluon and cuDNN only (the CuTe check failed)")
+    ap.add_argument("--variants", default="base", help=f"comma-separated CuTe variants, of {', '.join(VARIANTS)}")
+    ap.add_argument("--out", default=os.environ.get("OUT", "."))
+    args = ap.parse_args(argv)
+    if args.compile_only:
+        sys.path.insert(0, str(HERE))
+        import cute_dkdv
+
+        variants = [(d, c) for d in (64, 128) for c in (False, True)]
+        failed = 0
+        for name in args.variants.split(","):
+            failed += cute_dkdv.compile_only(variants, 2, with_dq=True, **VARIANTS[name])
+        return 1 if failed else 0
+    if not (args.check or args.bench):
+        ap.error("nothing to do: give --compile-only, --check and/or --bench")
+    import torch
+
+    ca, hb = _modules()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    ok = True
+    with open(out / "cute_backward.log", "a") as log:
+        if args.check:
+            ok = check(ca, hb, log, tuple(args.variants.split(",")))
+            print(f"check: {'all PASS' if ok else 'FAILED'}", flush=True)
+        if args.bench:
+            seqs = (1024, 2048, 4096, 8192, 16384) if args.grid == "full" else (2048, 8192)
+            rows = []
+            for d in (64, 128):
+                for causal in (False, True):
+                    for n in seqs:
+                        row = _point(ca, hb, d, causal, n, () if args.no_cute else tuple(args.variants.split(",")))
+                        torch.cuda.empty_cache()
+                        rows.append(row)
+                        print(json.dumps(row), flush=True)
+            (out / "cute_backward.json").write_text(json.dumps(rows, indent=1))
+            text = table(rows, tuple(args.variants.split(",")))
+            log.write(text + "\n")
+            print(text, flush=True)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
