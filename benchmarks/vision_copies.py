@@ -100,8 +100,15 @@ def copy_stage(db) -> list[Outcome]:
     for info in infos:
         c = found.get(info.id, copies.NO_COPY)
         out.append(
-            Outcome(info.id, 0.0, "low", 0.0, "high" if c.score >= copies.HIGH_REDUNDANCY else "low", c.score,
-                    c.duplicate_of)
+            Outcome(
+                info.id,
+                0.0,
+                "low",
+                0.0,
+                "high" if c.score >= copies.HIGH_REDUNDANCY else "low",
+                c.score,
+                c.duplicate_of,
+            )
         )
     return out
 
@@ -186,9 +193,7 @@ def table(results: dict[str, dict]) -> None:
             rec = f"{c.get('found', 0)}/{pairs} = {c.get('found', 0) / pairs:.3f}" if pairs else "—"
             kept = f"{c.get('kept', 0) / c['distinct']:.3f}" if c.get("distinct") else "—"
             ff = f"{s.get('flagged', 0)}/{s['n']} = {100 * s.get('flagged', 0) / s['n']:.1f}%"
-            print(
-                f"| {split} | {origin} | {rec} | {ff} ({s.get('template', 0)}, {s.get('cross-place', 0)}) | {kept} |"
-            )
+            print(f"| {split} | {origin} | {rec} | {ff} ({s.get('template', 0)}, {s.get('cross-place', 0)}) | {kept} |")
     print("\n| split | mechanism | pairs | found | kept |")
     print("|---|---|---:|---:|---:|")
     for split, r in results.items():
