@@ -50,7 +50,7 @@ def test_render_gives_headings_paragraphs_and_the_synopsis_as_code():
     assert code == ["int Tile_copy(const float *src, float *dst, int rows)"]
     lines = text.split("\n")
     assert "Tile_copy - Copies one tile of a matrix into shared memory" in lines
-    assert "src - the first element of the tile (pointer)" in lines
+    assert lines[lines.index("src") + 1] == "- the first element of the tile (pointer)"  # a tag, then its body
     # fill mode joins the source lines of a paragraph into one line, fonts and escapes gone
     assert (
         "The copy is coalesced when rows are a multiple of 32; otherwise it falls back to a strided loop."

@@ -9,7 +9,7 @@ rendered as HTML (its twin in the package's ``html/``) then shares its words but
 - ``is_man_page(text)``: the first request, after ``.\\"`` comments, is ``.TH`` (man macros) or ``.Dd``/``.Dt``
   (mdoc), within the first 40 lines;
 - requests that only lay out (``.PP .TP .PD .RS .RE .br .sp .in .ti .ad .nh .ft`` …) end a paragraph and
-  leave no words; font requests (``.B .I .BR .IR .RI .SM`` …) leave their arguments (the alternating ones
+  leave no words (the tag after ``.TP``, and ``.IP``'s, is a line of its own, as in a definition list); font requests (``.B .I .BR .IR .RI .SM`` …) leave their arguments (the alternating ones
   without spaces: ``.BR free (3)`` → ``free(3)``); ``.SH``/``.SS`` (``.Sh``/``.Ss``) are headings; ``.IP tag``
   and mdoc's ``.It``/``.Nm``/``.Nd``/``.Fn`` … keep their words; unknown requests are dropped;
 - fill mode joins a paragraph's source lines into one line (as the HTML twin has them); ``.nf``…``.fi`` (no-fill:
@@ -93,6 +93,7 @@ def render(text: str) -> tuple[str, str, list[str], list[str]]:
     code_blocks: list[str] = []
     paragraph: list[str] = []
     code: list[str] | None = None
+    tag_next = False  # after .TP the next line is the tag: a line of its own, as a definition list shows it
 
     def flush() -> None:
         if paragraph:
@@ -113,6 +114,9 @@ def render(text: str) -> tuple[str, str, list[str], list[str]]:
                 out.append(words)
             elif words.strip():
                 paragraph.append(words.strip())
+                if tag_next:
+                    flush()
+                    tag_next = False
             else:
                 flush()
                 out.append("")
@@ -150,10 +154,14 @@ def render(text: str) -> tuple[str, str, list[str], list[str]]:
                 out.append(words)
             else:
                 paragraph.append(words)
+                if tag_next or name in _TAGGED:
+                    flush()
+                    tag_next = False
             continue
         # layout requests (.PP .TP .PD .RS .RE .br .sp .in .ti .ad .nh .ft .ne …) and any other: a break
         if name not in ("ft", "ad", "nh", "hy", "na", "ps", "vs", "ne", "PD", "ds", "nr", "so"):
             flush()
+            tag_next = name == "TP"
     flush()
     if code is not None and any(line.strip() for line in code):
         code_blocks.append("\n".join(code).strip("\n"))

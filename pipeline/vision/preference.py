@@ -8,7 +8,8 @@ at a score or rank; the first rule that tells the two apart decides:
     1. a rendered page over its source copy (named by the crawler, a Sphinx ``_sources/*.rst.txt`` /
        ``.md.txt`` URL, a title made of markup, reStructuredText markup in a text file), and an HTML page over
        a Markdown or plain-text file of the same name (``switch/readme.html`` beside ``switch/readme.md``:
-       what a documentation generator renders from its source);
+       what a documentation generator renders from its source), and an HTML page over a man page
+       (``…/man3/MPI_Send.3``: the troff the same generator wrote beside it; Doxygen names the HTML ``a00198.html``);
        the original over its translation: a path marked with a language (``docs/zh/…``, ``notes.zh.md``)
        is the translation of one not marked, or marked ``en``;
     2. the newer version: the first path segment or title word where the two differ, read as numbers
@@ -65,6 +66,9 @@ def preference(a: CopyInfo, b: CopyInfo) -> tuple[bool, dict]:
         return b.source_copy, {"rule": "rendered"}
     if (a.kind == "html") != (b.kind == "html") and {a.kind, b.kind} <= _RENDERED_FROM and _stem(a.url) == _stem(b.url):
         return a.kind == "html", {"rule": "rendered", "from": "same name"}
+    man_a, man_b = bool(_MAN_PAGE.search(a.url)), bool(_MAN_PAGE.search(b.url))
+    if man_a != man_b and "html" in (a.kind, b.kind):  # the HTML page a documentation generator made beside it
+        return man_b and a.kind == "html", {"rule": "rendered", "from": "man page"}
     lang_a, lang_b = _language_mark(a.url), _language_mark(b.url)
     if lang_a != lang_b and "" in (lang_a, lang_b):  # one says it is a translation, the other does not
         return lang_a == "", {"rule": "original", "languages": [lang_a or "-", lang_b or "-"]}
@@ -84,6 +88,7 @@ def preference(a: CopyInfo, b: CopyInfo) -> tuple[bool, dict]:
 
 
 _RENDERED_FROM = {"html", "markdown", "text"}
+_MAN_PAGE = re.compile(r"/man[1-9][a-z]*/[^/]+\.[1-9][a-z]*(?:\.gz)?$")  # …/man3/MPI_Send.3: a man page's troff
 _STEM = re.compile(r"([^/]+?)(?:\.(?:html?|md|markdown|rst|txt))+$", re.IGNORECASE)
 
 
