@@ -76,7 +76,7 @@ def copy_stage(db) -> list[Outcome]:
     newest = {}
     for row in scoring_rows(db, BATCH):
         reading, _ = reader.read(row)
-        lines.add(reading.line_hashes, copies.page_name(reading.url))
+        lines.add(reading.line_hashes, reading.url)
         newest[reading.id] = reading.newest_date
     signer = copies.Signer(lines, len(newest))
     infos = []

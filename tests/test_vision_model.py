@@ -354,7 +354,7 @@ def test_pages_of_one_template_make_no_copies_but_the_revisions_of_one_page_stay
     def measured(named: bool):
         counts = copies.LineCounts()
         for n, text in texts.items():
-            counts.add(copies_line_hashes(text), copies.page_name(urls[n]) if named else "")
+            counts.add(copies_line_hashes(text), urls[n] if named else "")
         return copies.measure([_info(n, urls[n], t, kind="markdown", counts=counts) for n, t in texts.items()])
 
     found = measured(named=True)
@@ -449,3 +449,36 @@ def test_every_value_feature_of_the_shipped_model_has_words_in_both_languages():
 
     for name in load_model().value["features"]:
         assert feature_words(name, "en") != name and feature_words(name, "zh") != name, name
+
+
+def test_a_translation_is_found_by_the_names_and_code_both_languages_write_alike():
+    repo = "https://raw.githubusercontent.com/org/kernels/abc1234/docs"
+    names = [f"tile_{n}_stride cp_async_{n} wgmma_m{n}n64k16 ldmatrix_x{n} swizzle_{n}b" for n in range(12)]
+    english = "\n\n".join(
+        f"Step {n}: the loop issues {name} once per stage, and the warp waits on the barrier before the next "
+        f"stage reads shared memory."
+        for n, name in enumerate(names)
+    )
+    chinese = "\n\n".join(
+        f"第{n}步：循环在每个阶段发出 {name}，线程束在下一阶段读取共享内存之前等待屏障。"
+        for n, name in enumerate(names)
+    )
+    other = "\n\n".join(f"第{n}步：另一页讲的是 reduce_{n} 与 atomic_add_{n}，和上面的内容无关。" for n in range(12))
+    urls = {1: f"{repo}/pipelining.md", 2: f"{repo}/pipelining.zh.md", 3: f"{repo}/reduction.zh.md"}
+    texts = {1: english, 2: chinese, 3: other}
+    counts = copies.LineCounts()
+    for n, text in texts.items():
+        counts.add(copies_line_hashes(text), urls[n])
+    found = copies.measure([_info(n, urls[n], t, kind="markdown", counts=counts) for n, t in texts.items()])
+    assert found[2].duplicate_of == 1 and found[2].signal == "translation"  # the original is kept
+    assert found[2].because["rule"] == "original"
+    assert found[1].duplicate_of is None and found[3].duplicate_of is None
+    # the same two texts under unrelated names are not compared across languages
+    apart = copies.LineCounts()
+    for n, url in ((1, f"{repo}/pipelining.md"), (2, f"{repo}/notes.zh.md")):
+        apart.add(copies_line_hashes(texts[n]), url)
+    pair = [
+        _info(1, f"{repo}/pipelining.md", english, counts=apart),
+        _info(2, f"{repo}/notes.zh.md", chinese, counts=apart),
+    ]
+    assert copies.measure(pair)[2].duplicate_of is None

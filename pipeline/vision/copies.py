@@ -57,7 +57,7 @@ from datasketch import MinHashLSH
 
 from .. import redundancy
 from . import analysis
-from .preference import RULE_WEIGHT, CopyInfo, one_path_two_revisions, preference
+from .preference import RULE_WEIGHT, CopyInfo, language_of, one_path_two_revisions, preference
 from .reading import LINE_MIN_CHARS, line_key
 
 BOILERPLATE_DOCS = 8  # a line in this many documents is a template (version groups stay below it)
@@ -89,6 +89,9 @@ _HOLDER_LINE = re.compile(r"\b(?:19|20)\d\d\b|^\s*files:", re.IGNORECASE)
 _ROLE = re.compile(r":[\w:+-]+:`([^`<]*?)(?:\s*<[^>]*>)?`")
 _DIRECTIVE_OR_RULE = re.compile(r"^\s*(?:\.\. [\w:-]+::.*|[=\-~^*#+`'\"]{4,})\s*$", re.MULTILINE)
 _PARAGRAPHS = re.compile(r"\n\s*\n")
+_NEUTRAL = re.compile(r"[a-z0-9_]{2,}")  # a token any language writes alike: a name, an identifier, a number
+TRANSLATION_WORDS = 20  # a translation shares at least this many such words with its original ...
+TRANSLATION_SHARE = 0.6  # ... and this share of the smaller one's (two pages of one project: 0.2-0.45)
 _LICENCE_WORDS = (
     "copyright",
     "(c)",
@@ -133,6 +136,7 @@ class LineCounts:
         self.table = np.zeros((SKETCH_ROWS, 1 << SKETCH_BITS), dtype=np.uint32)
         self.fine = np.zeros((SKETCH_ROWS, 1 << NEAR_BITS), dtype=np.uint16)
         self.named = np.zeros((SKETCH_ROWS, 1 << NAMED_BITS), dtype=np.uint16)
+        self.translated: set[tuple[str, str]] = set()  # (place, page name) of the pages a path marks a language of
 
     @staticmethod
     def _slots(hashes: np.ndarray, bits: int) -> np.ndarray:
@@ -153,8 +157,12 @@ class LineCounts:
         slots = self._slots(hashes, bits)
         return np.min([table[row][slots[row]] for row in range(SKETCH_ROWS)], axis=0)
 
-    def add(self, hashes: np.ndarray, name: str = "") -> None:
-        """One document's distinct line hashes (``reading.line_hashes``), and its page name (``page_name``)."""
+    def add(self, hashes: np.ndarray, url: str = "") -> None:
+        """One document's distinct line hashes (``reading.line_hashes``) and its URL (for its ``page_name``, and
+        to note a page whose path marks a language: it and its original are compared across languages)."""
+        name = page_name(url) if url else ""
+        if name and language_of(url):
+            self.translated.add((neighbourhood(url), name))
         if hashes.size:
             self._add(self.table, hashes, SKETCH_BITS)
             self._add(self.fine, hashes, NEAR_BITS)
@@ -291,6 +299,9 @@ class Signer:
                 toks = all_toks
         dropped = 1 - len(toks) / len(all_toks) if all_toks else 0.0
         hashes = redundancy.shingle_hashes(toks)
+        words = None
+        if (neighbourhood(url), page_name(url)) in self.counts.translated:  # a translation or its original
+            words = np.unique(np.array([hash(t) for t in all_toks if _NEUTRAL.fullmatch(t)], dtype=np.int64))
         code_toks = analysis.tokens(self._content("\n".join(map(str, code_blocks)))[0]) if code_blocks else []
         code_share = len(code_toks) / max(len(all_toks), 1)
         code = None
@@ -309,6 +320,7 @@ class Signer:
             round(dropped, 4),
             copy_of,
             hashes[hashes < SAMPLE_BELOW].astype(np.uint32),
+            words,
         )
 
 
@@ -349,6 +361,7 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
         if info.code is not None:
             code_lsh.insert(info.id, info.code.minhash, check_duplication=False)
     contained = contained_in(infos)
+    translations = translated(infos)
     by_url = {info.url: info.id for info in infos}
     place = {info.id: neighbourhood(info.url) for info in infos}
     policy = {info.id for info in infos if _POLICY_FILE.search(info.url)}
@@ -391,6 +404,13 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 if better and (because["rule"] in GROWN_RULES or one_path_two_revisions(info.url, other.url)):
                     jaccard = info.text.minhash.jaccard(other.text.minhash)
                     best = Copy(round(share, 4), other_id, round(jaccard, 4), "contained", because)
+        for other_id, share in translations.get(info.id, ()):
+            # one page in two languages (the same name in one place, a language marked on one path): their words
+            # differ, the names, identifiers and numbers both write alike do not
+            if share > best.score and info.text is not None:
+                better, because = preference(by_id[other_id], info)
+                if better:
+                    best = Copy(round(share, 4), other_id, 0.0, "translation", because)
         page = by_url.get(info.copy_of or "")
         page_text = by_id[page].text if page is not None and page != info.id else None
         if page is not None and page_text is not None and info.text is not None:
@@ -413,6 +433,28 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                     wins[a] += RULE_WEIGHT[because["rule"]]
         result[max(cycle, key=lambda d: (wins[d], -d))] = NO_COPY
     return result
+
+
+def translated(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:
+    """id → [(id of the same page in another language, share of the smaller one's neutral words in both)]: pages
+    of one place and one ``page_name`` whose paths mark different languages (``language_of``; one may mark
+    none), sharing ``TRANSLATION_WORDS`` and ``TRANSLATION_SHARE`` of their language-neutral words."""
+    groups: dict[tuple[str, str], list[CopyInfo]] = {}
+    for info in infos:
+        if info.words is not None and len(info.words):
+            groups.setdefault((neighbourhood(info.url), page_name(info.url)), []).append(info)
+    found: dict[int, list[tuple[int, float]]] = {}
+    for members in groups.values():
+        for i, a in enumerate(members):
+            for b in members[i + 1 :]:
+                if language_of(a.url) == language_of(b.url) or a.words is None or b.words is None:
+                    continue
+                shared = len(np.intersect1d(a.words, b.words, assume_unique=True))
+                share = shared / min(len(a.words), len(b.words))
+                if shared >= TRANSLATION_WORDS and share >= TRANSLATION_SHARE:
+                    found.setdefault(a.id, []).append((b.id, round(share, 4)))
+                    found.setdefault(b.id, []).append((a.id, round(share, 4)))
+    return found
 
 
 def _cycles(found: dict[int, Copy]) -> list[list[int]]:

@@ -53,6 +53,7 @@ class CopyInfo:
     boilerplate_share: float  # share of the words dropped as boilerplate
     copy_of: str | None = None  # the rendered page the crawler says this is the source of (Sphinx _sources)
     sample: np.ndarray | None = None  # the text's shingle hashes below copies.SAMPLE_BELOW (consistent sample), uint32
+    words: np.ndarray | None = None  # hashes of its language-neutral words, for a page with a translation (sorted)
 
 
 RULE_WEIGHT = {"rendered": 32, "original": 24, "version": 16, "date": 8, "complete": 4, "html": 2, "id": 1}
@@ -106,6 +107,13 @@ def prefer(a: CopyInfo, b: CopyInfo) -> bool:
 _LANGUAGE = re.compile(
     r"(?:^|[/._-])(zh|cn|zh[-_](?:cn|tw|hans|hant)|ja|jp|ko|kr|ru|fr|de|es|pt|en)(?=$|[/._-])", re.IGNORECASE
 )
+
+
+def language_of(url: str) -> str:
+    """The language a URL's path marks (``docs/zh/…``, ``faq.en.md``: "zh", "en"), "" for none."""
+    path = url.split("://", 1)[-1].split("/", 1)[-1]
+    marks = _LANGUAGE.findall(path)
+    return marks[-1].lower() if marks else ""
 
 
 def _language_mark(url: str) -> str:
