@@ -347,7 +347,7 @@ def test_pages_of_one_template_make_no_copies_but_the_revisions_of_one_page_stay
     repo = "https://raw.githubusercontent.com/org/samples"
     texts = {n: _sample_readme(n) for n in range(4)}
     urls = {n: f"{repo}/abc1234/Samples/s{n}/README.md" for n in texts}
-    for n, commit in enumerate(("abc1234", "def5678", "0a1b2c3")):
+    for n, commit in enumerate(("def5678", "0a1b2c3", "abc1234")):  # the last at the current commit
         edit = "".join(f"\n\nRevision {n} paragraph {i}: TMA descriptors and their swizzle modes." for i in range(n))
         urls[10 + n], texts[10 + n] = f"{repo}/{commit}/docs/guide.md", PAGE + edit
 
@@ -482,3 +482,21 @@ def test_a_translation_is_found_by_the_names_and_code_both_languages_write_alike
         _info(2, f"{repo}/notes.zh.md", chinese, counts=apart),
     ]
     assert copies.measure(pair)[2].duplicate_of is None
+
+
+def test_the_current_revision_of_a_repository_is_kept_even_when_the_past_one_is_longer():
+    repo = "https://raw.githubusercontent.com/org/kernels"
+    longer = PAGE + "".join(f"\n\nA section {i} on a queue class the project has since removed." for i in range(6))
+    texts = {1: PAGE, 2: longer}  # the page now (shorter: a section went) and at a past commit
+    urls = {1: f"{repo}/aaa1111/docs/queues.md", 2: f"{repo}/bbb2222/docs/old/queues.md"}  # it moved, too
+    for n in range(3, 6):  # the rest of the repository, read at the current commit
+        urls[n], texts[n] = f"{repo}/aaa1111/docs/page{n}.md", " ".join(f"page{n}w{k}" for k in range(200))
+    infos = [_info(n, urls[n], t, kind="markdown") for n, t in texts.items()]
+    found = copies.measure(infos)
+    assert found[2].duplicate_of == 1 and found[2].because["rule"] == "current"
+    assert found[2].because["pages"] == [4, 1] and found[1].duplicate_of is None  # the kept copy's figures first
+    alone = copies.measure(infos[:2])  # with no repository around them, nothing says which state is current
+    assert alone[1].duplicate_of == 2 and alone[1].because["rule"] == "complete"
+    branch = _info(6, "https://github.com/org/kernels/blob/main/docs/queues.md", PAGE, kind="markdown")
+    pinned = _info(7, f"{repo}/ccc3333/docs/queues.md", longer, kind="markdown")
+    assert copies.measure([branch, pinned])[7].duplicate_of == 6  # a branch is the current state

@@ -50,14 +50,15 @@ the document, and ``CODE_CONTAINMENT`` of it lies in the other's code.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, replace
 
 import numpy as np
 from datasketch import MinHashLSH
 
 from .. import redundancy
 from . import analysis
-from .preference import RULE_WEIGHT, CopyInfo, language_of, one_path_two_revisions, preference
+from .preference import RULE_WEIGHT, CopyInfo, language_of, one_path_two_revisions, preference, revision_of
 from .reading import LINE_MIN_CHARS, line_key
 
 BOILERPLATE_DOCS = 8  # a line in this many documents is a template (version groups stay below it)
@@ -350,6 +351,11 @@ NO_COPY = Copy(0.0, None, 0.0, "")
 def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
     """Each document's containment in a preferred near-copy (``Copy``), over candidates only: the two LSH
     indexes (text, code), the containment samples (``contained_in``), and the source copies the crawler named."""
+    revisions = Counter(revision_of(info.url) for info in infos)
+    infos = [
+        replace(info, revision_pages=revisions[revision_of(info.url)]) if revision_of(info.url) else info
+        for info in infos
+    ]
     by_id = {info.id: info for info in infos}
     settings = dict(
         threshold=redundancy.CANDIDATE_JACCARD, num_perm=redundancy.NUM_PERM, weights=redundancy.LSH_WEIGHTS
