@@ -194,13 +194,14 @@ def table(results: dict[str, dict]) -> None:
             kept = f"{c.get('kept', 0) / c['distinct']:.3f}" if c.get("distinct") else "—"
             ff = f"{s.get('flagged', 0)}/{s['n']} = {100 * s.get('flagged', 0) / s['n']:.1f}%"
             print(f"| {split} | {origin} | {rec} | {ff} ({s.get('template', 0)}, {s.get('cross-place', 0)}) | {kept} |")
-    print("\n| split | mechanism | pairs | found | kept |")
+    print("\n| split | mechanism | pairs | found | copy to keep kept (of pairs not merged by the crawl) |")
     print("|---|---|---:|---:|---:|")
     for split, r in results.items():
         for mech in MECHANISMS:
             c = r.get(f"all|{mech}")
             if c:
-                print(f"| {split} | {mech} | {c['pairs']} | {c.get('found', 0)} | {c.get('kept', 0)} |")
+                kept = f"{c.get('kept', 0)}/{c.get('distinct', 0)}"
+                print(f"| {split} | {mech} | {c['pairs']} | {c.get('found', 0)} | {kept} |")
 
 
 def main() -> None:
