@@ -3,7 +3,7 @@
 Two passes over the texts, both streaming:
 
 1. While the scorer reads each document (``reading.Reader``), the hashes of its distinct lines
-   (``reading.line_key``: words only, so a man page and its HTML twin, a Markdown list and its rendered one
+   (``reading.line_keys``: words only, so a man page and its HTML twin, a Markdown list and its rendered one
    have the same lines) go into count-min sketches (``LineCounts``, fixed memory whatever the corpus size) that
    estimate in how many documents each line occurs, and in how many forms and revisions of one page
    (``page_name``).
@@ -59,7 +59,7 @@ from datasketch import MinHashLSH
 from .. import redundancy
 from . import analysis
 from .preference import RULE_WEIGHT, CopyInfo, language_of, one_path_two_revisions, preference, revision_of
-from .reading import LINE_MIN_CHARS, line_key
+from .reading import LINE_MIN_CHARS, line_keys
 
 BOILERPLATE_DOCS = 8  # a line in this many documents is a template (version groups stay below it)
 NEIGHBOUR_DOCS = 3  # a line in this many documents of one place, other pages than this one among them, is a template
@@ -255,7 +255,7 @@ class Signer:
         shingles); what is left is the page's own text, and two pages built from one template are copies only
         when their own texts are."""
         lines = text.split("\n")
-        keys = [line_key(line) for line in lines]
+        keys = line_keys(text)
         hashes = np.fromiter((hash(k) for k in keys), dtype=np.int64, count=len(keys)).view(np.uint64)
         long_enough = np.fromiter((len(k) >= LINE_MIN_CHARS for k in keys), dtype=bool, count=len(keys))
         drop = (self.counts.count(hashes) >= self.threshold) & long_enough
