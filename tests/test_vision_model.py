@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -500,3 +501,14 @@ def test_the_current_revision_of_a_repository_is_kept_even_when_the_past_one_is_
     branch = _info(6, "https://github.com/org/kernels/blob/main/docs/queues.md", PAGE, kind="markdown")
     pinned = _info(7, f"{repo}/ccc3333/docs/queues.md", longer, kind="markdown")
     assert copies.measure([branch, pinned])[7].duplicate_of == 6  # a branch is the current state
+
+
+def test_show_can_say_every_reason_a_copy_is_kept_and_every_signal_that_found_it():
+    from pipeline.vision.preference import RULE_WEIGHT
+    from shijie.text import CATALOGUE
+
+    assert all(f"why.rule.{rule}" in CATALOGUE for rule in RULE_WEIGHT)
+    source = (REPO / "pipeline" / "vision" / "copies.py").read_text(encoding="utf-8")
+    signals = set(re.findall(r'Copy\(.*?"(\w+)"', source)) | {"text", "code"}
+    assert {"contained", "source", "translation"} <= signals
+    assert all(f"why.signal.{signal}" in CATALOGUE for signal in signals)

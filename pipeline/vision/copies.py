@@ -62,7 +62,7 @@ from .preference import RULE_WEIGHT, CopyInfo, language_of, one_path_two_revisio
 from .reading import LINE_MIN_CHARS, line_keys
 
 BOILERPLATE_DOCS = 8  # a line in this many documents is a template (version groups stay below it)
-NEIGHBOUR_DOCS = 3  # a line in this many documents of one place, other pages than this one among them, is a template
+NEIGHBOUR_DOCS = 3  # a line in this many documents, all but one of them other pages than this one, is a template
 TEMPLATE_SHARE = 0.2  # ... and goes when such lines hold this share of the words (a few shared headings do not)
 OWN_MIN_TOKENS = 4  # a page left with fewer words of its own (not one shingle) keeps them all: it is a copy of many
 CODE_MIN_TOKENS = 60
@@ -76,7 +76,7 @@ SAMPLE_CONTAINMENT = 0.6
 GROWN_RULES = ("version", "date", "rendered")  # what makes a contained text an earlier form of the larger one
 HIGH_REDUNDANCY = redundancy.HIGH_REDUNDANCY
 SKETCH_ROWS, SKETCH_BITS = 3, 22
-NEAR_BITS = 24  # the neighbourhood sketch: 3 rows of 2^24 uint16 counters (96 MB); see LineCounts
+NEAR_BITS = 24  # the fine line count: 3 rows of 2^24 uint16 counters (96 MB); see LineCounts
 NAMED_BITS = 23  # the same page name's sketch: 3 rows of 2^23 uint16 counters (48 MB)
 _MULTIPLIERS = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9], dtype=np.uint64)
 _LICENCE_LINE = re.compile(
@@ -192,11 +192,11 @@ _SITE = re.compile(r"^[a-z][\w+.-]*://([^/]*)/([^/?#]+)/([^/?#]+)/", re.IGNORECA
 
 
 def neighbourhood(url: str) -> str:
-    """The place a document lives in, whose shared lines are its templates: a Debian documentation package
-    (``file:///usr/share/doc/<package>/``), else the host and the first two path segments (a repository on a
-    code host, ``github.com/<owner>/<repo>``, a section of a site); "" when the URL has fewer. Numbers read as
-    one (``clang-14-doc`` and ``clang-19-doc`` are one place at two versions): a page and its next version
-    then lose the same navigation lines, and a project's licence in both is its own."""
+    """The place a document lives in (its policy files are its own; a translation sits beside its original): a
+    Debian documentation package (``file:///usr/share/doc/<package>/``; man pages are ``/usr/share/man``), else
+    the host and the first two path segments (a repository on a code host, ``github.com/<owner>/<repo>``, a
+    section of a site); "" when the URL has fewer. Numbers read as one (``clang-14-doc`` and ``clang-19-doc``
+    are one place at two versions): a project's licence in both is its own."""
     found = _DEB_DOC.match(url)
     if found:
         return _DIGITS.sub("#", found.group(1))
@@ -244,11 +244,11 @@ class Signer:
         self.near_threshold = NEIGHBOUR_DOCS if documents >= 2 * BOILERPLATE_DOCS else 0
 
     def _content(self, text: str, licence: bool | None = None, name: str = "") -> tuple[str, bool]:
-        """The text without its boilerplate lines (frequent in the corpus or a template of the document's
-        neighbourhood, or licence wording); whether any went.
+        """The text without its boilerplate lines (frequent in the corpus, a template, or licence wording);
+        whether any went.
 
-        A line of the neighbourhood is a template when ``NEIGHBOUR_DOCS`` documents of the place hold it and at
-        least ``NEIGHBOUR_DOCS - 1`` of them are other pages (``page_name``): siblings made from one template
+        A line is a template when ``NEIGHBOUR_DOCS`` documents of the corpus hold it and at least
+        ``NEIGHBOUR_DOCS - 1`` of them are other pages (``page_name``): siblings made from one template
         share it, the revisions and forms of one page do not count (three revisions of one page share every
         line and stay copies, by construction). Template lines go only from a page made from a template (they
         hold ``TEMPLATE_SHARE`` of its words: a shared "Introduction" or "Options:" heading would only shift the
