@@ -372,6 +372,7 @@ def test_pages_of_one_template_make_no_copies_but_the_revisions_of_one_page_stay
         "file:///usr/share/doc/mpich-doc/html/www3/MPI_Send.html"
     )
     assert copies.page_name("https://h/docs/faq.zh.md") == copies.page_name("https://h/docs/faq.md") == "faq"
+    assert copies.page_name("https://h/docs/zh/index.md") == copies.page_name("https://h/docs/en/index.md")
 
 
 def test_a_man_page_and_its_html_twin_are_one_page_and_the_html_is_kept():

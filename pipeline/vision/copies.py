@@ -210,14 +210,18 @@ _GENERIC_NAME = frozenset(
 )
 _NAME = re.compile(r"(?:\.(?:html?|md|markdown|rst|txt|ipynb|gz|[1-9][a-z]*))+$", re.IGNORECASE)
 _LANGUAGE_MARK = re.compile(r"[._-](?:zh|cn|zh[-_](?:cn|tw|hans|hant)|ja|jp|ko|kr|ru|fr|de|es|pt|en)$", re.IGNORECASE)
-_REVISION_PART = re.compile(r"[0-9a-f]{7,40}|v?\d+(?:\.\d+)*|main|master|latest|stable|dev|trunk|html", re.IGNORECASE)
+_REVISION_PART = re.compile(
+    r"[0-9a-f]{7,40}|v?\d+(?:\.\d+)*|main|master|latest|stable|dev|trunk|html"
+    r"|zh|cn|zh[-_](?:cn|tw|hans|hant)|ja|jp|ko|kr|ru|fr|de|es|pt|en",  # a language folder: docs/zh/index.md
+    re.IGNORECASE,
+)
 
 
 def page_name(url: str) -> str:
     """The page a URL is one form or revision of: its file name without document extensions, a man section or a
     language mark (``MPI_Send.3``, ``MPI_Send.html`` → ``mpi_send``; ``faq.zh.md`` → ``faq``), with its folder
-    when the name says nothing alone (``asyncAPI/readme``, ``cub/index``), a revision, version or ``html``
-    segment skipped (``…/abc1234/README.md`` and ``…/def5678/README.md`` are one page). Lines shared only by the
+    when the name says nothing alone (``asyncAPI/readme``, ``cub/index``), a revision, version, language or
+    ``html`` segment skipped (``…/abc1234/README.md`` and ``…/def5678/README.md`` are one page). Lines shared only by the
     forms of one page are not a template (``Signer._content``)."""
     parts = [p for p in url.split("://", 1)[-1].split("?", 1)[0].split("#", 1)[0].split("/") if p]
     if len(parts) < 2:
