@@ -184,7 +184,13 @@ def _redundancy(shown: dict[str, Any], uniqueness: dict[str, Any], lang: Lang | 
     because = uniqueness.get("because") or {}
     rule = because.get("rule")
     if rule and f"why.rule.{rule}" in CATALOGUE:
-        pair = because.get("versions") or because.get("dates") or because.get("sizes") or because.get("languages")
+        pair = (
+            because.get("versions")
+            or because.get("dates")
+            or because.get("sizes")
+            or because.get("languages")
+            or because.get("revisions")
+        )
         a, b = (pair or ["", ""])[:2]
         lines.append(Line("", say("why.kept_because", lang, why=say(f"why.rule.{rule}", lang, a=a, b=b)), 1))
     return lines

@@ -264,10 +264,18 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "why.signal.code": ("shared code blocks", "相同的代码块"),
     "why.signal.contained": ("its text inside the other's", "其文本包含于对方之中"),
     "why.signal.source": ("the crawler named it the source of that page", "抓取器标明它是该页面的源文件"),
+    "why.signal.translation": (
+        "the same page in another language: the names, identifiers and numbers both write alike",
+        "同一页面的另一种语言：两者共有的名称、标识符与数字",
+    ),
     "why.rule.rendered": ("it is the rendered page, this one its source copy", "它是渲染后的页面，本篇是其源文件副本"),
     "why.rule.original": (
         "it is the original, this one a translation (marked {b})",
         "它是原文，本篇是译文（标记为 {b}）",
+    ),
+    "why.rule.current": (
+        "it is read at the repository's current revision ({a}), this one at a past commit ({b})",
+        "它取自仓库的当前版本（{a}），本篇取自过去的提交（{b}）",
     ),
     "why.rule.version": ("it is the newer version ({a} after {b})", "它是更新的版本（{a} 晚于 {b}）"),
     "why.rule.date": ("it shows a newer date ({a} after {b})", "它的日期更新（{a} 晚于 {b}）"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -343,30 +344,59 @@ def _sample_readme(n: int) -> str:
     return f"# sample{n}\n\n## Description\n\nThis sample {blurb}.\n\n{SAMPLE_TEMPLATE}\n"
 
 
-def test_templates_of_one_repository_make_no_copies_but_its_revisions_stay_copies():
-    """Lines shared by 3+ files of one repository are its template; two revisions of a page still repeat."""
+def test_pages_of_one_template_make_no_copies_but_the_revisions_of_one_page_stay_copies():
+    """Lines that 2+ other pages share are a template and go; the revisions of one page (its name, at three
+    commits, sharing every line) never count as each other's template and stay copies."""
     repo = "https://raw.githubusercontent.com/org/samples"
     texts = {n: _sample_readme(n) for n in range(4)}
-    revised = PAGE + "".join(f"\n\nNew paragraph {i} on TMA descriptors and their swizzle modes." for i in range(4))
     urls = {n: f"{repo}/abc1234/Samples/s{n}/README.md" for n in texts}
-    urls |= {10: f"{repo}/abc1234/docs/guide.md", 11: f"{repo}/def5678/docs/guide.md"}
-    texts |= {10: PAGE, 11: revised}
+    for n, commit in enumerate(("def5678", "0a1b2c3", "abc1234")):  # the last at the current commit
+        edit = "".join(f"\n\nRevision {n} paragraph {i}: TMA descriptors and their swizzle modes." for i in range(n))
+        urls[10 + n], texts[10 + n] = f"{repo}/{commit}/docs/guide.md", PAGE + edit
 
-    def measured(placed: bool):
+    def measured(named: bool):
         counts = copies.LineCounts()
         for n, text in texts.items():
-            counts.add(copies_line_hashes(text), copies.neighbourhood(urls[n]) if placed else None)
+            counts.add(copies_line_hashes(text), urls[n] if named else "")
         return copies.measure([_info(n, urls[n], t, kind="markdown", counts=counts) for n, t in texts.items()])
 
-    found = measured(placed=True)
-    assert all(found[n].duplicate_of is None for n in range(4))
-    assert found[10].duplicate_of == 11 and found[10].score > 0.9  # the revision pair keeps its copy
-    blind = measured(placed=False)  # counted without their repository, the template makes them copies
-    assert any(blind[n].duplicate_of is not None for n in range(4))
-    assert copies.neighbourhood(urls[0]) == "raw.githubusercontent.com/org/samples"
-    assert copies.neighbourhood("file:///usr/share/doc/clang-14-doc/html/a.html") == copies.neighbourhood(
-        "file:///usr/share/doc/clang-19-doc/html/b.html"
+    found = measured(named=True)
+    assert all(found[n].duplicate_of is None for n in range(4))  # the samples' own blurbs differ
+    assert all(found[n].duplicate_of in (10, 11, 12) and found[n].score > 0.9 for n in (10, 11))
+    assert found[12].duplicate_of is None  # the most complete revision is kept
+    blind = measured(named=False)  # without page names, the three revisions' shared lines read as a template
+    assert blind[10].duplicate_of is None  # the oldest, whole inside both others, is lost
+    assert {copies.page_name(urls[n]) for n in (10, 11, 12)} == {"guide"}
+    assert (
+        copies.page_name(urls[0]) == "s0/readme" and copies.page_name(f"{repo}/abc1234/README.md") == "samples/readme"
     )
+    assert copies.page_name("file:///usr/share/man/man3/MPI_Send.3") == copies.page_name(
+        "file:///usr/share/doc/mpich-doc/html/www3/MPI_Send.html"
+    )
+    assert copies.page_name("https://h/docs/faq.zh.md") == copies.page_name("https://h/docs/faq.md") == "faq"
+    assert copies.page_name("https://h/docs/zh/index.md") == copies.page_name("https://h/docs/en/index.md")
+
+
+def test_a_man_page_and_its_html_twin_are_one_page_and_the_html_is_kept():
+    from tests.test_extract_troff import PAGE as TROFF
+
+    man = extract(TROFF.encode(), "text/plain", "file:///usr/share/man/man3/Tile_copy.3").documents[0]
+    html = (
+        "<html><head><title>Tile_copy</title></head><body><h1>Tile_copy</h1><p>Copies one tile of a matrix into"
+        " shared memory</p><h2>Synopsis</h2><pre>int Tile_copy(const float *src, float *dst, int rows)</pre>"
+        "<h2>Input Parameters</h2><dl><dt>src</dt><dd>the first element of the tile (pointer)</dd></dl>"
+        "<h2>Notes</h2><p>The copy is <i>coalesced</i> when rows are a multiple of 32; otherwise it falls back to a"
+        " strided loop. See <b>Tile_store</b>(3) and <b>Tile_load</b>(3).</p><h2>Thread safety</h2><p>This routine"
+        " is thread-safe— it holds no state.</p></body></html>"
+    )
+    page = extract(html.encode(), "text/html", "file:///usr/share/doc/tiles/html/Tile_copy.html").documents[0]
+    infos = [
+        _info(1, "file:///usr/share/man/man3/Tile_copy.3", man.text, man.title, "text", code=man.code_blocks),
+        _info(2, "file:///usr/share/doc/tiles/html/Tile_copy.html", page.text, page.title, "html"),
+    ]
+    found = copies.measure(infos)
+    assert found[1].duplicate_of == 2 and found[1].score >= 0.5  # the troff repeats the rendered page
+    assert found[1].because["rule"] == "rendered" and found[2].duplicate_of is None
 
 
 def test_a_projects_policy_file_repeats_only_its_own_and_a_rendered_page_beats_its_source():
@@ -422,3 +452,65 @@ def test_every_value_feature_of_the_shipped_model_has_words_in_both_languages():
 
     for name in load_model().value["features"]:
         assert feature_words(name, "en") != name and feature_words(name, "zh") != name, name
+
+
+def test_a_translation_is_found_by_the_names_and_code_both_languages_write_alike():
+    repo = "https://raw.githubusercontent.com/org/kernels/abc1234/docs"
+    names = [f"tile_{n}_stride cp_async_{n} wgmma_m{n}n64k16 ldmatrix_x{n} swizzle_{n}b" for n in range(12)]
+    english = "\n\n".join(
+        f"Step {n}: the loop issues {name} once per stage, and the warp waits on the barrier before the next "
+        f"stage reads shared memory."
+        for n, name in enumerate(names)
+    )
+    chinese = "\n\n".join(
+        f"第{n}步：循环在每个阶段发出 {name}，线程束在下一阶段读取共享内存之前等待屏障。"
+        for n, name in enumerate(names)
+    )
+    other = "\n\n".join(f"第{n}步：另一页讲的是 reduce_{n} 与 atomic_add_{n}，和上面的内容无关。" for n in range(12))
+    urls = {1: f"{repo}/pipelining.md", 2: f"{repo}/pipelining.zh.md", 3: f"{repo}/reduction.zh.md"}
+    texts = {1: english, 2: chinese, 3: other}
+    counts = copies.LineCounts()
+    for n, text in texts.items():
+        counts.add(copies_line_hashes(text), urls[n])
+    found = copies.measure([_info(n, urls[n], t, kind="markdown", counts=counts) for n, t in texts.items()])
+    assert found[2].duplicate_of == 1 and found[2].signal == "translation"  # the original is kept
+    assert found[2].because["rule"] == "original"
+    assert found[1].duplicate_of is None and found[3].duplicate_of is None
+    # the same two texts under unrelated names are not compared across languages
+    apart = copies.LineCounts()
+    for n, url in ((1, f"{repo}/pipelining.md"), (2, f"{repo}/notes.zh.md")):
+        apart.add(copies_line_hashes(texts[n]), url)
+    pair = [
+        _info(1, f"{repo}/pipelining.md", english, counts=apart),
+        _info(2, f"{repo}/notes.zh.md", chinese, counts=apart),
+    ]
+    assert copies.measure(pair)[2].duplicate_of is None
+
+
+def test_the_current_revision_of_a_repository_is_kept_even_when_the_past_one_is_longer():
+    repo = "https://raw.githubusercontent.com/org/kernels"
+    longer = PAGE + "".join(f"\n\nA section {i} on a queue class the project has since removed." for i in range(6))
+    texts = {1: PAGE, 2: longer}  # the page now (shorter: a section went) and at a past commit
+    urls = {1: f"{repo}/aaa1111/docs/queues.md", 2: f"{repo}/bbb2222/docs/old/queues.md"}  # it moved, too
+    for n in range(3, 6):  # the rest of the repository, read at the current commit
+        urls[n], texts[n] = f"{repo}/aaa1111/docs/page{n}.md", " ".join(f"page{n}w{k}" for k in range(200))
+    infos = [_info(n, urls[n], t, kind="markdown") for n, t in texts.items()]
+    found = copies.measure(infos)
+    assert found[2].duplicate_of == 1 and found[2].because["rule"] == "current"
+    assert found[2].because["pages"] == [4, 1] and found[1].duplicate_of is None  # the kept copy's figures first
+    alone = copies.measure(infos[:2])  # with no repository around them, nothing says which state is current
+    assert alone[1].duplicate_of == 2 and alone[1].because["rule"] == "complete"
+    branch = _info(6, "https://github.com/org/kernels/blob/main/docs/queues.md", PAGE, kind="markdown")
+    pinned = _info(7, f"{repo}/ccc3333/docs/queues.md", longer, kind="markdown")
+    assert copies.measure([branch, pinned])[7].duplicate_of == 6  # a branch is the current state
+
+
+def test_show_can_say_every_reason_a_copy_is_kept_and_every_signal_that_found_it():
+    from pipeline.vision.preference import RULE_WEIGHT
+    from shijie.text import CATALOGUE
+
+    assert all(f"why.rule.{rule}" in CATALOGUE for rule in RULE_WEIGHT)
+    source = (REPO / "pipeline" / "vision" / "copies.py").read_text(encoding="utf-8")
+    signals = set(re.findall(r'Copy\(.*?"(\w+)"', source)) | {"text", "code"}
+    assert {"contained", "source", "translation"} <= signals
+    assert all(f"why.signal.{signal}" in CATALOGUE for signal in signals)

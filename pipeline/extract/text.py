@@ -4,7 +4,8 @@
 gives ATX headings (``# …``) and fenced code blocks. Plain text that is reStructuredText (``.rst``, and
 Sphinx's ``_sources/*.txt`` copies) takes its title and headings from the underlined lines; a Sphinx source
 copy says in ``metadata["source_copy_of"]`` which rendered page it is the source of (``source_copy_of``), so
-scoring can prefer that page. The charset is decoded as for HTML less the ``<meta>`` sniffing; binary bytes
+scoring can prefer that page. A man page's troff source (``troff``: ``.TH`` first) is rendered to its text, title,
+headings and synopsis, with ``metadata["markup"] = "troff"``. The charset is decoded as for HTML less the ``<meta>`` sniffing; binary bytes
 are refused (``UnsupportedType``).
 """
 
@@ -18,6 +19,7 @@ from urllib.parse import urlsplit, urlunsplit
 from .charset import decode
 from .document import Document, Extraction, Limits, UnsupportedType, cap
 from .sniff import looks_binary
+from .troff import is_man_page, render
 
 _MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
 _MD_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
@@ -61,6 +63,8 @@ def extract_text(
         raise UnsupportedType("binary content served as text")
     text, encoding = decode(body, header_charset, sniff_meta=False)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if kind == "text" and is_man_page(text):
+        return _man_page(text, encoding, limits)
     lines = text.split("\n")
     headings: list[str] = []
     code_blocks: list[str] = []
@@ -94,3 +98,13 @@ def extract_text(
     first_line = next((line.strip() for line in clean.split("\n") if line.strip() and not _ADORNMENT.match(line)), "")
     title = headings[0] if headings else first_line.lstrip("# ")
     return Extraction(documents=[Document(kind, title[:500], clean, headings, code_blocks, metadata)])
+
+
+def _man_page(source: str, encoding: str, limits: Limits) -> Extraction:
+    title, clean, headings, code_blocks = render(source)
+    metadata: dict[str, Any] = {"encoding": encoding, "markup": "troff"}
+    clean, cut = cap(clean, limits, None)
+    if cut:
+        metadata["truncated"] = cut
+    title = title or next((line.strip() for line in clean.split("\n") if line.strip()), "")
+    return Extraction(documents=[Document("text", title[:500], clean, headings, code_blocks, metadata)])

@@ -2,16 +2,22 @@
 
 Two passes over the texts, both streaming:
 
-1. While the scorer reads each document (``reading.Reader``), the hashes of its distinct lines go into a
-   count-min sketch (``LineCounts``: 3 rows of 2^22 counters, 48 MB whatever the corpus size) that estimates
-   in how many documents each line occurs.
+1. While the scorer reads each document (``reading.Reader``), the hashes of its distinct lines
+   (``reading.line_keys``: words only, so a man page and its HTML twin, a Markdown list and its rendered one
+   have the same lines) go into count-min sketches (``LineCounts``, fixed memory whatever the corpus size) that
+   estimate in how many documents each line occurs, and in how many forms and revisions of one page
+   (``page_name``).
 2. ``Signer.sign`` reads each text again and drops its boilerplate before hashing: lines that occur in at
-   least ``BOILERPLATE_DOCS`` documents (navigation, templates, shared footers) and lines of licence text
-   (``_LICENCE_LINE``: copyright notices, "licensed under", SPDX tags) — unless what is left is under
-   ``KEEP_ALL_BELOW`` of the document's words, in which case the page *is* a template or a copy of many and
-   keeps its full text. What is left becomes 4-word shingles and a MinHash (``pipeline.redundancy``). Code
-   blocks, filtered the same way (a licence header in a code fence is no shared code), get a second MinHash
-   of their own: a translation of a tutorial shares its code, not its words. Two refinements:
+   least ``BOILERPLATE_DOCS`` documents (navigation, shared footers), lines of licence text
+   (``_LICENCE_LINE``: copyright notices, "licensed under", SPDX tags), and template lines — in
+   ``NEIGHBOUR_DOCS`` documents, ``NEIGHBOUR_DOCS - 1`` of them other pages (MPICH's thread-safety and error
+   sections, a per-sample README's build notes), dropped from a page where they hold ``TEMPLATE_SHARE`` of
+   the words. What is left is the page's own text: two pages of one template are copies only when their own
+   texts are; the revisions of one page share lines only with each other and stay copies. A page with less
+   than ``OWN_MIN_TOKENS`` words of its own is a copy of many and keeps its full text. What is left becomes
+   4-word shingles and a MinHash (``pipeline.redundancy``). Code blocks, filtered the same way (a licence
+   header in a code fence is no shared code), get a second MinHash of their own: a translation of a tutorial
+   shares its code, not its words. Two refinements:
    a document that is mostly licence text (``LICENCE_DOMINATED`` of its words in paragraphs with licence
    wording) is compared by its holder lines only (lines with a year, Debian's ``Files:`` lines; fewer than
    ``HOLDER_MIN_TOKENS`` words of them and it is compared with nothing): two MIT
@@ -44,19 +50,21 @@ the document, and ``CODE_CONTAINMENT`` of it lies in the other's code.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, replace
 
 import numpy as np
 from datasketch import MinHashLSH
 
 from .. import redundancy
 from . import analysis
-from .preference import RULE_WEIGHT, CopyInfo, one_path_two_revisions, preference
+from .preference import RULE_WEIGHT, CopyInfo, language_of, one_path_two_revisions, preference, revision_of
+from .reading import LINE_MIN_CHARS, line_keys
 
 BOILERPLATE_DOCS = 8  # a line in this many documents is a template (version groups stay below it)
-NEIGHBOUR_DOCS = 3  # a line in this many documents of one repository or package is that place's template
+NEIGHBOUR_DOCS = 3  # a line in this many documents, all but one of them other pages than this one, is a template
 TEMPLATE_SHARE = 0.2  # ... and goes when such lines hold this share of the words (a few shared headings do not)
-KEEP_ALL_BELOW = 0.2  # a document left with less than this share of its words keeps them all
+OWN_MIN_TOKENS = 4  # a page left with fewer words of its own (not one shingle) keeps them all: it is a copy of many
 CODE_MIN_TOKENS = 60
 CODE_MIN_SHARE = 0.2
 CODE_CONTAINMENT = 0.9  # instruction listings of two GPU generations share 86% of their code and are no copies
@@ -68,7 +76,8 @@ SAMPLE_CONTAINMENT = 0.6
 GROWN_RULES = ("version", "date", "rendered")  # what makes a contained text an earlier form of the larger one
 HIGH_REDUNDANCY = redundancy.HIGH_REDUNDANCY
 SKETCH_ROWS, SKETCH_BITS = 3, 22
-NEAR_BITS = 24  # the neighbourhood sketch: 3 rows of 2^24 uint16 counters (96 MB); see LineCounts
+NEAR_BITS = 24  # the fine line count: 3 rows of 2^24 uint16 counters (96 MB); see LineCounts
+NAMED_BITS = 23  # the same page name's sketch: 3 rows of 2^23 uint16 counters (48 MB)
 _MULTIPLIERS = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9], dtype=np.uint64)
 _LICENCE_LINE = re.compile(
     r"copyright|\(c\)|©|licen[cs]ed? under|all rights reserved|spdx-license|permission is hereby granted|"
@@ -81,6 +90,9 @@ _HOLDER_LINE = re.compile(r"\b(?:19|20)\d\d\b|^\s*files:", re.IGNORECASE)
 _ROLE = re.compile(r":[\w:+-]+:`([^`<]*?)(?:\s*<[^>]*>)?`")
 _DIRECTIVE_OR_RULE = re.compile(r"^\s*(?:\.\. [\w:-]+::.*|[=\-~^*#+`'\"]{4,})\s*$", re.MULTILINE)
 _PARAGRAPHS = re.compile(r"\n\s*\n")
+_NEUTRAL = re.compile(r"[a-z0-9_]{2,}")  # a token any language writes alike: a name, an identifier, a number
+TRANSLATION_WORDS = 20  # a translation shares at least this many such words with its original ...
+TRANSLATION_SHARE = 0.6  # ... and this share of the smaller one's (two pages of one project: 0.2-0.45)
 _LICENCE_WORDS = (
     "copyright",
     "(c)",
@@ -111,17 +123,21 @@ _RST_MARKUP = re.compile(r"^\s*\.\. [\w:-]+::|^\s*[=\-~^*]{4,}\s*$|:(?:ref|doc|c
 
 
 class LineCounts:
-    """Count-min sketches (fixed memory, over-estimates only) of in how many documents each line occurs: in the
-    whole corpus, and within the document's neighbourhood (``neighbourhood``: its repository or package).
+    """Count-min sketches (fixed memory, over-estimates only) of in how many documents each line occurs, and in
+    how many of the forms and revisions of one page (``page_name``) it does.
 
-    The second is keyed by (line, neighbourhood) and is wider (2^24 counters a row, as uint16: a line in more
-    than 65,535 documents of one place wraps, and the corpus-wide count, far past ``BOILERPLATE_DOCS`` by then,
-    drops it anyway), because its threshold is low: at 100k documents of ~100 lines a row holds 0.6 counts a
-    counter, so a line seen once reads as 3 in about 0.2% of cases (3 rows each over-counting by 2)."""
+    ``table`` (uint32, 2^22 counters a row) serves the corpus-wide threshold ``BOILERPLATE_DOCS``. ``fine``
+    counts the same and is wider (2^24 counters a row, as uint16: a line in more than 65,535 documents wraps,
+    and ``table``, far past ``BOILERPLATE_DOCS`` by then, drops it anyway), because the template threshold
+    ``NEIGHBOUR_DOCS`` is low: at 100k documents of ~100 lines a row holds 0.6 counts a counter, so a line seen
+    once reads as 3 in about 0.2% of cases (3 rows each over-counting by 2). ``named`` is keyed by (line, page
+    name), 2^23 counters a row: an over-count there only keeps a line that a template shares."""
 
     def __init__(self) -> None:
         self.table = np.zeros((SKETCH_ROWS, 1 << SKETCH_BITS), dtype=np.uint32)
-        self.near = np.zeros((SKETCH_ROWS, 1 << NEAR_BITS), dtype=np.uint16)
+        self.fine = np.zeros((SKETCH_ROWS, 1 << NEAR_BITS), dtype=np.uint16)
+        self.named = np.zeros((SKETCH_ROWS, 1 << NAMED_BITS), dtype=np.uint16)
+        self.translated: set[tuple[str, str]] = set()  # (place, page name) of the pages a path marks a language of
 
     @staticmethod
     def _slots(hashes: np.ndarray, bits: int) -> np.ndarray:
@@ -129,49 +145,92 @@ class LineCounts:
             return (hashes[None, :] * _MULTIPLIERS[:SKETCH_ROWS, None]) >> np.uint64(64 - bits)
 
     @staticmethod
-    def _placed(hashes: np.ndarray, place: str) -> np.ndarray:
+    def _keyed(hashes: np.ndarray, key: str) -> np.ndarray:
         with np.errstate(over="ignore"):
-            return hashes ^ (np.uint64(hash(place) & 0xFFFFFFFFFFFFFFFF) * np.uint64(0x9E3779B97F4A7C15))
+            return hashes ^ (np.uint64(hash(key) & 0xFFFFFFFFFFFFFFFF) * np.uint64(0x9E3779B97F4A7C15))
 
-    def add(self, hashes: np.ndarray, place: str | None = None) -> None:
+    def _add(self, table: np.ndarray, hashes: np.ndarray, bits: int) -> None:
+        slots = self._slots(hashes, bits)
+        for row in range(SKETCH_ROWS):
+            np.add.at(table[row], slots[row], 1)
+
+    def _count(self, table: np.ndarray, hashes: np.ndarray, bits: int) -> np.ndarray:
+        slots = self._slots(hashes, bits)
+        return np.min([table[row][slots[row]] for row in range(SKETCH_ROWS)], axis=0)
+
+    def add(self, hashes: np.ndarray, url: str = "") -> None:
+        """One document's distinct line hashes (``reading.line_hashes``) and its URL (for its ``page_name``, and
+        to note a page whose path marks a language: it and its original are compared across languages)."""
+        name = page_name(url) if url else ""
+        if name and language_of(url):
+            self.translated.add((neighbourhood(url), name))
         if hashes.size:
-            slots = self._slots(hashes, SKETCH_BITS)
-            for row in range(SKETCH_ROWS):
-                np.add.at(self.table[row], slots[row], 1)
-            if place:
-                slots = self._slots(self._placed(hashes, place), NEAR_BITS)
-                for row in range(SKETCH_ROWS):
-                    np.add.at(self.near[row], slots[row], 1)
+            self._add(self.table, hashes, SKETCH_BITS)
+            self._add(self.fine, hashes, NEAR_BITS)
+            if name:
+                self._add(self.named, self._keyed(hashes, name), NAMED_BITS)
 
     def count(self, hashes: np.ndarray) -> np.ndarray:
         if not hashes.size:
             return np.zeros(0, dtype=np.uint32)
-        slots = self._slots(hashes, SKETCH_BITS)
-        return np.min([self.table[row][slots[row]] for row in range(SKETCH_ROWS)], axis=0)
+        return self._count(self.table, hashes, SKETCH_BITS)
 
-    def count_near(self, hashes: np.ndarray, place: str) -> np.ndarray:
-        """In how many documents of ``place`` each line occurs (0 for all when no place)."""
-        if not hashes.size or not place:
-            return np.zeros(hashes.size, dtype=np.uint16)
-        slots = self._slots(self._placed(hashes, place), NEAR_BITS)
-        return np.min([self.near[row][slots[row]] for row in range(SKETCH_ROWS)], axis=0)
+    def siblings(self, hashes: np.ndarray, name: str) -> np.ndarray:
+        """In how many documents each line occurs that are other pages than ``name`` (the fine count less the
+        documents named ``name``: this page's own revisions and forms), as int64 (an over-count of the forms
+        can make it negative)."""
+        if not hashes.size:
+            return np.zeros(0, dtype=np.int64)
+        fine = self._count(self.fine, hashes, NEAR_BITS).astype(np.int64)
+        if not name:
+            return fine - 1
+        return fine - self._count(self.named, self._keyed(hashes, name), NAMED_BITS)
 
 
-_DEB_DOC = re.compile(r"^file://(/usr/share/doc/[^/]+)/")
+_DEB_DOC = re.compile(r"^file://(/usr/share/doc/[^/]+|/usr/share/man)/")
 _SITE = re.compile(r"^[a-z][\w+.-]*://([^/]*)/([^/?#]+)/([^/?#]+)/", re.IGNORECASE)
 
 
 def neighbourhood(url: str) -> str:
-    """The place a document lives in, whose shared lines are its templates: a Debian documentation package
-    (``file:///usr/share/doc/<package>/``), else the host and the first two path segments (a repository on a
-    code host, ``github.com/<owner>/<repo>``, a section of a site); "" when the URL has fewer. Numbers read as
-    one (``clang-14-doc`` and ``clang-19-doc`` are one place at two versions): a page and its next version
-    then lose the same navigation lines, and a project's licence in both is its own."""
+    """The place a document lives in (its policy files are its own; a translation sits beside its original): a
+    Debian documentation package (``file:///usr/share/doc/<package>/``; man pages are ``/usr/share/man``), else
+    the host and the first two path segments (a repository on a code host, ``github.com/<owner>/<repo>``, a
+    section of a site); "" when the URL has fewer. Numbers read as one (``clang-14-doc`` and ``clang-19-doc``
+    are one place at two versions): a project's licence in both is its own."""
     found = _DEB_DOC.match(url)
     if found:
         return _DIGITS.sub("#", found.group(1))
     found = _SITE.match(url)
     return _DIGITS.sub("#", "/".join(found.groups()).lower()) if found else ""
+
+
+_GENERIC_NAME = frozenset(
+    "index readme license licence copying contributing changelog changes news notes main default home overview"
+    " intro introduction summary".split()
+)
+_NAME = re.compile(r"(?:\.(?:html?|md|markdown|rst|txt|ipynb|gz|[1-9][a-z]*))+$", re.IGNORECASE)
+_LANGUAGE_MARK = re.compile(r"[._-](?:zh|cn|zh[-_](?:cn|tw|hans|hant)|ja|jp|ko|kr|ru|fr|de|es|pt|en)$", re.IGNORECASE)
+_REVISION_PART = re.compile(
+    r"[0-9a-f]{7,40}|v?\d+(?:\.\d+)*|main|master|latest|stable|dev|trunk|html"
+    r"|zh|cn|zh[-_](?:cn|tw|hans|hant)|ja|jp|ko|kr|ru|fr|de|es|pt|en",  # a language folder: docs/zh/index.md
+    re.IGNORECASE,
+)
+
+
+def page_name(url: str) -> str:
+    """The page a URL is one form or revision of: its file name without document extensions, a man section or a
+    language mark (``MPI_Send.3``, ``MPI_Send.html`` → ``mpi_send``; ``faq.zh.md`` → ``faq``), with its folder
+    when the name says nothing alone (``asyncAPI/readme``, ``cub/index``), a revision, version, language or
+    ``html`` segment skipped (``…/abc1234/README.md`` and ``…/def5678/README.md`` are one page). Lines shared only by the
+    forms of one page are not a template (``Signer._content``)."""
+    parts = [p for p in url.split("://", 1)[-1].split("?", 1)[0].split("#", 1)[0].split("/") if p]
+    if len(parts) < 2:
+        return ""
+    name = _LANGUAGE_MARK.sub("", _NAME.sub("", parts[-1])).lower()
+    if name in _GENERIC_NAME or not name:
+        folder = next((p for p in reversed(parts[1:-1]) if not _REVISION_PART.fullmatch(p)), "")
+        name = f"{folder.lower()}/{name}"
+    return name
 
 
 def is_source_copy(url: str, title: str, kind: str, text: str, copy_of: str | None = None) -> bool:
@@ -188,26 +247,31 @@ class Signer:
         self.threshold = BOILERPLATE_DOCS if documents >= 2 * BOILERPLATE_DOCS else documents + 1
         self.near_threshold = NEIGHBOUR_DOCS if documents >= 2 * BOILERPLATE_DOCS else 0
 
-    def _content(self, text: str, licence: bool | None = None, place: str = "") -> tuple[str, bool]:
-        """The text without its boilerplate lines (frequent in the corpus or in the document's neighbourhood,
-        or licence wording); whether any went. The neighbourhood's lines go only from a page made from a
-        template (they hold ``TEMPLATE_SHARE`` of its words: a shared "Introduction" or "Options:" heading
-        would only shift the shingles), and stay should they leave less than ``KEEP_ALL_BELOW`` of the words
-        (three revisions of one page share every line)."""
+    def _content(self, text: str, licence: bool | None = None, name: str = "") -> tuple[str, bool]:
+        """The text without its boilerplate lines (frequent in the corpus, a template, or licence wording);
+        whether any went.
+
+        A line is a template when ``NEIGHBOUR_DOCS`` documents of the corpus hold it and at least
+        ``NEIGHBOUR_DOCS - 1`` of them are other pages (``page_name``): siblings made from one template
+        share it, the revisions and forms of one page do not count (three revisions of one page share every
+        line and stay copies, by construction). Template lines go only from a page made from a template (they
+        hold ``TEMPLATE_SHARE`` of its words: a shared "Introduction" or "Options:" heading would only shift the
+        shingles); what is left is the page's own text, and two pages built from one template are copies only
+        when their own texts are."""
         lines = text.split("\n")
-        keys = [line.strip().lower() for line in lines]
+        keys = line_keys(text)
         hashes = np.fromiter((hash(k) for k in keys), dtype=np.int64, count=len(keys)).view(np.uint64)
-        long_enough = np.fromiter((len(k) >= 8 for k in keys), dtype=bool, count=len(keys))
+        long_enough = np.fromiter((len(k) >= LINE_MIN_CHARS for k in keys), dtype=bool, count=len(keys))
         drop = (self.counts.count(hashes) >= self.threshold) & long_enough
         if _has_licence(text) if licence is None else licence:  # line by line only where licence wording is
             drop |= np.fromiter((_LICENCE_LINE.search(k) is not None for k in keys), dtype=bool, count=len(keys))
-        if place and self.near_threshold:
-            near = drop | ((self.counts.count_near(hashes, place) >= self.near_threshold) & long_enough)
-            if near.any() and not np.array_equal(near, drop):
+        if self.near_threshold:
+            siblings = self.counts.siblings(hashes, name)
+            template = long_enough & (siblings >= self.near_threshold - 1) & ~drop
+            if template.any():
                 words = np.fromiter((len(k.split()) for k in keys), dtype=np.int64, count=len(keys))
-                template = words[near & ~drop].sum() >= TEMPLATE_SHARE * words.sum()
-                if template and words[~near].sum() >= KEEP_ALL_BELOW * words.sum():
-                    drop = near
+                if words[template].sum() >= TEMPLATE_SHARE * words.sum():
+                    drop |= template
         if not drop.any():
             return text, False
         return "\n".join(line for line, gone in zip(lines, drop, strict=False) if not gone), True
@@ -233,13 +297,16 @@ class Signer:
             if len(toks) < HOLDER_MIN_TOKENS:  # a holder line or two tell no copy apart
                 toks = []
         else:
-            content, changed = self._content(text, licence, neighbourhood(url))
+            content, changed = self._content(text, licence, page_name(url))
             toks = analysis.tokens(content)
             all_toks = analysis.tokens(text) if changed else toks
-            if all_toks and len(toks) < KEEP_ALL_BELOW * len(all_toks):
+            if len(toks) < OWN_MIN_TOKENS:  # next to nothing of its own: a copy of many, compared whole
                 toks = all_toks
         dropped = 1 - len(toks) / len(all_toks) if all_toks else 0.0
         hashes = redundancy.shingle_hashes(toks)
+        words = None
+        if (neighbourhood(url), page_name(url)) in self.counts.translated:  # a translation or its original
+            words = np.unique(np.array([hash(t) for t in all_toks if _NEUTRAL.fullmatch(t)], dtype=np.int64))
         code_toks = analysis.tokens(self._content("\n".join(map(str, code_blocks)))[0]) if code_blocks else []
         code_share = len(code_toks) / max(len(all_toks), 1)
         code = None
@@ -258,6 +325,7 @@ class Signer:
             round(dropped, 4),
             copy_of,
             hashes[hashes < SAMPLE_BELOW].astype(np.uint32),
+            words,
         )
 
 
@@ -287,6 +355,11 @@ NO_COPY = Copy(0.0, None, 0.0, "")
 def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
     """Each document's containment in a preferred near-copy (``Copy``), over candidates only: the two LSH
     indexes (text, code), the containment samples (``contained_in``), and the source copies the crawler named."""
+    revisions = Counter(revision_of(info.url) for info in infos)
+    infos = [
+        replace(info, revision_pages=revisions[revision_of(info.url)]) if revision_of(info.url) else info
+        for info in infos
+    ]
     by_id = {info.id: info for info in infos}
     settings = dict(
         threshold=redundancy.CANDIDATE_JACCARD, num_perm=redundancy.NUM_PERM, weights=redundancy.LSH_WEIGHTS
@@ -298,6 +371,7 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
         if info.code is not None:
             code_lsh.insert(info.id, info.code.minhash, check_duplication=False)
     contained = contained_in(infos)
+    translations = translated(infos)
     by_url = {info.url: info.id for info in infos}
     place = {info.id: neighbourhood(info.url) for info in infos}
     policy = {info.id for info in infos if _POLICY_FILE.search(info.url)}
@@ -340,6 +414,13 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 if better and (because["rule"] in GROWN_RULES or one_path_two_revisions(info.url, other.url)):
                     jaccard = info.text.minhash.jaccard(other.text.minhash)
                     best = Copy(round(share, 4), other_id, round(jaccard, 4), "contained", because)
+        for other_id, share in translations.get(info.id, ()):
+            # one page in two languages (the same name in one place, a language marked on one path): their words
+            # differ, the names, identifiers and numbers both write alike do not
+            if share > best.score and info.text is not None:
+                better, because = preference(by_id[other_id], info)
+                if better:
+                    best = Copy(round(share, 4), other_id, 0.0, "translation", because)
         page = by_url.get(info.copy_of or "")
         page_text = by_id[page].text if page is not None and page != info.id else None
         if page is not None and page_text is not None and info.text is not None:
@@ -362,6 +443,28 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                     wins[a] += RULE_WEIGHT[because["rule"]]
         result[max(cycle, key=lambda d: (wins[d], -d))] = NO_COPY
     return result
+
+
+def translated(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:
+    """id → [(id of the same page in another language, share of the smaller one's neutral words in both)]: pages
+    of one place and one ``page_name`` whose paths mark different languages (``language_of``; one may mark
+    none), sharing ``TRANSLATION_WORDS`` and ``TRANSLATION_SHARE`` of their language-neutral words."""
+    groups: dict[tuple[str, str], list[CopyInfo]] = {}
+    for info in infos:
+        if info.words is not None and len(info.words):
+            groups.setdefault((neighbourhood(info.url), page_name(info.url)), []).append(info)
+    found: dict[int, list[tuple[int, float]]] = {}
+    for members in groups.values():
+        for i, a in enumerate(members):
+            for b in members[i + 1 :]:
+                if language_of(a.url) == language_of(b.url) or a.words is None or b.words is None:
+                    continue
+                shared = len(np.intersect1d(a.words, b.words, assume_unique=True))
+                share = shared / min(len(a.words), len(b.words))
+                if shared >= TRANSLATION_WORDS and share >= TRANSLATION_SHARE:
+                    found.setdefault(a.id, []).append((b.id, round(share, 4)))
+                    found.setdefault(b.id, []).append((a.id, round(share, 4)))
+    return found
 
 
 def _cycles(found: dict[int, Copy]) -> list[list[int]]:

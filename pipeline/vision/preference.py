@@ -5,10 +5,13 @@ compared (``{"rule": "version", "where": "url", "versions": [...]}``): ``copies.
 redundant only in a copy preferred over it, and ``shijie show`` prints the reason. The preference never looks
 at a score or rank; the first rule that tells the two apart decides:
 
+    0. the current revision of a repository over a past one (``_current``: a branch over a pinned commit, else
+       the commit most of the repository's pages were read at): a page's state first, its form within a state;
     1. a rendered page over its source copy (named by the crawler, a Sphinx ``_sources/*.rst.txt`` /
        ``.md.txt`` URL, a title made of markup, reStructuredText markup in a text file), and an HTML page over
        a Markdown or plain-text file of the same name (``switch/readme.html`` beside ``switch/readme.md``:
-       what a documentation generator renders from its source);
+       what a documentation generator renders from its source), and an HTML page over a man page
+       (``…/man3/MPI_Send.3``: the troff the same generator wrote beside it; Doxygen names the HTML ``a00198.html``);
        the original over its translation: a path marked with a language (``docs/zh/…``, ``notes.zh.md``)
        is the translation of one not marked, or marked ``en``;
     2. the newer version: the first path segment or title word where the two differ, read as numbers
@@ -52,19 +55,42 @@ class CopyInfo:
     boilerplate_share: float  # share of the words dropped as boilerplate
     copy_of: str | None = None  # the rendered page the crawler says this is the source of (Sphinx _sources)
     sample: np.ndarray | None = None  # the text's shingle hashes below copies.SAMPLE_BELOW (consistent sample), uint32
+    words: np.ndarray | None = None  # hashes of its language-neutral words, for a page with a translation (sorted)
+    revision_pages: int = 0  # pages of the corpus read at its repository revision (copies.measure sets it)
 
 
-RULE_WEIGHT = {"rendered": 32, "original": 24, "version": 16, "date": 8, "complete": 4, "html": 2, "id": 1}
+RULE_WEIGHT = {
+    "rendered": 32,
+    "original": 24,
+    "version": 16,
+    "date": 8,
+    "current": 6,
+    "complete": 4,
+    "html": 2,
+    "id": 1,
+}
+CURRENT_PAGES = 3  # a revision is the repository's current one with this many pages read at it ...
+CURRENT_RATIO = 2  # ... and this many times the pages of the other
 
 
 def preference(a: CopyInfo, b: CopyInfo) -> tuple[bool, dict]:
     """Whether ``a`` is the better copy to keep of the two (see the module docstring), and why: ``{"rule":
     rendered | original | version | date | complete | html | id, ...}`` with the figures the rule compared,
     ``a``'s first."""
+    current = _current(a, b)  # two states of one repository: which state comes first, its form within one
+    if current:
+        return current > 0, {
+            "rule": "current",
+            "revisions": [_short(a.url), _short(b.url)],
+            "pages": [a.revision_pages, b.revision_pages],
+        }
     if a.source_copy != b.source_copy:
         return b.source_copy, {"rule": "rendered"}
     if (a.kind == "html") != (b.kind == "html") and {a.kind, b.kind} <= _RENDERED_FROM and _stem(a.url) == _stem(b.url):
         return a.kind == "html", {"rule": "rendered", "from": "same name"}
+    man_a, man_b = bool(_MAN_PAGE.search(a.url)), bool(_MAN_PAGE.search(b.url))
+    if man_a != man_b and "html" in (a.kind, b.kind):  # the HTML page a documentation generator made beside it
+        return man_b and a.kind == "html", {"rule": "rendered", "from": "man page"}
     lang_a, lang_b = _language_mark(a.url), _language_mark(b.url)
     if lang_a != lang_b and "" in (lang_a, lang_b):  # one says it is a translation, the other does not
         return lang_a == "", {"rule": "original", "languages": [lang_a or "-", lang_b or "-"]}
@@ -84,6 +110,7 @@ def preference(a: CopyInfo, b: CopyInfo) -> tuple[bool, dict]:
 
 
 _RENDERED_FROM = {"html", "markdown", "text"}
+_MAN_PAGE = re.compile(r"/man[1-9][a-z]*/[^/]+\.[1-9][a-z]*(?:\.gz)?$")  # …/man3/MPI_Send.3: a man page's troff
 _STEM = re.compile(r"([^/]+?)(?:\.(?:html?|md|markdown|rst|txt))+$", re.IGNORECASE)
 
 
@@ -91,6 +118,44 @@ def _stem(url: str) -> str:
     """The file name without its document extensions, lower case ("" when it has none of them)."""
     found = _STEM.search(url.rstrip("/"))
     return found.group(1).lower() if found else ""
+
+
+_REPOSITORY_FILE = re.compile(
+    r"^https?://(?:raw\.githubusercontent\.com/([^/]+/[^/]+)|(?:github|gitlab)\.com/([^/]+/[^/]+)(?:/-)?/(?:blob|raw))"
+    r"/([^/]+)/",
+    re.IGNORECASE,
+)
+_BRANCH = re.compile(r"main|master|trunk|latest|stable|dev|develop|HEAD", re.IGNORECASE)
+
+
+def revision_of(url: str) -> tuple[str, str] | None:
+    """(repository, revision) of a file URL of a code host (``raw.githubusercontent.com/o/r/<rev>/…``,
+    ``github.com/o/r/blob/<rev>/…``), None for any other URL."""
+    found = _REPOSITORY_FILE.match(url)
+    return ((found.group(1) or found.group(2)).lower(), found.group(3)) if found else None
+
+
+def _current(a: CopyInfo, b: CopyInfo) -> int:
+    """+1 when ``a`` is read at its repository's current revision and ``b`` at a past one, -1 the other way, 0
+    unknown. A branch (``main``, ``master`` …) is current against a commit or tag; between two commits, the
+    current one is where the crawl read the repository (``CURRENT_PAGES`` pages or more, ``CURRENT_RATIO`` times
+    the other's): a crawler follows a repository's links at its head, and reaches a page at another commit
+    through a permalink, which pins a past state. A page that moved path between the two is told apart too."""
+    ra, rb = revision_of(a.url), revision_of(b.url)
+    if ra is None or rb is None or ra[0] != rb[0] or ra[1] == rb[1]:
+        return 0
+    branch_a, branch_b = bool(_BRANCH.fullmatch(ra[1])), bool(_BRANCH.fullmatch(rb[1]))
+    if branch_a != branch_b:
+        return 1 if branch_a else -1
+    na, nb = a.revision_pages, b.revision_pages
+    if max(na, nb) >= CURRENT_PAGES and max(na, nb) >= CURRENT_RATIO * min(na, nb):
+        return 1 if na > nb else -1
+    return 0
+
+
+def _short(url: str) -> str:
+    found = revision_of(url)
+    return found[1][:12] if found else ""
 
 
 def prefer(a: CopyInfo, b: CopyInfo) -> bool:
@@ -101,6 +166,13 @@ def prefer(a: CopyInfo, b: CopyInfo) -> bool:
 _LANGUAGE = re.compile(
     r"(?:^|[/._-])(zh|cn|zh[-_](?:cn|tw|hans|hant)|ja|jp|ko|kr|ru|fr|de|es|pt|en)(?=$|[/._-])", re.IGNORECASE
 )
+
+
+def language_of(url: str) -> str:
+    """The language a URL's path marks (``docs/zh/…``, ``faq.en.md``: "zh", "en"), "" for none."""
+    path = url.split("://", 1)[-1].split("/", 1)[-1]
+    marks = _LANGUAGE.findall(path)
+    return marks[-1].lower() if marks else ""
 
 
 def _language_mark(url: str) -> str:

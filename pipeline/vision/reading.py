@@ -65,8 +65,19 @@ def newest_date(written: float, metadata: dict) -> float:
     return best
 
 
+_NOT_WORD = re.compile(r"[^\w\n]+")
+
+
+def line_keys(text: str) -> list[str]:
+    """Each line as the boilerplate count knows it: its words, lower case, one space apart, without punctuation
+    or marks (a man page's "- The reduction functions ( MPI_Op ) do" and its HTML twin's "The reduction
+    functions (MPI_Op) do" are one line, and so are a Markdown list item and the HTML one). One regular
+    expression pass over the whole text, not one per line."""
+    return [line.strip() for line in _NOT_WORD.sub(" ", text.lower()).split("\n")]
+
+
 def line_hashes(text: str) -> np.ndarray:
-    lines = {line.strip().lower() for line in text.split("\n")}
+    lines = set(line_keys(text))
     return np.fromiter((hash(line) for line in lines if len(line) >= LINE_MIN_CHARS), dtype=np.int64).view(np.uint64)
 
 

@@ -1,0 +1,242 @@
+"""The Vision's copies stage alone, on the labelled splits: recall, false flags and the copy kept, per split, per
+origin and per mechanism.
+
+    python benchmarks/vision_copies.py [--split train dev test test2] [--full] [--list] [--json FILE]
+
+Each split is its own corpus, stored as the crawler stores pages (``pipeline.vision.evaluate.store_labelled``).
+By default only what the copies stage needs runs (the reading pass for the line counts and dates, then
+``copies.Signer`` and ``copies.measure``, as ``pipeline.vision.scorer.score_rows`` calls them); ``--full`` runs
+the whole scorer instead (slower, the same redundancy). The figures are ``evaluate.metrics``' own: a copy
+found is flagged "high" and points into its copy group; a false flag is a document without ``dup_of`` flagged
+"high"; the copy to keep is kept when it is not flagged itself.
+
+Mechanisms, read from the two labelled paths of a pair (not from what the stage did):
+
+    translation   one path marks a language the other does not (``docs/zh/…``, ``.zh.md``, ``.en.md``)
+    man/HTML twin one side is a man page (``man/manN/…``) or a plain README beside an HTML page
+    source copy   a Sphinx ``_sources`` file, a Debian ``changelog.gz`` beside its page, a notebook or
+                  Markdown file beside its rendered twin
+    version pair  the same page at an older commit (``path@commit``) or in an older package version
+    mirror        anything else: the same file at two places
+False flags are split by the flagged document and the one it was flagged against: ``template`` when both
+live in one place (a repository, a package: pages built from one template), ``cross-place`` otherwise.
+
+The splits are the four this tool knows (train, dev, test, test2); it never reads another.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import numpy as np
+
+from pipeline.vision import copies
+from pipeline.vision.evaluate import Outcome, copy_groups, store_labelled
+from pipeline.vision.labelled import Label, load_documents, load_labels, url_of
+from pipeline.vision.preference import _LANGUAGE
+from pipeline.vision.splits import select
+
+SPLITS = ("train", "dev", "test", "test2")  # never any other: a held-out split is scored by the coordinator
+MECHANISMS = ("version pair", "source copy", "man/HTML twin", "mirror", "translation")
+
+
+def mechanism(copy: Label, keep_key: str) -> str:
+    keep_path = keep_key.split(":", 2)[-1] if keep_key.startswith(("deb:", "gh:")) else keep_key
+    a, b = copy.file_path, keep_path.rsplit("@", 1)[0]
+    if _LANGUAGE.findall(a) != _LANGUAGE.findall(b):
+        return "translation"
+    if "/man/" in f"/{a}" or "/man/" in f"/{b}" or (a.endswith("README") and b.endswith(".html")):
+        return "man/HTML twin"
+    if "_sources/" in a or a.endswith(("changelog.gz", ".ipynb")) or (a.endswith(".md") and b.endswith(".html")):
+        return "source copy"
+    if "@" in copy.path or copy.source != keep_key.rsplit(":", 1)[0]:
+        return "version pair"
+    return "mirror"
+
+
+def copy_stage(db) -> list[Outcome]:
+    """The redundancy of every document, as the scorer computes it (its copies stage, nothing else)."""
+    from pipeline.profile import default_profile
+    from pipeline.score import BATCH
+    from pipeline.store.documents import scoring_rows
+    from pipeline.taxonomy import load_taxonomy
+    from pipeline.vision.reading import Reader, _loads
+    from pipeline.vision.topic import TopicMatcher
+
+    reader = Reader(TopicMatcher(default_profile()), load_taxonomy())
+    lines = copies.LineCounts()
+    newest = {}
+    for row in scoring_rows(db, BATCH):
+        reading, _ = reader.read(row)
+        lines.add(reading.line_hashes, reading.url)
+        newest[reading.id] = reading.newest_date
+    signer = copies.Signer(lines, len(newest))
+    infos = []
+    for doc_id, url, title, kind, text, _h, code_blocks, metadata in scoring_rows(db, BATCH):
+        meta = _loads(metadata, dict)
+        copy_of = meta.get("source_copy_of")
+        infos.append(
+            signer.sign(
+                doc_id,
+                url,
+                title or "",
+                kind,
+                text or "",
+                _loads(code_blocks, list),
+                newest.get(doc_id, 0.0),
+                copy_of if isinstance(copy_of, str) else None,
+            )
+        )
+    found = copies.measure(infos)
+    out = []
+    for info in infos:
+        c = found.get(info.id, copies.NO_COPY)
+        out.append(
+            Outcome(
+                info.id,
+                0.0,
+                "low",
+                0.0,
+                "high" if c.score >= copies.HIGH_REDUNDANCY else "low",
+                c.score,
+                c.duplicate_of,
+            )
+        )
+    return out
+
+
+def analyse(labels: list[Label], ids: dict[str, int], outcomes: dict[int, Outcome], listing: bool) -> dict:
+    present = [label for label in labels if label.key in ids and ids[label.key] in outcomes]
+    key_of = {}
+    for label in present:
+        key_of.setdefault(ids[label.key], label.key)
+    groups = copy_groups(labels)
+    members: dict[int, set[int]] = defaultdict(set)
+    for key, group in groups.items():
+        if key in ids:
+            members[group].add(ids[key])
+    cells: dict[tuple[str, str], Counter] = defaultdict(Counter)  # (origin, mechanism) → found/pairs/kept
+    lines = []
+    for label in present:
+        if not (label.dup_of and label.dup_of in ids):
+            continue
+        mech = mechanism(label, label.dup_of)
+        copy_id, keep_id = ids[label.key], ids[label.dup_of]
+        for cell in ((label.origin, mech), ("all", mech), (label.origin, "all"), ("all", "all")):
+            cells[cell]["pairs"] += 1
+        if copy_id == keep_id:  # merged by the crawl: found, and no pair left to keep right (as evaluate counts)
+            hit, kept = True, None
+        else:
+            o = outcomes[copy_id]
+            hit = o.redundancy == "high" and o.duplicate_of in members[groups[label.key]] - {copy_id}
+            kept = outcomes[keep_id].redundancy != "high"
+        for cell in ((label.origin, mech), ("all", mech), (label.origin, "all"), ("all", "all")):
+            cells[cell]["found"] += hit
+            if kept is not None:
+                cells[cell]["distinct"] += 1
+                cells[cell]["kept"] += kept
+        if not hit or kept is False:
+            why = []
+            if not hit:
+                o = outcomes[copy_id]
+                why.append(f"missed (score {o.redundancy_score:.2f}, of {key_of.get(o.duplicate_of, '-')})")
+            if not kept:
+                k = outcomes[keep_id]
+                why.append(f"keep flagged ({k.redundancy_score:.2f} of {key_of.get(k.duplicate_of, '-')})")
+            lines.append(f"  [{mech}] {label.key} -> {label.dup_of}: {'; '.join(why)}")
+    singles = [label for label in present if not label.dup_of]
+    for label in singles:
+        o = outcomes[ids[label.key]]
+        for origin in (label.origin, "all"):
+            cells[(origin, "stay")]["n"] += 1
+        if o.redundancy == "high":
+            other = key_of.get(o.duplicate_of, "-")
+            same = copies.neighbourhood(_url(label)) == copies.neighbourhood(_url_of_key(other, present))
+            kind = "template" if same else "cross-place"
+            for origin in (label.origin, "all"):
+                cells[(origin, "stay")]["flagged"] += 1
+                cells[(origin, "stay")][kind] += 1
+            lines.append(f"  [false flag, {kind}] {label.key} ({o.redundancy_score:.2f} of {other})")
+    if listing:
+        print("\n".join(sorted(lines)))
+    return {f"{o}|{m}": dict(c) for (o, m), c in sorted(cells.items())}
+
+
+def _url(label: Label) -> str:
+    return url_of(label)
+
+
+def _url_of_key(key: str, present: list[Label]) -> str:
+    for label in present:
+        if label.key == key:
+            return _url(label)
+    return ""
+
+
+def table(results: dict[str, dict]) -> None:
+    print("\n| split | origin | near-copy recall | false flags (template, cross-place) | copy to keep kept |")
+    print("|---|---|---:|---:|---:|")
+    for split, r in results.items():
+        for origin in ("all", "debian", "github"):
+            c, s = r.get(f"{origin}|all", {}), r.get(f"{origin}|stay", {})
+            if not s:
+                continue
+            pairs = c.get("pairs", 0)
+            rec = f"{c.get('found', 0)}/{pairs} = {c.get('found', 0) / pairs:.3f}" if pairs else "—"
+            kept = f"{c.get('kept', 0) / c['distinct']:.3f}" if c.get("distinct") else "—"
+            ff = f"{s.get('flagged', 0)}/{s['n']} = {100 * s.get('flagged', 0) / s['n']:.1f}%"
+            print(f"| {split} | {origin} | {rec} | {ff} ({s.get('template', 0)}, {s.get('cross-place', 0)}) | {kept} |")
+    print("\n| split | mechanism | pairs | found | copy to keep kept (of pairs not merged by the crawl) |")
+    print("|---|---|---:|---:|---:|")
+    for split, r in results.items():
+        for mech in MECHANISMS:
+            c = r.get(f"all|{mech}")
+            if c:
+                kept = f"{c.get('kept', 0)}/{c.get('distinct', 0)}"
+                print(f"| {split} | {mech} | {c['pairs']} | {c.get('found', 0)} | {kept} |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--split", nargs="+", default=list(SPLITS), choices=SPLITS)
+    parser.add_argument("--full", action="store_true", help="run the whole scorer, not only its copies stage")
+    parser.add_argument("--list", action="store_true", help="list every miss and false flag")
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    labels = load_labels()
+    results = {}
+    for split in args.split:
+        chosen = select(labels, split)
+        loaded, report = load_documents(chosen)
+        print(f"## {split}: {report.summary()}", flush=True)
+        with tempfile.TemporaryDirectory() as tmp:
+            from pipeline.store import open_db
+
+            db = open_db(Path(tmp) / "labelled.db")
+            ids = store_labelled(db, loaded)
+            start = time.perf_counter()
+            if args.full:
+                from pipeline.score import score_corpus
+
+                outcomes = {o.id: o for o in map(Outcome.of, score_corpus(db))}
+            else:
+                outcomes = {o.id: o for o in copy_stage(db)}
+            db.conn.close()
+        print(f"   scored in {time.perf_counter() - start:.1f} s", flush=True)
+        results[split] = analyse(chosen, ids, outcomes, args.list)
+    table(results)
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    np.seterr(over="ignore")
+    main()
