@@ -56,7 +56,7 @@ BLENDS = (0.5,)
 # leave-families-out figures over the three splits judge them (docs/perf.md, phase 3); --tune chooses again
 SETTINGS = {"c_topic": 1.0, "alpha_words": 3.0, "c_type": 1.0}
 SETTINGS_VALUE_ALPHA = 30.0
-TRAINING_SPLITS = ("train", "dev", "test")  # never test2: the held-out split of phase 3
+TRAINING_SPLITS = ("train", "dev", "test", "test2")  # never test3: the held-out split of phase 4
 
 
 def load(split: str, profile) -> list[training.Sample]:
@@ -102,7 +102,7 @@ LOFO_FOLDS = 8
 ORIGINS = (None, "debian", "github")
 
 
-def lofo(samples, settings, profile, alpha, blend) -> dict:
+def lofo(samples, settings, profile, alpha, blend, dump: Path | None = None) -> dict:
     """Leave-families-out figures: each family scored by models fitted without it (value, relevance and the
     relevance cuts, calibrated on the out-of-fold relevance of the families fitted on), per origin."""
     from sklearn.model_selection import GroupKFold
@@ -128,6 +128,23 @@ def lofo(samples, settings, profile, alpha, blend) -> dict:
         types[held] = words["types"][held]
         medium[held], high[held] = cuts["medium"], cuts["high"]
         print(f"  left out {n}/{LOFO_FOLDS}: {family} (cuts {cuts})", flush=True)
+    if dump is not None:  # every document's out-of-fold figures, to study the mistakes (never a test3 one)
+        rows = [
+            {
+                "key": s.label.key,
+                "family": s.label.family,
+                "origin": s.label.origin,
+                "relevance_label": s.label.relevance,
+                "tier": s.label.tier,
+                "type": s.label.type,
+                "relevance": round(float(relevance[i]), 4),
+                "medium": float(medium[i]),
+                "value": round(float(value[i]), 2),
+                "predicted_type": TYPES[int(types[i].argmax())],
+            }
+            for i, s in enumerate(samples)
+        ]
+        dump.write_text(json.dumps(rows, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
     for i in np.argsort(-relevance):
         if samples[i].label.relevance == "off" and relevance[i] >= medium[i]:
             print(f"  off-topic at medium or above: {relevance[i]:.3f} (cut {medium[i]:.3f}) {samples[i].label.key}")
@@ -165,6 +182,7 @@ def main() -> None:
         action="store_true",
         help="only the leave-families-out figures, with the shipped model's settings",
     )
+    parser.add_argument("--dump", type=Path, help="with --lofo-only: write each document's out-of-fold figures")
     parser.add_argument("--blend", type=float, help="with --lofo-only: another relevance blend, to compare")
     parser.add_argument("--setting", action="append", help="with --lofo-only: NAME=VALUE, another regularisation")
     parser.add_argument(
@@ -190,7 +208,7 @@ def main() -> None:
                 chosen[name] = float(number)
             else:
                 sys.exit(f"unknown setting {name!r}: one of value_alpha, {', '.join(chosen)}")
-        for origin, part in lofo(samples, chosen, profile, alpha, blend).items():
+        for origin, part in lofo(samples, chosen, profile, alpha, blend, args.dump).items():
             print(origin, json.dumps(part))
         return
 
