@@ -64,9 +64,7 @@ def load_profile(path: str | Path) -> Profile:
     if not isinstance(text, str):
         raise DataError(f"profile file {path}: 'text' must be a string")
     terms, domains = _terms(path, raw.get("terms", {}))
-    if not all(
-        isinstance(w, (int, float)) and not isinstance(w, bool) for w in terms.values()
-    ):
+    if not all(isinstance(w, (int, float)) and not isinstance(w, bool) for w in terms.values()):
         raise DataError(f"profile file {path}: [terms] must map phrases to numbers")
     if not text.strip() and not any(w > 0 for w in terms.values()):
         raise DataError(f"profile file {path} needs a 'text' or at least one positive term in [terms]")

@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from pipeline.extract import extract
 from pipeline.errors import DataError
+from pipeline.extract import extract
 from pipeline.profile import default_profile, load_profile
 from pipeline.score import score_corpus
 from pipeline.store import Frontier, mark_document, open_db
@@ -114,7 +114,9 @@ def test_a_page_deep_in_one_domain_needs_no_other_domain(tmp_path):
     grouped = _evidence(MPI_PAGE)
     assert grouped.domain == "parallel_computing"
     flat = topic.TopicMatcher(dataclasses.replace(PROFILE, domains={}))
-    reading, _ = Reader(flat, load_taxonomy()).read((1, "https://example.org/x.md", "", "markdown", MPI_PAGE, [], [], {}))
+    reading, _ = Reader(flat, load_taxonomy()).read(
+        (1, "https://example.org/x.md", "", "markdown", MPI_PAGE, [], [], {})
+    )
     assert grouped.score > 1.5 * reading.evidence.score and reading.evidence.domain is None
     # the OS kernel and turtle pages stay out: no domain's terms are there in our sense
     assert _evidence(TURTLE).score < 0.05
@@ -453,3 +455,15 @@ def test_every_value_feature_of_the_shipped_model_has_words_in_both_languages():
 
     for name in load_model().value["features"]:
         assert feature_words(name, "en") != name and feature_words(name, "zh") != name, name
+
+
+def test_show_says_when_one_domain_carries_the_relevance():
+    from shijie.explain import reasons
+
+    relevance = {"profile_score": 0.6, "term_evidence": 1.2, "cosine": 0.1, "evidence_domain": "parallel_computing"}
+    shown = {"relevance_score": 0.55, "topic": "operator-adaptation", "components": {"relevance": relevance}}
+    english = " ".join(line.text for line in reasons(shown, "en"))
+    chinese = " ".join(line.text for line in reasons(shown, "zh"))
+    assert "within Parallel computing alone" in english and "“并行计算”一域" in chinese
+    del relevance["evidence_domain"]
+    assert "alone" not in " ".join(line.text for line in reasons(shown, "en"))
