@@ -7,9 +7,8 @@ Each split is its own corpus: its documents are read (pipeline.vision.labelled),
 SQLite database as the crawler stores pages, and scored there by the scorer: ``pipeline.score.score_corpus``
 (the learned Vision), or any function of a database that returns scored documents, named ``module:function``
 (to measure an older scorer, say a copy of the one before the Vision, importable from PYTHONPATH). Missing
-texts are skipped and counted. Since phase 3 "test" is tuning data like dev (the model is trained on it);
-the held-out splits are test2 (scored once and reported) and test3 (labelled after that, for the next report),
-each scored once, by the coordinator.
+texts are skipped and counted. Since phase 4 "test" and "test2" are tuning data like dev (the model is trained on
+them); the held-out split is test3, scored once, for the final report, by the coordinator.
 """
 
 from __future__ import annotations

@@ -47,6 +47,7 @@ class Profile:
     senses: dict[str, Sense] = field(default_factory=dict)
     general: frozenset[str] = frozenset()  # terms that confirm the topic but do not make it
     general_needs: float = 0.0  # the evidence of the other terms at which they count fully
+    domains: dict[str, str] = field(default_factory=dict)  # term -> its domain ([terms.DOMAIN]); empty: one
 
     def describe(self) -> str:
         return self.name
@@ -60,19 +61,38 @@ def load_profile(path: str | Path) -> Profile:
     path = Path(path)
     raw = read_data_file(path, "profile file")
     text = raw.get("text", "")
-    terms = raw.get("terms", {})
     if not isinstance(text, str):
         raise DataError(f"profile file {path}: 'text' must be a string")
-    if not isinstance(terms, dict) or not all(
-        isinstance(w, (int, float)) and not isinstance(w, bool) for w in terms.values()
-    ):
+    terms, domains = _terms(path, raw.get("terms", {}))
+    if not all(isinstance(w, (int, float)) and not isinstance(w, bool) for w in terms.values()):
         raise DataError(f"profile file {path}: [terms] must map phrases to numbers")
     if not text.strip() and not any(w > 0 for w in terms.values()):
         raise DataError(f"profile file {path} needs a 'text' or at least one positive term in [terms]")
     name = raw.get("name") or path.stem
     terms = {k.strip().lower(): float(w) for k, w in terms.items() if k.strip()}
+    domains = {k.strip().lower(): d for k, d in domains.items() if k.strip()}
     general, needs = _general(path, raw.get("general", {}), terms)
-    return Profile(str(name), text.strip(), terms, _senses(path, raw.get("senses", {}), terms), general, needs)
+    senses = _senses(path, raw.get("senses", {}), terms)
+    return Profile(str(name), text.strip(), terms, senses, general, needs, domains)
+
+
+def _terms(path: Path, raw: object) -> tuple[dict, dict[str, str]]:
+    """[terms] flat (phrase = weight), or grouped by domain ([terms.DOMAIN] tables of phrase = weight): the
+    phrases and, when grouped, each one's domain (pipeline.vision.topic weighs a page's evidence per domain)."""
+    if not isinstance(raw, dict):
+        raise DataError(f"profile file {path}: [terms] must map phrases to numbers")
+    terms: dict = {}
+    domains: dict[str, str] = {}
+    for key, value in raw.items():
+        if not isinstance(value, dict):
+            terms[key] = value
+            continue
+        for phrase, weight in value.items():
+            if phrase in terms:
+                raise DataError(f"profile file {path}: '{phrase}' is in [terms] twice (in [terms.{key}] too)")
+            terms[phrase] = weight
+            domains[phrase] = key
+    return terms, domains
 
 
 def _general(path: Path, raw: object, terms: dict[str, float]) -> tuple[frozenset[str], float]:

@@ -134,6 +134,8 @@ def _relevance(shown: dict[str, Any], rel: dict[str, Any], lang: Lang | str) -> 
             cosine=f"{rel.get('cosine', 0.0):.2f}",
         )
     ]
+    if rel.get("evidence_domain"):
+        parts.append(say("why.domain", lang, domain=_domain_title(rel["evidence_domain"], lang)))
     if rel.get("learned_topic") is not None:
         parts.append(say("why.learned", lang, p=f"{rel['learned_topic']:.2f}"))
     elif rel.get("learned_for"):
@@ -233,3 +235,13 @@ def _value(shown: dict[str, Any], value: dict[str, Any], words: dict[str, Any], 
     if moved and words.get("used", True):
         lines.append(Line(say("why.value_words", lang), ", ".join(moved), 1))
     return lines
+
+
+def _domain_title(name: str, lang: Lang | str) -> str:
+    """A profile domain's title: the taxonomy's, in ``lang``, where the name is one of its seven domains."""
+    from pipeline.taxonomy import load_taxonomy
+
+    for domain in load_taxonomy():
+        if domain.id == name:
+            return domain.title_zh if lang == Lang.zh else domain.title
+    return name.replace("_", " ")

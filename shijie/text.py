@@ -229,6 +229,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "主题画像 {score}（主题术语 {evidence}，TF-IDF 余弦 {cosine}）",
     ),
     "why.learned": ("learned topic model {p}, blended half and half", "习得的主题模型 {p}，二者各占一半"),
+    "why.domain": ("the topic terms weighed within {domain} alone", "主题术语只在“{domain}”一域内计"),
     "why.learned_off": (
         "the learned topic model applies to the default topic ({name}) only: the profile alone decides",
         "习得的主题模型只适用于默认主题（{name}）：此处仅由主题画像决定",

@@ -232,6 +232,7 @@ def score_rows(
             "learned_for": model.profile["name"],  # the one profile the learned topic model knows
             "learned_terms": doc.topic_terms,
             "matched_terms": r.evidence.matched,
+            "evidence_domain": r.evidence.domain,
             "senses": r.evidence.senses,
             "label": marks.get(r.id),
             "label_model": None if marks_p is None else round(float(marks_p[i]), 4),

@@ -9,6 +9,11 @@ For a document with ``words`` tokens in which profile term t (weight w_t) occurs
     evidence   = e(specific) + e(general) × min(1, e(specific) / needs)
                  (general: the profile's [general] terms, words every technical text uses, thread, barrier,
                  profiling, floating point: they confirm the topic but do not make it)
+    by domain  a profile whose [terms] are grouped by domain ([terms.DOMAIN]) also weighs each domain's terms
+                 alone, on the scale min(Σ positive w of the domain, DOMAIN_SCALE), and the evidence is the
+                 largest of the whole profile's and each domain's: a page deep in one of the seven domains
+                 (MPI collectives, a SIMD library, a topology API) need not also speak of the other six, which
+                 one GPU-heavy scale asked of it (phase 4, docs/perf.md)
     agreement  = Σ_t w_t sat(c_t) sense_t / Σ_t w_t sat(c_t)            # how much of it the senses keep
     cosine     = TF-IDF cosine of the document to the profile (its text and its terms), × agreement
     relevance  = EVIDENCE_SHARE × (1 − exp(−evidence / EVIDENCE_FULL)) + (1 − EVIDENCE_SHARE) × (1 − exp(−cosine / COSINE_FULL))
@@ -33,6 +38,7 @@ from ..profile import Profile
 SATURATION_K, SATURATION_B, REFERENCE_WORDS = 1.2, 0.3, 1000
 SENSE_CAP = 3  # a context word's count counts up to this
 EVIDENCE_SCALE = 25.0
+DOMAIN_SCALE = 12.5  # one domain's evidence 1: about five of its strong terms, each well present
 EVIDENCE_FULL = 0.6
 COSINE_FULL = 0.12
 EVIDENCE_SHARE = 0.7
@@ -50,6 +56,7 @@ class Evidence:
     agreement: float  # 0..1: the share of the raw evidence the senses keep
     matched: list[dict]  # the strongest terms: term, count, weight, sense
     senses: dict[str, float]  # sense factor of each ambiguous term present
+    domain: str | None = None  # the domain whose evidence alone is the score, when one outweighs the whole
 
 
 class TopicMatcher:
@@ -63,6 +70,11 @@ class TopicMatcher:
         self.senses = {t: s for t, s in profile.senses.items() if t in self.terms}
         self.general = profile.general
         self.needs = profile.general_needs
+        self.domain_of = {t: profile.domains[t] for t in self.terms if t in profile.domains}
+        positive: dict[str, float] = {}
+        for t, d in self.domain_of.items():
+            positive[d] = positive.get(d, 0.0) + max(0.0, self.terms[t])
+        self.domain_scale = {d: min(p, DOMAIN_SCALE) for d, p in positive.items() if p > 0}
 
     def phrases(self) -> list[str]:
         """Everything the phrase pass must count for this profile."""
@@ -84,6 +96,7 @@ class TopicMatcher:
         occurrences = other_sense = 0.0
         matched = []
         senses = {}
+        by_domain: dict[str, list[float]] = {}  # domain -> [specific, general]
         for term, weight in self.terms.items():
             count = found.get(term)
             if not count:
@@ -99,6 +112,9 @@ class TopicMatcher:
                 general += part * factor
             else:
                 specific += part * factor
+            domain = self.domain_of.get(term)
+            if domain is not None:
+                by_domain.setdefault(domain, [0.0, 0.0])[term in self.general] += part * factor
             matched.append((part * factor, term, count, weight, factor))
         confirm = min(1.0, specific / self.scale / self.needs) if self.needs > 0 else 1.0
         # a page whose matched words are mostly an ambiguous term in its other sense is about that other thing
@@ -116,7 +132,16 @@ class TopicMatcher:
             for _, t, c, w, f in matched[:TOP_TERMS]
         ]
         agreement = kept / raw if raw > 0 else 1.0
-        return Evidence(max(0.0, kept / self.scale), agreement, top, senses)
+        score, strongest = kept / self.scale, None
+        for domain, (own, confirming) in by_domain.items():
+            scale = self.domain_scale.get(domain)
+            if not scale:
+                continue
+            own_confirm = min(1.0, own / scale / self.needs) if self.needs > 0 else 1.0
+            alone = (own + confirming * own_confirm) * dominant / scale
+            if alone > score:
+                score, strongest = alone, domain
+        return Evidence(max(0.0, score), agreement, top, senses, strongest)
 
 
 def relevance_label(score: float, cuts: tuple[float, float]) -> Level:

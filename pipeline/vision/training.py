@@ -1,8 +1,8 @@
 """Fitting the Vision's learned parts on the labelled set (used by tools/train_vision.py and the tests).
 
 Samples are the labelled documents read exactly as the scorer reads a stored document
-(``reading.Reader`` over the text the extractor made). The fit, on the documents it is given (since phase 3
-the train, dev and test splits together; never test2 or test3, the held-out splits):
+(``reading.Reader`` over the text the extractor made). The fit, on the documents it is given (since phase 4
+the train, dev, test and test2 splits together; never test3, the held-out split):
 
 1. vocabulary: stems and stem pairs in at least ``MIN_DF`` documents of at least ``MIN_FAMILIES`` families
    (a word only one project uses is that project's quirk, not the field's), the ``MAX_TERMS`` spread over
@@ -18,7 +18,10 @@ the train, dev and test splits together; never test2 or test3, the held-out spli
    ``OFF_HIGH`` of off-topic and ``ADMIN_HIGH`` of the administrative ones reach (high: what a kernel
    engineer would read; administrative pages about the same tools stay below it). The same rule gives a
    second pair for the profile score alone, which a ``--topic`` or ``--profile`` of the user's gets (the
-   learned topic model knows the default topic only).
+   learned topic model knows the default topic only). ``OFF_MEDIUM`` is 5% since phase 4 (4% before): on the
+   leave-families-out figures over the four splits, 4% left technical pages at "medium" or above at 0.783 and
+   off-topic ones at 3.6%; 5% gives 0.797 and 3.6% (cuts set by an inner out-of-fold pass sit above those the
+   held-out families need, so the issue's "≤ 5% off-topic" holds out of fold with the rule at 5%).
 
 The regularisation strengths were chosen on dev in phase 1 (tools/train_vision.py ``--tune`` chooses again).
 ``level_shares`` gives the high/medium shares at given cuts, for the leave-families-out figures.
@@ -46,7 +49,7 @@ MIN_DF = 3
 MIN_FAMILIES = 2
 MAX_TERMS = 12000
 FOLDS = 5
-OFF_MEDIUM = 0.04
+OFF_MEDIUM = 0.05
 OFF_HIGH = 0.01
 ADMIN_HIGH = 0.15
 TARGET = {"A": 1.0, "B": 0.67, "C": 0.33}
