@@ -5,6 +5,9 @@ Gluon backward and cuDNN.
     python benchmarks/cute_backward.py --compile-only
     # on the H200: correctness against float64, then the standard grid
     PYTHONUNBUFFERED=1 python benchmarks/cute_backward.py --check --bench [--grid full|quick] [--out DIR]
+    # one launch of each variant and of Gluon for ncu (d64, non-causal, seq 8192; the --bench inputs)
+    ncu --clock-control none --profile-from-start off -k 'regex:kernel_cutlass|_attn_bwd_hopper' --section ... \
+        python benchmarks/cute_backward.py --once 64,0,8192 --variants base,dense
 
 Needs the ``nvidia-cutlass-dsl`` wheels (extra ``cute``); the GPU modes also torch and triton, and
 ``skills/operator_adaptation/_hopper_attention.py`` (the pre- and post-pass the CuTe backward reuses, and the Gluon
@@ -28,10 +31,12 @@ dq, dk, dv between the two on the timed inputs.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -41,6 +46,7 @@ VARIANTS = {  # name -> _cute_attention.backward keyword arguments (the first on
     "dkf": {"dk_first": True},  # dK issued before the dS^T exchange's barrier
     "defer": {"defer_dq": True},  # each dQ flushed behind the next step's S^T, dP^T
     "dkf_defer": {"dk_first": True, "defer_dq": True},
+    "dense": {"dq_swizzle": False},  # the fp32 dQ staging tile with dense rows (KCUTE2's base), not swizzled
 }
 
 
@@ -183,6 +189,41 @@ def table(rows, variants=("base",)) -> str:
     return "\n".join(lines)
 
 
+def once(ca, hb, d: int, causal: bool, n: int, variants) -> None:
+    """For ``ncu --profile-from-start off``: each named CuTe variant's backward and then Gluon's, compiled and run
+    twice first, then once each inside one cudaProfilerStart/Stop range (pre-pass, kernel, post-pass each), on
+    the --bench grid's inputs for (d, causal, n)."""
+    import torch
+
+    b, h = 16384 // n, 2048 // d
+    scale = 1.0 / math.sqrt(d)
+    gen = torch.Generator(device="cuda").manual_seed(n + d)
+    q, k, v, do = (torch.randn((b, h, n, d), device="cuda", dtype=torch.bfloat16, generator=gen) for _ in range(4))
+    o, lse = torch.ops.aten._scaled_dot_product_flash_attention(q, k, v, 0.0, causal, False, scale=scale)[:2]
+    lse2 = (lse.float() * LOG2E).contiguous()
+    grads = [torch.empty_like(t) for t in (q, k, v)]
+    calls: list[tuple[str, Callable[[], object]]] = [
+        (
+            name,
+            functools.partial(ca.backward, q, k, v, o, lse2, do, *grads, causal=causal, scale=scale, **VARIANTS[name]),
+        )
+        for name in variants
+    ]
+    calls.append(("gluon", functools.partial(hb.ha.hopper_backward, q, k, v, o, lse2, do, causal, scale, *grads)))
+    for _, fn in calls:
+        fn()
+        fn()
+    torch.cuda.synchronize()
+    torch.cuda.profiler.start()
+    for name, fn in calls:
+        torch.cuda.nvtx.range_push(name)
+        fn()
+        torch.cuda.synchronize()
+        torch.cuda.nvtx.range_pop()
+    torch.cuda.profiler.stop()
+    print(f"once d{d} causal={causal} n{n} b{b} h{h}: {', '.join(name for name, _ in calls)}", flush=True)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--compile-only", action="store_true", help="compile for sm_90a here, no GPU needed")
@@ -191,6 +232,7 @@ def main(argv=None) -> int:
     ap.add_argument("--grid", choices=("full", "quick"), default="full")
     ap.add_argument("--no-cute", action="store_true", help="time Gluon and cuDNN only (the CuTe check failed)")
     ap.add_argument("--variants", default="base", help=f"comma-separated CuTe variants, of {', '.join(VARIANTS)}")
+    ap.add_argument("--once", metavar="D,CAUSAL,N", help="run each variant and Gluon once for ncu, e.g. 64,0,8192")
     ap.add_argument("--out", default=os.environ.get("OUT", "."))
     args = ap.parse_args(argv)
     if args.compile_only:
@@ -202,11 +244,16 @@ def main(argv=None) -> int:
         for name in args.variants.split(","):
             failed += cute_dkdv.compile_only(variants, 2, with_dq=True, **VARIANTS[name])
         return 1 if failed else 0
-    if not (args.check or args.bench):
-        ap.error("nothing to do: give --compile-only, --check and/or --bench")
+    if not (args.check or args.bench or args.once):
+        ap.error("nothing to do: give --compile-only, --check, --bench and/or --once")
     import torch
 
     ca, hb = _modules()
+    if args.once:
+        d, causal, n = (int(x) for x in args.once.split(","))
+        once(ca, hb, d, bool(causal), n, tuple(args.variants.split(",")))
+        if not (args.check or args.bench):
+            return 0
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     ok = True

@@ -40,8 +40,11 @@ partition of the transposed view, so the stores are the accumulator's registers 
 and meets the other math warpgroup at named barrier 3 (256 threads; the producer warp never waits). Then each
 computes d/2 columns of the 64 x d dQ tile over both halves (the dQ MMA's atom layout is (1, 2, 1): warpgroup w
 takes columns w*d/2..; B = K through an MN-major transposed view of its shared tile), writes its fp32 share to its
-own dense (64, d/2) staging tile and adds it into the fp32 accumulator by one TMA reduce-add
-(``CopyReduceBulkTensorTileS2GOp``, ``cp.reduce.async.bulk.tensor.add``) issued by its first warp, behind its own
+own (64, d/2) staging tile, 128-byte swizzled (``dq_swizzle``, the default: 8-row x 32-float atoms stacked along
+the rows, one TMA box per 32 columns; dense rows 128 or 256 bytes apart put the 8 rows of each accumulator-layout
+store on the same banks, 4x the ideal shared-store wavefronts against 2x swizzled, ncu) and adds it into the fp32
+accumulator by TMA reduce-add (``CopyReduceBulkTensorTileS2GOp``, ``cp.reduce.async.bulk.tensor.add``; one box at
+d64, two at d128) issued by its first warp, behind its own
 named barrier (4 + w, 128 threads) that also covers the previous reduce's read of the tile. Double buffering makes
 one exchange barrier per step enough: a warpgroup rewrites buffer b two steps later, after the next step's barrier,
 which the other reaches only after its dQ product of this step completed. The loop issues S^T, dP^T; P^T; dV; dS^T
@@ -56,9 +59,13 @@ dK/dV kernel alone is 1.09x our Gluon dK/dV kernel like for like (d64 1.14x, d12
 d128 16k; the whole backward passes every check (dq, dk, dv at 1.4-1.5x PyTorch's same-dtype error) but is
 0.952x the Gluon backward over the standard grid (geomean; d64 0.89-0.98x, d128 0.96-1.00x) and 0.892x cuDNN:
 adding dQ costs it 1.72x the dK/dV kernel's time where Gluon pays 1.49x (the fifth product alone is 1.25x).
-``dk_first`` 0.877x and ``defer_dq`` 0.803x Gluon (d128: acc_dQ live across S^T, dP^T spills). So
-``backward`` is not the dispatch's choice: the Gluon kernel stays. Compiles for sm_90a without a GPU
-(``benchmarks/cute_backward.py --compile-only``): no spills (base), no CTA barrier in the main loop.
+``dk_first`` 0.877x and ``defer_dq`` 0.803x Gluon (d128: acc_dQ live across S^T, dP^T spills). ncu (KCUTE3, d128
+16k) put 26% of the kernel's stall samples in the dQ flush (stores, async-proxy fence, the warpgroup barrier):
+the swizzled staging tile (``dq_swizzle``, now the default) halves its bank conflicts and makes the backward
+1.063x the dense one on 8 points (2k/8k, d64/d128, causal or not), 1.000x Gluon there (d64 0.96-1.02x, d128
+0.98-1.05x; the standard grid not re-measured). So ``backward`` is not the dispatch's choice: the Gluon kernel
+stays. Compiles for sm_90a without a GPU (``benchmarks/cute_backward.py --compile-only``): no CTA barrier in the
+main loop; no spills except, swizzled at d128, 11 staging addresses kept on the stack (48 bytes, 11 LDL a step).
 
 Contract: q, k, v, do of shape (batch, heads, seq, head_dim), contiguous, bf16 or fp16, head_dim 64 or 128, the
 same number of heads and the same length for queries and keys (MHA), the length a multiple of 128 (no ragged
@@ -105,6 +112,7 @@ class DkDvSm90:
         heavy_first: bool = True,
         dk_first: bool = False,
         defer_dq: bool = False,
+        dq_swizzle: bool = True,
     ):
         if head_dim not in (64, 128):
             raise ValueError(f"DkDvSm90: head_dim {head_dim} not in (64, 128)")
@@ -121,6 +129,10 @@ class DkDvSm90:
         self.heavy_first = heavy_first
         self.dk_first = dk_first  # dK issued before the dS^T exchange (its barrier wait hidden behind dK)
         self.defer_dq = defer_dq  # each step's dQ flushed in the next step, behind its S^T, dP^T products
+        # the fp32 dQ staging tile 128-byte swizzled (32-float columns blocks, rows 128 bytes apart, XOR-permuted
+        # 16-byte chunks) rather than dense rows 128 or 256 bytes apart, whose accumulator-layout stores put the 8
+        # rows one store instruction touches on the same banks (ncu: 4x the ideal store wavefronts, 2x swizzled)
+        self.dq_swizzle = dq_swizzle
         self.threads = 384
 
     # ----------------------------------------------------------------------------------------------- host side
@@ -190,7 +202,8 @@ class DkDvSm90:
         )
         tma_dQ, tdQ = tma_dK, tdK  # placeholders when dQ is not computed (never used then)
         if const_expr(self.with_dq):
-            dq_half = cute.make_layout((tm, d // 2), stride=(d // 2, 1))
+            dq_staged = self._dq_staged()
+            dq_half = cute.slice_(dq_staged, (None, None, 0))
             tma_dQ, tdQ = cpasync.make_tiled_tma_atom(
                 cpasync.CopyReduceBulkTensorTileS2GOp(), mdQ, dq_half, (tm, d // 2)
             )
@@ -212,7 +225,7 @@ class DkDvSm90:
             sQ: cute.struct.Align[cute.struct.MemRange[dt, cute.cosize(q_layout)], 1024]
             sdO: cute.struct.Align[cute.struct.MemRange[dt, cute.cosize(q_layout)], 1024]
             sdS: cute.struct.Align[cute.struct.MemRange[dt, ds_elems], 1024]
-            sdQ: cute.struct.Align[cute.struct.MemRange[Float32, dq_elems], 128]
+            sdQ: cute.struct.Align[cute.struct.MemRange[Float32, dq_elems], 1024]
 
         self.Smem = Smem
         n_blocks = cute.ceil_div(cute.size(mK.shape[0]), tn)
@@ -467,6 +480,15 @@ class DkDvSm90:
                 tiled_mma.set(warpgroup.Field.ACCUMULATE, k != 0)
             cute.gemm(tiled_mma, acc, a[None, None, k], b[None, None, k], acc)
 
+    def _dq_staged(self):
+        """The fp32 dQ staging tile's layout, (tile_m, d/2, wg): dense rows, or with ``dq_swizzle`` 128-byte-swizzled
+        atoms of 8 rows x 32 floats stacked along the rows first, so that each 32-column block of a warpgroup's
+        share is one contiguous (tile_m, 32) TMA box (1 at d64, 2 at d128)."""
+        tm, d = self.tile_m, self.d
+        if self.dq_swizzle:
+            return sm90_utils.make_smem_layout_epi(Float32, utils.LayoutEnum.ROW_MAJOR, (tm, d // 2), 2)
+        return cute.make_layout((tm, d // 2, 2), stride=(d // 2, 1, tm * d // 2))
+
     @staticmethod
     @cute.jit
     def _flush_dq(acc_dQ, tdQsdQ, tma_dQ, tQs, tQg, m_block, wg, tid):
@@ -583,12 +605,15 @@ class DkDvSm90:
             tQrdS = thr_dQ.make_fragment_A(thr_dQ.partition_A(sdS))
             tQrK = thr_dQ.make_fragment_B(thr_dQ.partition_B(sKt))
             acc_shape_dQ = thr_dQ.partition_shape_C((tm, d))
-            # the fp32 staging tile: (tile_m, d) with each warpgroup's d/2 columns dense (one TMA box each)
-            sdQ = st.sdQ.get_tensor(cute.make_layout((tm, (d // 2, 2)), stride=(d // 2, (1, tm * d // 2))))
-            tdQsdQ = thr_dQ.partition_C(sdQ)
-            sdQ_w = st.sdQ.get_tensor(cute.make_layout((tm, d // 2, 2), stride=(d // 2, 1, tm * d // 2)))[
-                None, None, wg
-            ]
+            # the fp32 staging tile: (tile_m, d) with each warpgroup's d/2 columns its own region (dense, or
+            # swizzled: self.dq_swizzle), (tile_m, d/2, wg) seen as (tile_m, (d/2, wg)) by the MMA's partition
+            dq_staged = self._dq_staged()  # made here again: a layout made on the host side cannot be used here
+            if const_expr(self.dq_swizzle):
+                sdQ_all = st.sdQ.get_tensor(dq_staged.outer, swizzle=dq_staged.inner)
+            else:
+                sdQ_all = st.sdQ.get_tensor(dq_staged)
+            tdQsdQ = thr_dQ.partition_C(cute.group_modes(sdQ_all, 1, 3))
+            sdQ_w = sdQ_all[None, None, wg]
             gdQ = cute.local_tile(mdQ[None, None, bh], (tm, d // 2), (None, wg))
             tQs, tQg = cpasync.tma_partition(
                 tma_dQ, 0, unit, cute.group_modes(sdQ_w, 0, 2), cute.group_modes(gdQ, 0, 2)
@@ -814,7 +839,8 @@ def supported(q, k, v, *, causal: bool, bottom_right: bool = False) -> str | Non
 
 
 def backward(q, k, v, o, lse_log2, do, dq, dk, dv, *, causal: bool, scale: float, stages: int = 2,
-             heavy_first: bool = True, dk_first: bool = False, defer_dq: bool = False) -> None:  # fmt: skip
+             heavy_first: bool = True, dk_first: bool = False, defer_dq: bool = False,
+             dq_swizzle: bool = True) -> None:  # fmt: skip
     """The whole attention backward: writes dq, dk, dv (contiguous, shaped like q) given the forward's o and its
     base-2 LSE (batch, heads, seq) fp32. Three launches: the Gluon backward's pre-pass (delta = rowsum(dO * O),
     the LSE copied, the fp32 dQ accumulator zeroed), the CuTe kernel (dK, dV written, dQ reduce-added into the
@@ -844,9 +870,10 @@ def backward(q, k, v, o, lse_log2, do, dq, dk, dv, *, causal: bool, scale: float
     args += [_view(dk), _view(dv), _view(dq_acc)]
     stream = cuda.CUstream(torch.cuda.current_stream().cuda_stream)
     chunk = _chunk(q, n // DkDvSm90.tile_n)
-    key = ("bwd", q.dtype, d, causal, stages, heavy_first, dk_first, defer_dq, b, h, n)
+    key = ("bwd", q.dtype, d, causal, stages, heavy_first, dk_first, defer_dq, dq_swizzle, b, h, n)
     fn = _compiled(key, lambda: DkDvSm90(d, causal, dtype, 64, stages, with_dq=True, heavy_first=heavy_first,
-                                         dk_first=dk_first, defer_dq=defer_dq), args, scale, chunk, stream)  # fmt: skip
+                                         dk_first=dk_first, defer_dq=defer_dq, dq_swizzle=dq_swizzle), args, scale,
+                      chunk, stream)  # fmt: skip
     fn(*args, Float32(scale * LOG2E), Float32(scale), Int32(chunk), stream)
     ha._bwd_post[(triton.cdiv(n, 64), b * h)](dq_acc, dq, dq.stride(0), dq.stride(1), dq.stride(2), h, n, scale,
                                               HEAD_DIM=d, BLOCK=64, num_warps=4)  # fmt: skip
