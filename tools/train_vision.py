@@ -7,7 +7,8 @@ Reads the train, dev, test and test2 splits (data/vision/splits.toml) of the lab
 texts from Debian packages and the GitHub cache ($SHIJIE_VISION_CACHE), through the same reading the scorer does,
 and refuses to train when any of those documents is missing or its bytes differ from the labelled SHA-256: the
 weights would not be the ones the labels describe. It never reads test3, the held-out split of phase 4 (``load``
-refuses any split but ``TRAINING_SPLITS``): the coordinator scores test3 once, with benchmarks/vision_eval.py.
+refuses any split but ``TRAINING_SPLITS``): the coordinator scores test3 once, with benchmarks/vision_eval.py. Nor
+does it read test4, the third fresh held-out split (labelled after test3 was reported), by the same refusal.
 
 Protocol (phase 4, 2026-12-01). test2 was scored and reported at the end of phase 3, so it is training data
 like train, dev and test now: the shipped model is fitted on all four splits (every labelled family but
