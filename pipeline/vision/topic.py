@@ -13,7 +13,9 @@ For a document with ``words`` tokens in which profile term t (weight w_t) occurs
                  alone, on the scale min(Σ positive w of the domain, DOMAIN_SCALE), and the evidence is the
                  largest of the whole profile's and each domain's: a page deep in one of the seven domains
                  (MPI collectives, a SIMD library, a topology API) need not also speak of the other six, which
-                 one GPU-heavy scale asked of it (phase 4, docs/perf.md)
+                 one GPU-heavy scale asked of it (phase 4, docs/perf.md); negative terms outside the domains
+                 (another field's words: rendering's swapchains and rasterization, phase 5) count against the
+                 whole and against each domain alike, so no domain's evidence escapes them
     agreement  = Σ_t w_t sat(c_t) sense_t / Σ_t w_t sat(c_t)            # how much of it the senses keep
     cosine     = TF-IDF cosine of the document to the profile (its text and its terms), × agreement
     relevance  = EVIDENCE_SHARE × (1 − exp(−evidence / EVIDENCE_FULL)) + (1 − EVIDENCE_SHARE) × (1 − exp(−cosine / COSINE_FULL))
@@ -97,6 +99,7 @@ class TopicMatcher:
         matched = []
         senses = {}
         by_domain: dict[str, list[float]] = {}  # domain -> [specific, general]
+        against = 0.0  # a grouped profile's negative terms of no domain: another field's words, against every domain
         for term, weight in self.terms.items():
             count = found.get(term)
             if not count:
@@ -115,6 +118,8 @@ class TopicMatcher:
             domain = self.domain_of.get(term)
             if domain is not None:
                 by_domain.setdefault(domain, [0.0, 0.0])[term in self.general] += part * factor
+            elif weight < 0:
+                against += part * factor
             matched.append((part * factor, term, count, weight, factor))
         confirm = min(1.0, specific / self.scale / self.needs) if self.needs > 0 else 1.0
         # a page whose matched words are mostly an ambiguous term in its other sense is about that other thing
@@ -138,7 +143,7 @@ class TopicMatcher:
             if not scale:
                 continue
             own_confirm = min(1.0, own / scale / self.needs) if self.needs > 0 else 1.0
-            alone = (own + confirming * own_confirm) * dominant / scale
+            alone = (own + against + confirming * own_confirm) * dominant / scale
             if alone > score:
                 score, strongest = alone, domain
         return Evidence(max(0.0, score), agreement, top, senses, strongest)

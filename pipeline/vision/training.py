@@ -1,8 +1,8 @@
 """Fitting the Vision's learned parts on the labelled set (used by tools/train_vision.py and the tests).
 
 Samples are the labelled documents read exactly as the scorer reads a stored document
-(``reading.Reader`` over the text the extractor made). The fit, on the documents it is given (since phase 4
-the train, dev, test and test2 splits together; never test3, the held-out split):
+(``reading.Reader`` over the text the extractor made). The fit, on the documents it is given (since phase 5
+the train, dev, test, test2 and test3 splits together; never test4, the held-out split):
 
 1. vocabulary: stems and stem pairs in at least ``MIN_DF`` documents of at least ``MIN_FAMILIES`` families
    (a word only one project uses is that project's quirk, not the field's), the ``MAX_TERMS`` spread over
