@@ -226,7 +226,6 @@ def _value(shown: dict[str, Any], value: dict[str, Any], words: dict[str, Any], 
                 marks=_signed(value.get("marks", 0.0)),
                 gate=f"{value.get('relevance_gate', 1.0):.2f}",
                 admin=f"{value.get('admin_gate', 1.0):.2f}",
-                copy=_signed(value.get("copy", 0.0)),
             ),
             1,
         )
