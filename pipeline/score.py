@@ -51,7 +51,7 @@ def score_corpus(
     model: VisionModel | None = None,
 ) -> list[ScoredDocument]:
     """Scores every document that has its content (discarded ones too); writes ``scores``; returns them
-    best first (a repeat after the documents that repeat nothing: it keeps its content's value).
+    best first (a repeat by its content's value: its redundancy tells it apart).
 
     ``timings``, when given, receives the seconds each stage took (for benchmarks/score_bench.py).
     """

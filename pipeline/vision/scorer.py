@@ -41,7 +41,7 @@ import numpy as np
 from .. import coverage
 from ..errors import EmptyCorpusError
 from ..profile import Profile
-from ..redundancy import HIGH_REDUNDANCY, redundancy_label
+from ..redundancy import redundancy_label
 from ..store.scores import ScoredDocument
 from ..taxonomy import Domain, load_taxonomy
 from . import analysis, copies, topic
@@ -140,7 +140,7 @@ def score_rows(
     marks: dict[int, str] | None = None,
     timings: dict[str, float] | None = None,
 ):
-    """Scores the documents ``rows()`` yields; returns ``pipeline.score.ScoredDocument``s, best first (repeats last)."""
+    """Scores the documents ``rows()`` yields; returns ``pipeline.score.ScoredDocument``s, best first."""
     from sklearn.feature_extraction.text import TfidfVectorizer
 
     timings = {} if timings is None else timings
@@ -349,17 +349,7 @@ def score_rows(
             )
         )
     timings["assemble"] = time.perf_counter() - clock
-    # the ranking leads with what to read: a repeat keeps its content's value but is listed after the documents
-    # that repeat nothing (its redundancy and what it repeats are shown beside it)
-    return sorted(
-        scored,
-        key=lambda s: (
-            s.redundancy_score >= HIGH_REDUNDANCY and s.duplicate_of is not None,
-            -s.value,
-            -s.relevance_score,
-            s.id,
-        ),
-    )
+    return sorted(scored, key=lambda s: (-s.value, -s.relevance_score, s.id))
 
 
 def _form(figures: dict[str, float], reading: Reading) -> dict:
