@@ -11,7 +11,8 @@ stage reads the texts again) into ``pipeline.vision.scorer.score_rows`` and writ
     type        changelog, licence, install, link list, guide, tutorial, paper, … from text and structure
     value       a linear model over named features (type, explanation, code, math, measurements, headings,
                 length, relevance, what the words suggest), trained on the expert tiers; ± the marks;
-                scaled down below the "medium" relevance cut; minus a copy penalty
+                scaled down below the "medium" relevance cut; a repeat keeps its content's value (its
+                redundancy is its own figure, and curation drops repeats by it)
     redundancy  containment in the copy preferred to keep (rendered, newer, more complete), on text without
                 boilerplate and on code blocks; never decided by rank
     domains     coverage of each taxonomy domain (pipeline.coverage)
@@ -50,7 +51,7 @@ def score_corpus(
     model: VisionModel | None = None,
 ) -> list[ScoredDocument]:
     """Scores every document that has its content (discarded ones too); writes ``scores``; returns them
-    best first.
+    best first (a repeat by its content's value: its redundancy tells it apart).
 
     ``timings``, when given, receives the seconds each stage took (for benchmarks/score_bench.py).
     """

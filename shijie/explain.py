@@ -14,7 +14,7 @@ addresses), so a renderer escapes it (``terminal.safe``, ``html.escape``); the h
     Redundancy  0.00: repeats no copy preferred over it
     Value 87    34.1 an average labelled document
                 +16.2 topic terms present (4.04) …
-                = 90.2, kept within 0–100: 90; your marks +0.0; × relevance gate 1.00; repeating a copy −0.0
+                = 90.2, kept within 0–100: 90; your marks +0.0; × relevance gate 1.00; × administrative … 1.00
     Form        2737 words; 79% explanatory prose, 22% code (2 blocks); 14 headings; 40 measurements, 70 math
 
 Components written before the Vision (``source``, ``depth.reasons``) have none of these keys: a document
@@ -228,7 +228,6 @@ def _value(shown: dict[str, Any], value: dict[str, Any], words: dict[str, Any], 
                 marks=_signed(value.get("marks", 0.0)),
                 gate=f"{value.get('relevance_gate', 1.0):.2f}",
                 admin=f"{value.get('admin_gate', 1.0):.2f}",
-                copy=_signed(value.get("copy", 0.0)),
             ),
             1,
         )

@@ -248,8 +248,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "why.value_rest": ("{points} the other features together", "{points} 其余特征合计"),
     "why.value_end": (
         "= {raw}, on the 0–100 scale {model}; your marks {marks}; × relevance gate {gate};"
-        " × administrative-type gate {admin}; repeating a copy {copy}",
-        "= {raw}，折算到 0–100 为 {model}；你的标注 {marks}；× 相关性门控 {gate}；× 事务性类型门控 {admin}；重复副本 {copy}",
+        " × administrative-type gate {admin} (a repeat keeps its content's value: its redundancy is its own figure)",
+        "= {raw}，折算到 0–100 为 {model}；你的标注 {marks}；× 相关性门控 {gate}；× 事务性类型门控 {admin}（重复副本保留其内容的价值：重复度另计）",
     ),
     "why.value_words": ("words that move its value", "影响价值的词"),
     "why.repeats": (

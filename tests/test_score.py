@@ -102,9 +102,12 @@ def by_id(scored):
 def test_relevant_guide_ranks_first_and_off_topic_last(corpus):
     db, ids = corpus
     scored = score_corpus(db)
-    # a value in the top band, not a calibration point: a 367-word guide written here is not a labelled document,
-    # and each retraining of the model on more real families moves it by a point or two (74 since phase 4)
-    assert scored[0].id == ids["guide"] and scored[0].relevance == "high" and scored[0].value >= 70
+    # the guide's content first: the guide and its mirror, which keeps its content's value (its redundancy tells
+    # it apart, and curation drops it by that, never by value)
+    assert {scored[0].id, scored[1].id} == {ids["guide"], ids["mirror"]}
+    # well above the curation cut (40): 74 with phase 4's model, 69 with phase 5's (the value model retrained
+    # with within-family pairs; this guide is one paragraph written four times)
+    assert scored[0].relevance == "high" and scored[0].value >= 60 and by_id(scored)[ids["mirror"]].redundancy == "high"
     assert scored[-1].id == ids["python"] and scored[-1].relevance == "low" and scored[-1].value < 30
     guide_type = by_id(scored)[ids["guide"]].components["type"]
     assert guide_type["type"] in TEACHING_TYPES and not guide_type["admin"]
@@ -145,11 +148,11 @@ def test_every_figure_has_its_reasons(corpus):
     }
     assert c["relevance"]["learned_terms"] and c["words"]["terms"] and c["type"]["probabilities"]
     assert c["form"]["words"] > 100 and c["form"]["code_blocks"] == 1
-    # the value is its listed contributions, summed, then the marks, the gates and the copy penalty
+    # the value is its listed contributions, summed, then the marks and the gates (a repeat keeps its value)
     v = c["value"]
     assert v["contributions"] and all({"feature", "value", "points"} <= set(p) for p in v["contributions"])
     assert abs(v["base"] + sum(p["points"] for p in v["contributions"]) + v["rest"] - v["raw"]) <= 0.5
-    gated = (kept_within(v["raw"]) + v["marks"]) * v["relevance_gate"] * v["admin_gate"] + v["copy"]
+    gated = (kept_within(v["raw"]) + v["marks"]) * v["relevance_gate"] * v["admin_gate"]
     assert abs(gated - guide.value) <= 1
     assert guide.domains["gpu"] > 0.5 and set(guide.domains) == {"gpu", "numerics"}
 
@@ -315,7 +318,7 @@ def test_cli_score_show_mark_curate_search_mastery(cli, corpus):
         "duplicate_of",
         "domains",
     } <= set(rows[0])
-    assert rows[0]["url"] == "http://t/guide"
+    assert {rows[0]["url"], rows[1]["url"]} == {"http://t/guide", "http://mirror/guide"}
     shown = cli.json("show", "http://mirror/guide")
     assert shown["duplicate_of"] == "http://t/guide" and shown["panel"].startswith("[Value: ")
     assert "【资料价值：" in cli("show", str(ids["guide"]), "--lang", "zh").stdout

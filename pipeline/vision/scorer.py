@@ -22,8 +22,12 @@ hold the reasons for ``shijie show``; ``pipeline.score.score_corpus`` runs it ov
                         squared, so a page halfway to the cut keeps a quarter: dev's Spearman 0.735 → 0.737);
                         × (1 − ADMIN_GATE × the probability of an administrative type)
     pass 2   texts again, boilerplate dropped, MinHash of text and code; LSH; the copy to keep by
-             preference, never by rank (copies.measure); value − COPY_POINTS × redundancy for a document
-             that repeats a better copy
+             preference, never by rank (copies.measure): redundancy and ``duplicate_of``, a figure of the
+             panel of its own. The value stays the content's worth (phase 5): a repeat is worth what its
+             content is (the labels give a repeat its content's tier), and curation discards repeats by their
+             redundancy, never by value (pipeline.curate), so a copy penalty in the value counted the repeat
+             twice; until phase 4 the value lost up to 15 points × redundancy, which on test2 valued six
+             man pages, repeats of their HTML twins, near 0 (Spearman there 0.545 without it, 0.464 with)
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ import numpy as np
 from .. import coverage
 from ..errors import EmptyCorpusError
 from ..profile import Profile
-from ..redundancy import HIGH_REDUNDANCY, redundancy_label
+from ..redundancy import redundancy_label
 from ..store.scores import ScoredDocument
 from ..taxonomy import Domain, load_taxonomy
 from . import analysis, copies, topic
@@ -48,7 +52,6 @@ MIN_DF, MAX_DF, SMALL_CORPUS = 2, 0.9, 20
 RELEVANCE_BLEND = 0.5  # share of the learned topic probability in the default profile's relevance
 LABEL_SHARE = 0.5  # with the user's marks, their model is half the relevance (as before)
 MARK_POINTS = 15.0  # the marks model moves value by up to this many points either way
-COPY_POINTS = 15.0  # a document that repeats a better copy loses up to this many points
 # value × (1 − ADMIN_GATE × P(administrative type)): a page typed changelog, licence, table of contents, … keeps
 # at most half its modelled value. Every administrative page is tier C by the labels, but the type is a
 # probability: a full gate (1.0) cost dev's tier A/B pages more (78% → 74% above the curation cut) than it
@@ -299,12 +302,11 @@ def score_rows(
         r = doc.reading
         copy = found.get(r.id, copies.NO_COPY)
         adjusted, value_parts = value_of[r.id]
-        copy_points = COPY_POINTS * copy.score if copy.score >= HIGH_REDUNDANCY else 0.0
-        final = round(max(0.0, min(100.0, adjusted - copy_points)))
+        final = round(max(0.0, min(100.0, adjusted)))
         info = info_of.get(r.id)
         rel = relevance_of[r.id]
         components = {
-            "value": {**value_parts, "copy": round(-copy_points, 1), "total": final},
+            "value": {**value_parts, "total": final},
             "relevance": rel,
             "type": {
                 "type": doc.doc_type,
