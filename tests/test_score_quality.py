@@ -110,7 +110,7 @@ def test_planted_duplicates_are_found_and_nothing_else_is_flagged(scored):
 # phase 5 (2026-12-01): the model trained on five splits values the clickbait listicle 40 (rank 44 of 73, the curation
 # cut is 40): the learned topic model reads its eight "gpu" as on topic and its structure, 11 headings over 258
 # words, reads as a guide/FAQ. It still fails this expectation, so it is checked on its own, strict xfail, and the
-# other low pages keep theirs; docs/perf.md ("The Vision, phase 5 on test4").
+# other low pages keep theirs; docs/perf.md ("test4: the held-out split of phase 5").
 LISTICLE = "promo/10-tips-to-make-your-gpu-fast.html"
 
 
