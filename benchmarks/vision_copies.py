@@ -68,7 +68,8 @@ def copy_stage(db) -> list[Outcome]:
     from pipeline.score import BATCH
     from pipeline.store.documents import scoring_rows
     from pipeline.taxonomy import load_taxonomy
-    from pipeline.vision.reading import Reader, _loads
+    from pipeline.vision.reading import Reader
+    from pipeline.vision.scorer import copy_infos
     from pipeline.vision.topic import TopicMatcher
 
     reader = Reader(TopicMatcher(default_profile()), load_taxonomy())
@@ -78,23 +79,7 @@ def copy_stage(db) -> list[Outcome]:
         reading, _ = reader.read(row)
         lines.add(reading.line_hashes, reading.url)
         newest[reading.id] = reading.newest_date
-    signer = copies.Signer(lines, len(newest))
-    infos = []
-    for doc_id, url, title, kind, text, _h, code_blocks, metadata in scoring_rows(db, BATCH):
-        meta = _loads(metadata, dict)
-        copy_of = meta.get("source_copy_of")
-        infos.append(
-            signer.sign(
-                doc_id,
-                url,
-                title or "",
-                kind,
-                text or "",
-                _loads(code_blocks, list),
-                newest.get(doc_id, 0.0),
-                copy_of if isinstance(copy_of, str) else None,
-            )
-        )
+    infos = copy_infos(lines, scoring_rows(db, BATCH), newest)
     found = copies.measure(infos)
     out = []
     for info in infos:

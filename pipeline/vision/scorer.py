@@ -131,6 +131,28 @@ def _marks_model(matrix, docs: list[_Doc], marks: dict[int, str]):
     return model.predict_proba(matrix)[:, 1], model.coef_[0]
 
 
+def copy_infos(lines: copies.LineCounts, rows: Iterable[Row], newest: dict[int, float]) -> list[copies.CopyInfo]:
+    """Pass 2's signatures: each stored row (as ``scoring_rows`` yields them) signed against the corpus's line
+    counts, with its newest date from pass 1 and the page it says it is a source copy of."""
+    signer = copies.Signer(lines, len(newest))
+    infos = []
+    for doc_id, url, title, kind, text, _headings, code_blocks, metadata in rows:
+        copy_of = _loads(metadata, dict).get("source_copy_of") if metadata and "source_copy_of" in metadata else None
+        infos.append(
+            signer.sign(
+                doc_id,
+                url,
+                title or "",
+                kind,
+                text or "",
+                _loads(code_blocks, list),
+                newest.get(doc_id, 0.0),
+                copy_of if isinstance(copy_of, str) else None,
+            )
+        )
+    return infos
+
+
 def score_rows(
     rows: Callable[[], Iterable[Row]],
     n_docs: int,
@@ -274,23 +296,7 @@ def score_rows(
     timings["relevance_value"] = time.perf_counter() - clock
     clock = time.perf_counter()
 
-    signer = copies.Signer(lines, len(docs))
-    infos = []
-    newest = {d.reading.id: d.reading.newest_date for d in docs}
-    for doc_id, url, title, kind, text, _headings, code_blocks, metadata in rows():
-        copy_of = _loads(metadata, dict).get("source_copy_of") if metadata and "source_copy_of" in metadata else None
-        infos.append(
-            signer.sign(
-                doc_id,
-                url,
-                title or "",
-                kind,
-                text or "",
-                _loads(code_blocks, list),
-                newest.get(doc_id, 0.0),
-                copy_of if isinstance(copy_of, str) else None,
-            )
-        )
+    infos = copy_infos(lines, rows(), {d.reading.id: d.reading.newest_date for d in docs})
     found = copies.measure(infos)
     info_of = {info.id: info for info in infos}
     timings["copies"] = time.perf_counter() - clock
