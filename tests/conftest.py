@@ -11,6 +11,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+# Triton takes the interpreter decision once per function, when @triton.jit runs: its own library functions
+# (tl.cdiv, tl.max, ...) at `import triton`, ours when their module is imported. A test module that set the
+# variable itself came too late whenever another one had imported triton first (tests/test_hopper_attention.py
+# collected before tests/test_attention_compile.py broke its opcheck), so it is set here, before pytest imports
+# any test module: the whole test process interprets. The device checks run in subprocesses without it.
+os.environ["TRITON_INTERPRET"] = "1"
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -54,8 +61,7 @@ def run_shijie(*args: str, timeout: float = 300, **kwargs) -> subprocess.Complet
 
 def validate_on_cpu(cases: list, dtype, strategy: str, seed: int) -> list[dict]:
     """``kernel_check.validate`` of ``cases`` under Triton's interpreter, with a fresh tuner using ``strategy``
-    for dQ; asserts every case ran, came out finite and within twice PyTorch's own error. Imported lazily: the
-    calling test module sets TRITON_INTERPRET before the kernels are defined."""
+    for dQ; asserts every case ran, came out finite and within twice PyTorch's own error."""
     from skills.operator_adaptation import kernel_check
     from skills.operator_adaptation.tuner import Tuner
 

@@ -6,10 +6,6 @@ torch._dynamo's explain) and the tuner never reached by a fake tensor; the sm90 
 Hopper module that records the contract's arguments.
 """
 
-import os
-
-os.environ["TRITON_INTERPRET"] = "1"  # read when the kernels are defined: set before they are imported
-
 import pytest
 
 torch = pytest.importorskip("torch")

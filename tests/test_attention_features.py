@@ -8,9 +8,6 @@ bad-argument errors.
 """
 
 import math
-import os
-
-os.environ["TRITON_INTERPRET"] = "1"  # read when the kernels are defined: set before they are imported
 
 import pytest
 from conftest import validate_on_cpu

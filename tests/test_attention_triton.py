@@ -8,8 +8,6 @@ by kernel_check's 2x-of-PyTorch rule against float64 with NaN-poisoned outputs; 
 import math
 import os
 
-os.environ["TRITON_INTERPRET"] = "1"  # read when the kernels are defined: set before they are imported
-
 import pytest
 from conftest import validate_on_cpu
 
@@ -129,6 +127,17 @@ def _tensors(*shapes, dtype=torch.float16):
 def test_bad_inputs_are_refused_clearly(make, error, words):
     with pytest.raises(error, match=words):
         attention(*make())
+
+
+def test_this_process_interprets_triton_itself():
+    # Triton's own library (tl.cdiv, tl.max, ...) is decorated at `import triton`: whatever test module imports triton
+    # first, conftest set TRITON_INTERPRET before it, so the library is interpreted too (a JITFunction here fails
+    # every kernel that calls it, "Cannot call @triton.jit'd outside of the scope of a kernel")
+    import triton.language as tl
+    from triton.runtime.interpreter import InterpretedFunction
+
+    assert isinstance(tl.cdiv, InterpretedFunction) and isinstance(tl.max, InterpretedFunction)
+    assert launch.INTERPRETER
 
 
 def test_cpu_without_interpreter_is_refused():

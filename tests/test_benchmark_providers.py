@@ -4,10 +4,6 @@
 must compute what the public ``attention`` computes on a path without the Hopper kernel.
 """
 
-import os
-
-os.environ["TRITON_INTERPRET"] = "1"  # read when the kernels are defined: set before they are imported
-
 import pytest
 
 torch = pytest.importorskip("torch")
