@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Callable
 
 _COMMENT = re.compile(r'^[.\']\s*\\"')
 _TRAILING_COMMENT = re.compile(r'(?<!\\)\\".*$')
@@ -38,22 +39,25 @@ _FONT_SPACED = set(
 _TAGGED = {"IP", "It", "TQ"}  # a paragraph with a tag: the tag is text
 _NO_FILL = {"nf", "EX", "Bd"}
 _FILL = {"fi", "EE", "Ed"}
-_ESCAPES: list[tuple[re.Pattern[str], str]] = [
+# Named characters (``\\(xx``) as a reader sees them; any other name leaves nothing
+_NAMED = {
+    **dict.fromkeys(("em", "en", "hy"), "-"),
+    "bu": "•",
+    **dict.fromkeys(("aq", "cq", "oq"), "'"),
+    **dict.fromkeys(("lq", "rq", "dq"), '"'),
+    "co": "©",
+    "mu": "×",
+    **{name: name for name in ("<=", ">=", "!=", "==")},
+}
+_ESCAPES: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     (re.compile(r'\\".*$'), ""),  # comment to the end of the line
     (re.compile(r"\\f(?:\[[^\]]*\]|\(..|.)"), ""),  # font changes
     (re.compile(r"\\s[+-]?(?:\d|\(\d\d|\[\d+\])"), ""),  # size changes
     (re.compile(r"\\\*(?:\[[^\]]*\]|\(..|.)"), ""),  # strings
     (re.compile(r"\\[nk](?:\[[^\]]*\]|\(..|.)"), ""),  # number registers, marks
     (re.compile(r"\\[hvwlLoXYZ]'[^']*'"), ""),  # motions, widths, overstrikes
-    (re.compile(r"\\\((?:em|en|hy)"), "-"),
-    (re.compile(r"\\\(bu"), "•"),
-    (re.compile(r"\\\((?:aq|cq|oq)"), "'"),
-    (re.compile(r"\\\((?:lq|rq|dq)"), '"'),
-    (re.compile(r"\\\((?:co)"), "©"),
-    (re.compile(r"\\\((?:mu)"), "×"),
-    (re.compile(r"\\\((<=|>=|!=|==)"), r"\1"),
-    (re.compile(r"\\\(.."), ""),
-    (re.compile(r"\\\[[^\]]*\]"), ""),
+    (re.compile(r"\\\((..)"), lambda found: _NAMED.get(found.group(1), "")),  # named characters
+    (re.compile(r"\\\[[^\]]*\]"), ""),  # groff's long names
     (re.compile(r"\\[-]"), "-"),
     (re.compile(r"\\[e\\]"), "\\\\"),
     (re.compile(r"\\[ ~0]"), " "),
