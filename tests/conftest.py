@@ -18,6 +18,19 @@ from typer.testing import CliRunner
 # any test module: the whole test process interprets. The device checks run in subprocesses without it.
 os.environ["TRITON_INTERPRET"] = "1"
 
+# What a developer's shell or a CI service may export that changes what the tests see, dropped for the test process
+# and the CLI subprocesses it starts: rich's and typer's terminal (a narrow COLUMNS wraps the tables the CLI tests
+# read, FORCE_COLOR and GITHUB_ACTIONS put escape codes in them) and shijie's own knobs (the default database, the
+# tuner's forced dQ strategy and loads, the benchmark's implementations, the arXiv endpoint). A test that wants one
+# sets it itself (monkeypatch.setenv, a subprocess's env). SHIJIE_VISION_CACHE stays: it says where the real
+# documents of the Vision tests are.
+for _name in (
+    *("COLUMNS", "LINES", "JUPYTER_COLUMNS", "JUPYTER_LINES", "TERMINAL_WIDTH", "FORCE_COLOR", "NO_COLOR", "PY_COLORS"),
+    *("TTY_COMPATIBLE", "TTY_INTERACTIVE", "GITHUB_ACTIONS", "_TYPER_FORCE_DISABLE_TERMINAL"),
+    *("SHIJIE_DB", "SHIJIE_ATTN_DQ", "SHIJIE_ATTN_TMA_LOADS", "SHIJIE_BENCH_IMPLS", "SHIJIE_ARXIV_API"),
+):
+    os.environ.pop(_name, None)
+
 REPO = Path(__file__).resolve().parent.parent
 
 
