@@ -89,6 +89,11 @@ HOLDER_MIN_TOKENS = 20
 _HOLDER_LINE = re.compile(r"\b(?:19|20)\d\d\b|^\s*files:", re.IGNORECASE)
 _ROLE = re.compile(r":[\w:+-]+:`([^`<]*?)(?:\s*<[^>]*>)?`")
 _DIRECTIVE_OR_RULE = re.compile(r"^\s*(?:\.\. [\w:-]+::.*|[=\-~^*#+`'\"]{4,})\s*$", re.MULTILINE)
+_RST_TARGET = re.compile(r"^\s*\.\. _[^\n]*?:(?:\s.*)?$", re.MULTILINE)  # .. _`Gabe Joseph`: https://…, .. _v1.2:
+_RST_REFERENCE = re.compile(r"`([^`<]+?)(?:\s*<[^>]*>)?`__?")  # `Gabe Joseph`_, `the guide <https://…>`__
+_RST_WORD_REFERENCE = re.compile(r"\b([A-Za-z][\w.-]*?)__?(?=[\s.,;:!?)]|$)", re.MULTILINE)  # crusaderky_
+_MD_LINK = re.compile(r"!?\[([^\]\n]*)\]\([^)\s]*(?:\s+\"[^\"\n]*\")?\)")  # [text](target "title"), ![alt](img)
+_ISSUE_PREFIX = re.compile(r"\b[A-Za-z]{1,4}#(?=\d)")  # GH#7368, PR#12: what an extlink role renders as
 _PARAGRAPHS = re.compile(r"\n\s*\n")
 _NEUTRAL = re.compile(r"[a-z0-9_]{2,}")  # a token any language writes alike: a name, an identifier, a number
 TRANSLATION_WORDS = 20  # a translation shares at least this many such words with its original ...
@@ -298,8 +303,8 @@ class Signer:
                 toks = []
         else:
             content, changed = self._content(text, licence, page_name(url))
-            toks = analysis.tokens(content)
-            all_toks = analysis.tokens(text) if changed else toks
+            toks = analysis.tokens(neutral_markup(content, source_copy))
+            all_toks = analysis.tokens(neutral_markup(text, source_copy)) if changed else toks
             if len(toks) < OWN_MIN_TOKENS:  # next to nothing of its own: a copy of many, compared whole
                 toks = all_toks
         dropped = 1 - len(toks) / len(all_toks) if all_toks else 0.0
@@ -327,6 +332,21 @@ class Signer:
             hashes[hashes < SAMPLE_BELOW].astype(np.uint32),
             words,
         )
+
+
+def neutral_markup(text: str, source_copy: bool) -> str:
+    """The text as a reader of either form sees it, for its shingles: a Markdown link or image leaves its text
+    (``[the guide](https://…)`` → ``the guide``: its rendered page has no URL there), an issue reference its
+    number (``GH#7368`` → ``7368``: Sphinx renders ``:pr:`7368``` so, the source keeps the bare number); a
+    reStructuredText source copy also loses its link targets (``.. _`Gabe Joseph`: https://…``, at the foot of
+    a changelog: a tenth of its words, none of them on the rendered page) and the reference marks around link
+    text (`` `Gabe Joseph`_`` → ``Gabe Joseph``, ``crusaderky_`` → ``crusaderky``: ``_`` is a token of its own,
+    or sticks to the word, and breaks every shingle it falls in). Applied after the boilerplate lines go (their
+    line keys were counted on the text as stored)."""
+    text = _ISSUE_PREFIX.sub("", text)
+    if source_copy:
+        text = _RST_WORD_REFERENCE.sub(r"\1", _RST_REFERENCE.sub(r"\1", _RST_TARGET.sub("", _MD_LINK.sub(r"\1", text))))
+    return text
 
 
 def _licence_share(text: str) -> float:
