@@ -110,7 +110,7 @@ def copy_stage(db) -> list[Outcome]:
 
 def analyse(labels: list[Label], ids: dict[str, int], outcomes: dict[int, Outcome], listing: bool) -> dict:
     present = [label for label in labels if label.key in ids and ids[label.key] in outcomes]
-    key_of = {}
+    key_of: dict[int | None, str] = {}
     for label in present:
         key_of.setdefault(ids[label.key], label.key)
     groups = copy_groups(labels)
@@ -119,6 +119,7 @@ def analyse(labels: list[Label], ids: dict[str, int], outcomes: dict[int, Outcom
         if key in ids:
             members[group].add(ids[key])
     cells: dict[tuple[str, str], Counter] = defaultdict(Counter)  # (origin, mechanism) → found/pairs/kept
+    margins: dict[tuple[str, str], float] = defaultdict(float)  # (origin, mechanism) → summed redundancy
     lines = []
     for label in present:
         if not (label.dup_of and label.dup_of in ids):
@@ -136,7 +137,7 @@ def analyse(labels: list[Label], ids: dict[str, int], outcomes: dict[int, Outcom
         score = 1.0 if copy_id == keep_id else outcomes[copy_id].redundancy_score
         for cell in ((label.origin, mech), ("all", mech), (label.origin, "all"), ("all", "all")):
             cells[cell]["found"] += hit
-            cells[cell]["score"] += score  # the margin: how far above the cut the pairs sit, found or not
+            margins[cell] += score  # the margin: how far above the cut the pairs sit, found or not
             if kept is not None:
                 cells[cell]["distinct"] += 1
                 cells[cell]["kept"] += kept
@@ -164,7 +165,7 @@ def analyse(labels: list[Label], ids: dict[str, int], outcomes: dict[int, Outcom
             lines.append(f"  [false flag, {kind}] {label.key} ({o.redundancy_score:.2f} of {other})")
     if listing:
         print("\n".join(sorted(lines)))
-    return {f"{o}|{m}": dict(c) for (o, m), c in sorted(cells.items())}
+    return {f"{o}|{m}": {**c, "score": round(margins[(o, m)], 4)} for (o, m), c in sorted(cells.items())}
 
 
 def _url(label: Label) -> str:
