@@ -586,6 +586,25 @@ def test_a_restructuredtext_changelog_and_its_rendered_page_sign_alike():
     )
 
 
+def test_a_notebook_read_as_json_is_a_copy_of_its_rendered_page():
+    import json
+
+    paragraphs = PAGE.split("\n\n")
+    cells = [
+        {"cell_type": "markdown", "metadata": {}, "source": [line + "\n" for line in p.split(", ")]} for p in paragraphs
+    ]
+    cells.insert(
+        3,
+        {"cell_type": "code", "source": ["import numpy as np\n"], "outputs": [{"data": {"image/png": "iVBOR" * 400}}]},
+    )
+    raw = json.dumps({"cells": cells, "metadata": {}, "nbformat": 4}, indent=1)
+    assert copies.notebook_text(raw) is not None and copies.notebook_text(PAGE) is None
+    notebook = _info(1, "file:///usr/share/doc/ipp-doc/html/examples/broadcast.ipynb", raw, kind="text")
+    page = _info(2, "file:///usr/share/doc/ipp-doc/html/examples/broadcast.html", "import numpy as np\n\n" + PAGE)
+    found = copies.measure([notebook, page])
+    assert found[1].duplicate_of == 2 and found[1].score > 0.9 and found[2].duplicate_of is None
+
+
 def test_the_current_revision_of_a_repository_is_kept_even_when_the_past_one_is_longer():
     repo = "https://raw.githubusercontent.com/org/kernels"
     longer = PAGE + "".join(f"\n\nA section {i} on a queue class the project has since removed." for i in range(6))

@@ -49,6 +49,7 @@ the document, and ``CODE_CONTAINMENT`` of it lies in the other's code.
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -303,6 +304,9 @@ class Signer:
         newest: float,
         copy_of: str | None = None,
     ) -> CopyInfo:
+        cells = notebook_text(text) if kind == "text" else None
+        if cells is not None:  # its lines as a reader of the notebook sees them (pass 1 counted the JSON's)
+            text = cells
         source_copy = is_source_copy(url, title, kind, text, copy_of)
         if source_copy:
             text = _DIRECTIVE_OR_RULE.sub("", _ROLE.sub(r"\1", text))
@@ -346,6 +350,26 @@ class Signer:
             words,
             anchors=anchored,
         )
+
+
+def notebook_text(text: str) -> str | None:
+    """A Jupyter notebook read as its raw JSON (a raw file server sends it as text): its cells' sources, one
+    after another, without the outputs (base64 images, tables) and the JSON around them; None for anything that
+    is not a notebook. Its rendered page (nbsphinx) shows the same cells: as JSON, every source line ends in a
+    quoted ``\\n",`` whose ``n`` is a token of its own, so no shingle of the notebook met one of the page's."""
+    if not text.lstrip().startswith("{") or '"cells"' not in text[:2000]:
+        return None
+    try:
+        cells = json.loads(text).get("cells")
+    except (ValueError, AttributeError):
+        return None
+    if not isinstance(cells, list):
+        return None
+    parts = []
+    for cell in cells:
+        source = cell.get("source", "") if isinstance(cell, dict) else ""
+        parts.append("".join(source) if isinstance(source, list) else str(source))
+    return "\n\n".join(parts)
 
 
 def neutral_markup(text: str, source_copy: bool) -> str:
