@@ -72,8 +72,9 @@ def mechanism(copy: Label, keep_key: str) -> str:
     return "mirror"
 
 
-def copy_stage(db) -> list[Outcome]:
-    """The redundancy of every document, as the scorer computes it (its copies stage, nothing else)."""
+def copy_stage(db, rules: dict[int, str] | None = None) -> list[Outcome]:
+    """The redundancy of every document, as the scorer computes it (its copies stage, nothing else); ``rules``
+    gets, for each document found a copy, the preference rule that made the other one the copy to keep."""
     from pipeline.profile import default_profile
     from pipeline.score import BATCH
     from pipeline.store.documents import scoring_rows
@@ -94,6 +95,8 @@ def copy_stage(db) -> list[Outcome]:
     out = []
     for info in infos:
         c = found.get(info.id, copies.NO_COPY)
+        if rules is not None and c.because:
+            rules[info.id] = c.because.get("rule", "")
         out.append(
             Outcome(
                 info.id,
@@ -108,7 +111,9 @@ def copy_stage(db) -> list[Outcome]:
     return out
 
 
-def analyse(labels: list[Label], ids: dict[str, int], outcomes: dict[int, Outcome], listing: bool) -> dict:
+def analyse(
+    labels: list[Label], ids: dict[str, int], outcomes: dict[int, Outcome], listing: bool, rules: dict[int, str]
+) -> dict:
     present = [label for label in labels if label.key in ids and ids[label.key] in outcomes]
     key_of: dict[int | None, str] = {}
     for label in present:
@@ -138,6 +143,8 @@ def analyse(labels: list[Label], ids: dict[str, int], outcomes: dict[int, Outcom
         for cell in ((label.origin, mech), ("all", mech), (label.origin, "all"), ("all", "all")):
             cells[cell]["found"] += hit
             margins[cell] += score  # the margin: how far above the cut the pairs sit, found or not
+            if hit and copy_id in rules:
+                cells[cell][f"rule:{rules[copy_id]}"] += 1  # which preference rule chose the copy to keep
             if kept is not None:
                 cells[cell]["distinct"] += 1
                 cells[cell]["kept"] += kept
@@ -205,6 +212,23 @@ def table(results: dict[str, dict]) -> None:
                 print(f"| {split} | {mech} | {c['pairs']} | {c.get('found', 0)} | {mean:.3f} | {kept} |")
 
 
+def rule_table(results: dict[str, dict]) -> None:
+    """Which preference rule chose the copy to keep, per mechanism, over the pairs found (all splits)."""
+    tally: dict[str, Counter] = defaultdict(Counter)
+    for r in results.values():
+        for mech in MECHANISMS:
+            for key, n in r.get(f"all|{mech}", {}).items():
+                if key.startswith("rule:"):
+                    tally[mech][key[5:]] += n
+    if not tally:
+        return
+    print("\n| mechanism | the rule that chose the copy to keep (pairs found, all splits) |")
+    print("|---|---|")
+    for mech in MECHANISMS:
+        if tally[mech]:
+            print(f"| {mech} | {', '.join(f'{rule} {n}' for rule, n in tally[mech].most_common())} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--split", nargs="+", default=list(SPLITS), choices=SPLITS)
@@ -224,16 +248,18 @@ def main() -> None:
             db = open_db(Path(tmp) / "labelled.db")
             ids = store_labelled(db, loaded)
             start = time.perf_counter()
+            rules: dict[int, str] = {}  # filled by the copies stage alone (--full reads no rules)
             if args.full:
                 from pipeline.score import score_corpus
 
                 outcomes = {o.id: o for o in map(Outcome.of, score_corpus(db))}
             else:
-                outcomes = {o.id: o for o in copy_stage(db)}
+                outcomes = {o.id: o for o in copy_stage(db, rules)}
             db.conn.close()
         print(f"   scored in {time.perf_counter() - start:.1f} s", flush=True)
-        results[split] = analyse(chosen, ids, outcomes, args.list)
+        results[split] = analyse(chosen, ids, outcomes, args.list, rules)
     table(results)
+    rule_table(results)
     if args.json:
         args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")
 
