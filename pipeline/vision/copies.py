@@ -23,9 +23,12 @@ Two passes over the texts, both streaming:
    ``HOLDER_MIN_TOKENS`` words of them and it is compared with nothing): two MIT
    licences of two projects are not copies of each other, the same project's licence in two places is;
    a source copy (reStructuredText) loses its role markup (``:func:`x``` → ``x``) and directive lines, so
-   its shingles meet the rendered page's.
+   its shingles meet the rendered page's; after the boilerplate goes, ``neutral_markup`` takes what only one
+   form of a page writes (reStructuredText link targets and reference marks, Markdown link targets in a source
+   copy, ``GH#`` before an issue number anywhere); a notebook served as raw JSON is signed by its cells'
+   sources (``notebook_text``).
 
-``measure(infos)`` finds candidate pairs three ways, none comparing documents blindly (the cost grows with
+``measure(infos)`` finds candidate pairs four ways, none comparing documents blindly (the cost grows with
 the corpus, not its square):
 
 - both MinHashes in LSH (datasketch; expected O(1) candidates per query): pairs at Jaccard ≥ 0.3;
@@ -34,6 +37,8 @@ the corpus, not its square):
   Jaccard is small however complete the containment. Such a pair counts only when the two are one path at
   two revisions, or the larger text is the newer version, the newer date or the rendered page
   (``GROWN_RULES``): a page quoting a whole example file is no copy of it;
+- one page in two languages (``translated``: one place, one page name, different language marks on the
+  paths), by the words both languages write alike or by the anchors translators leave alone (``anchors``);
 - the crawler's word: a Sphinx source copy names its rendered page (``metadata["source_copy_of"]``), which
   it repeats whatever its markup leaves of the shingles.
 
