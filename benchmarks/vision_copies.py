@@ -1,7 +1,7 @@
 """The Vision's copies stage alone, on the labelled splits: recall, false flags and the copy kept, per split, per
 origin and per mechanism.
 
-    python benchmarks/vision_copies.py [--split train dev test test2] [--full] [--list] [--json FILE]
+    python benchmarks/vision_copies.py [--split train dev test test2 test3 test4] [--full] [--list] [--json FILE]
 
 Each split is its own corpus, stored as the crawler stores pages (``pipeline.vision.evaluate.store_labelled``).
 By default only what the copies stage needs runs (the reading pass for the line counts and dates, then
@@ -18,10 +18,13 @@ Mechanisms, read from the two labelled paths of a pair (not from what the stage 
                   Markdown file beside its rendered twin
     version pair  the same page at an older commit (``path@commit``) or in an older package version
     mirror        anything else: the same file at two places
+The mean redundancy of a mechanism's pairs (found or not; a pair the crawl merged counts 1) is its margin:
+a change that moves pairs towards the cut shows there before any pair falls under it.
 False flags are split by the flagged document and the one it was flagged against: ``template`` when both
 live in one place (a repository, a package: pages built from one template), ``cross-place`` otherwise.
 
-The splits are the four this tool knows (train, dev, test, test2); it never reads another.
+The splits are the six this tool knows (train, dev, test, test2, test3, test4: all scored and reported, tuning
+data now); it never reads another (a held-out split is scored once, by the coordinator).
 """
 
 from __future__ import annotations
@@ -44,7 +47,14 @@ from pipeline.vision.labelled import Label, load_documents, load_labels, url_of
 from pipeline.vision.preference import _LANGUAGE
 from pipeline.vision.splits import select
 
-SPLITS = ("train", "dev", "test", "test2")  # never any other: a held-out split is scored by the coordinator
+SPLITS = (
+    "train",
+    "dev",
+    "test",
+    "test2",
+    "test3",
+    "test4",
+)  # never any other: a held-out split is scored by the coordinator
 MECHANISMS = ("version pair", "source copy", "man/HTML twin", "mirror", "translation")
 
 
@@ -62,8 +72,9 @@ def mechanism(copy: Label, keep_key: str) -> str:
     return "mirror"
 
 
-def copy_stage(db) -> list[Outcome]:
-    """The redundancy of every document, as the scorer computes it (its copies stage, nothing else)."""
+def copy_stage(db, rules: dict[int, str] | None = None) -> list[Outcome]:
+    """The redundancy of every document, as the scorer computes it (its copies stage, nothing else); ``rules``
+    gets, for each document found a copy, the preference rule that made the other one the copy to keep."""
     from pipeline.profile import default_profile
     from pipeline.score import BATCH
     from pipeline.store.documents import scoring_rows
@@ -84,6 +95,8 @@ def copy_stage(db) -> list[Outcome]:
     out = []
     for info in infos:
         c = found.get(info.id, copies.NO_COPY)
+        if rules is not None and c.because:
+            rules[info.id] = c.because.get("rule", "")
         out.append(
             Outcome(
                 info.id,
@@ -98,9 +111,11 @@ def copy_stage(db) -> list[Outcome]:
     return out
 
 
-def analyse(labels: list[Label], ids: dict[str, int], outcomes: dict[int, Outcome], listing: bool) -> dict:
+def analyse(
+    labels: list[Label], ids: dict[str, int], outcomes: dict[int, Outcome], listing: bool, rules: dict[int, str]
+) -> dict:
     present = [label for label in labels if label.key in ids and ids[label.key] in outcomes]
-    key_of = {}
+    key_of: dict[int | None, str] = {}
     for label in present:
         key_of.setdefault(ids[label.key], label.key)
     groups = copy_groups(labels)
@@ -109,6 +124,7 @@ def analyse(labels: list[Label], ids: dict[str, int], outcomes: dict[int, Outcom
         if key in ids:
             members[group].add(ids[key])
     cells: dict[tuple[str, str], Counter] = defaultdict(Counter)  # (origin, mechanism) → found/pairs/kept
+    margins: dict[tuple[str, str], float] = defaultdict(float)  # (origin, mechanism) → summed redundancy
     lines = []
     for label in present:
         if not (label.dup_of and label.dup_of in ids):
@@ -123,8 +139,12 @@ def analyse(labels: list[Label], ids: dict[str, int], outcomes: dict[int, Outcom
             o = outcomes[copy_id]
             hit = o.redundancy == "high" and o.duplicate_of in members[groups[label.key]] - {copy_id}
             kept = outcomes[keep_id].redundancy != "high"
+        score = 1.0 if copy_id == keep_id else outcomes[copy_id].redundancy_score
         for cell in ((label.origin, mech), ("all", mech), (label.origin, "all"), ("all", "all")):
             cells[cell]["found"] += hit
+            margins[cell] += score  # the margin: how far above the cut the pairs sit, found or not
+            if hit and copy_id in rules:
+                cells[cell][f"rule:{rules[copy_id]}"] += 1  # which preference rule chose the copy to keep
             if kept is not None:
                 cells[cell]["distinct"] += 1
                 cells[cell]["kept"] += kept
@@ -152,7 +172,7 @@ def analyse(labels: list[Label], ids: dict[str, int], outcomes: dict[int, Outcom
             lines.append(f"  [false flag, {kind}] {label.key} ({o.redundancy_score:.2f} of {other})")
     if listing:
         print("\n".join(sorted(lines)))
-    return {f"{o}|{m}": dict(c) for (o, m), c in sorted(cells.items())}
+    return {f"{o}|{m}": {**c, "score": round(margins[(o, m)], 4)} for (o, m), c in sorted(cells.items())}
 
 
 def _url(label: Label) -> str:
@@ -179,14 +199,34 @@ def table(results: dict[str, dict]) -> None:
             kept = f"{c.get('kept', 0) / c['distinct']:.3f}" if c.get("distinct") else "—"
             ff = f"{s.get('flagged', 0)}/{s['n']} = {100 * s.get('flagged', 0) / s['n']:.1f}%"
             print(f"| {split} | {origin} | {rec} | {ff} ({s.get('template', 0)}, {s.get('cross-place', 0)}) | {kept} |")
-    print("\n| split | mechanism | pairs | found | copy to keep kept (of pairs not merged by the crawl) |")
-    print("|---|---|---:|---:|---:|")
+    print(
+        "\n| split | mechanism | pairs | found | mean redundancy | copy to keep kept (of pairs not merged by the crawl) |"
+    )
+    print("|---|---|---:|---:|---:|---:|")
     for split, r in results.items():
         for mech in MECHANISMS:
             c = r.get(f"all|{mech}")
             if c:
                 kept = f"{c.get('kept', 0)}/{c.get('distinct', 0)}"
-                print(f"| {split} | {mech} | {c['pairs']} | {c.get('found', 0)} | {kept} |")
+                mean = c.get("score", 0.0) / c["pairs"]
+                print(f"| {split} | {mech} | {c['pairs']} | {c.get('found', 0)} | {mean:.3f} | {kept} |")
+
+
+def rule_table(results: dict[str, dict]) -> None:
+    """Which preference rule chose the copy to keep, per mechanism, over the pairs found (all splits)."""
+    tally: dict[str, Counter] = defaultdict(Counter)
+    for r in results.values():
+        for mech in MECHANISMS:
+            for key, n in r.get(f"all|{mech}", {}).items():
+                if key.startswith("rule:"):
+                    tally[mech][key[5:]] += n
+    if not tally:
+        return
+    print("\n| mechanism | the rule that chose the copy to keep (pairs found, all splits) |")
+    print("|---|---|")
+    for mech in MECHANISMS:
+        if tally[mech]:
+            print(f"| {mech} | {', '.join(f'{rule} {n}' for rule, n in tally[mech].most_common())} |")
 
 
 def main() -> None:
@@ -208,16 +248,18 @@ def main() -> None:
             db = open_db(Path(tmp) / "labelled.db")
             ids = store_labelled(db, loaded)
             start = time.perf_counter()
+            rules: dict[int, str] = {}  # filled by the copies stage alone (--full reads no rules)
             if args.full:
                 from pipeline.score import score_corpus
 
                 outcomes = {o.id: o for o in map(Outcome.of, score_corpus(db))}
             else:
-                outcomes = {o.id: o for o in copy_stage(db)}
+                outcomes = {o.id: o for o in copy_stage(db, rules)}
             db.conn.close()
         print(f"   scored in {time.perf_counter() - start:.1f} s", flush=True)
-        results[split] = analyse(chosen, ids, outcomes, args.list)
+        results[split] = analyse(chosen, ids, outcomes, args.list, rules)
     table(results)
+    rule_table(results)
     if args.json:
         args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")
 

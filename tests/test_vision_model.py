@@ -520,6 +520,91 @@ def test_a_translation_is_found_by_the_names_and_code_both_languages_write_alike
     assert copies.measure(pair)[2].duplicate_of is None
 
 
+def test_a_prose_translation_in_latin_letters_is_found_by_what_translators_leave_alone():
+    # a German page of an .mdx guide: every word differs from the English one and is written in Latin letters (the
+    # plain-word test reads them as foreign), only the links, images, inline code and numbers are shared
+    repo = "https://raw.githubusercontent.com/org/guide/abc1234/pages/introduction"
+    steps = [(f"gpt-{n}", f"https://arxiv.org/abs/2404.{7100 + n}", f"../../img/step_{n}.png") for n in range(8)]
+    english = "\n\n".join(
+        f"## Step {n}\n\nWith the model `{m}` the prompt gets a clearer answer when the question comes first "
+        f"([the paper]({u})); otherwise it drifts, repeats itself or forgets parts of the task it was "
+        f"given.\n\n![A screenshot of step {n}]({i})"
+        for n, (m, u, i) in enumerate(steps)
+    )
+    german = "\n\n".join(
+        f"## Schritt {n}\n\nMit dem Modell `{m}` liefert die Eingabe eine klarere Antwort, wenn die Frage zuerst "
+        f"kommt ([die Arbeit]({u})); sonst schweift es ab, wiederholt sich oder vergisst Teile der Aufgabe, die man "
+        f"ihm gestellt hat.\n\n![Ein Bildschirmfoto von Schritt {n}]({i})"
+        for n, (m, u, i) in enumerate(steps)
+    )
+    shuffled = "\n\n".join(german.split("\n\n")[::-1])  # the same anchors out of order: no translation
+    other = "\n\n".join(f"## Abschnitt {n}\n\nEin anderes Thema, ohne Verweise, Bilder oder Code." for n in range(8))
+    urls = {
+        1: f"{repo}/basics.en.mdx",
+        2: f"{repo}/basics.de.mdx",
+        3: f"{repo}/basics.fr.mdx",
+        4: f"{repo}/basics.es.mdx",
+    }
+    texts = {1: english, 2: german, 3: shuffled, 4: other}
+    counts = copies.LineCounts()
+    for n, text in texts.items():
+        counts.add(copies_line_hashes(text), urls[n])
+    assert copies.page_name(urls[2]) == copies.page_name(urls[1]) == "basics"  # .mdx is a document extension
+    infos = [_info(n, urls[n], t, kind="markdown", counts=counts) for n, t in texts.items()]
+    words = infos[0].words, infos[1].words
+    assert words[0] is not None and words[1] is not None
+    shared = len(set(words[0].tolist()) & set(words[1].tolist()))
+    assert shared / min(map(len, words)) < copies.TRANSLATION_SHARE  # the plain-word test alone misses it
+    found = copies.measure(infos)
+    assert found[2].duplicate_of == 1 and found[2].signal == "translation" and found[2].score >= copies.ANCHOR_SHARE
+    assert found[2].because["rule"] == "original" and found[1].duplicate_of is None
+    assert found[4].duplicate_of is None  # a page of the same name sharing no anchors
+    assert copies.measure([infos[0], infos[2]])[3].duplicate_of is None  # its anchors out of order
+
+
+def test_a_restructuredtext_changelog_and_its_rendered_page_sign_alike():
+    # the source's link targets (a tenth of a changelog), reference marks and :pr: roles are not on the page
+    people = ["Gabe Joseph", "Hendrik Makait", "Florian Jetter", "Thomas Grainger", "Laurence Watts"]
+    entries = [
+        (f"Fix the scheduler's handling of task {n} when a worker leaves", 7000 + n, people[n % 5]) for n in range(40)
+    ]
+    source = "Changelog\n=========\n\n.. _v1.2:\n\n1.2\n---\n\n" + "\n".join(
+        f"- {what} (:pr:`{pr}`) `{who}`_" for what, pr, who in entries
+    )
+    source += "\n\n" + "\n".join(
+        f".. _`{who} {k}`: https://github.com/user{k}/{who.split()[0].lower()}" for k in range(30) for who in people[:2]
+    )
+    rendered = "Changelog\n\n1.2\n\n" + "\n\n".join(f"{what} (GH#{pr}) {who}" for what, pr, who in entries)
+    page = _info(1, "file:///usr/share/doc/dask-doc/html/changelog.html", rendered)
+    copy = _info(2, "file:///usr/share/doc/dask-doc/html/_sources/changelog.rst.txt", source, kind="text")
+    assert copy.source_copy
+    found = copies.measure([page, copy])
+    assert found[2].duplicate_of == 1 and found[2].score > 0.9 and found[1].duplicate_of is None
+    assert (
+        copies.neutral_markup("see `the guide <https://x.org/g>`_ and crusaderky_", True)
+        == "see the guide and crusaderky"
+    )
+
+
+def test_a_notebook_read_as_json_is_a_copy_of_its_rendered_page():
+    import json
+
+    paragraphs = PAGE.split("\n\n")
+    cells = [
+        {"cell_type": "markdown", "metadata": {}, "source": [line + "\n" for line in p.split(", ")]} for p in paragraphs
+    ]
+    cells.insert(
+        3,
+        {"cell_type": "code", "source": ["import numpy as np\n"], "outputs": [{"data": {"image/png": "iVBOR" * 400}}]},
+    )
+    raw = json.dumps({"cells": cells, "metadata": {}, "nbformat": 4}, indent=1)
+    assert copies.notebook_text(raw) is not None and copies.notebook_text(PAGE) is None
+    notebook = _info(1, "file:///usr/share/doc/ipp-doc/html/examples/broadcast.ipynb", raw, kind="text")
+    page = _info(2, "file:///usr/share/doc/ipp-doc/html/examples/broadcast.html", "import numpy as np\n\n" + PAGE)
+    found = copies.measure([notebook, page])
+    assert found[1].duplicate_of == 2 and found[1].score > 0.9 and found[2].duplicate_of is None
+
+
 def test_the_current_revision_of_a_repository_is_kept_even_when_the_past_one_is_longer():
     repo = "https://raw.githubusercontent.com/org/kernels"
     longer = PAGE + "".join(f"\n\nA section {i} on a queue class the project has since removed." for i in range(6))

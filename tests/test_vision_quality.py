@@ -33,7 +33,8 @@ scored once by the merged phase 4. Its Debian part (185 documents) measured then
 technical pages high/medium 0.548, off-topic high/medium 2.9%. Since phase 5 the model is trained on it, so its
 floors are in-sample regression floors at what phase 5 (value5) measures there: AUC 0.985 (floor 0.98), Spearman
 0.508 (0.50), traps 1.0, recall 0.867 (0.86), false flags 0.6%, copy kept 1.0, technical high/medium 0.589 (0.58),
-off-topic 0% (the targets where met).
+off-topic 0% (the targets where met). Phase 6's copies (copy6: a notebook read as JSON signed by its cells) find
+ipyparallel's notebook as its page's copy: recall 0.933 (floor 0.93).
 
 ``test4`` is the held-out split of phase 5: 13 sources labelled after test3 was scored (docs/perf.md, "test4"),
 read by no training and no choice of the Vision, scored once by the merged phase 5. Its Debian part (136
@@ -41,7 +42,9 @@ documents) measured: relevance AUC 0.875 (floor 0.87), Spearman 0.276 (0.27), tr
 (0.85), near-copy recall 0.857 (0.85), false copy flags 0% (the target, 2%), the copy to keep kept 1.0 (the
 target), technical pages high/medium 0.346 (0.34), off-topic high/medium 3.8% (the target, 5%). Far from the
 issue's targets in five places, and said so (the GitHub part meets AUC and technical high/medium); the floors
-hold what generalises today.
+held what generalised then. Since phase 6 the Vision is tuned on it too, so these are in-sample regression
+floors; phase 6's copies (copy6: a reStructuredText changelog signed without its link targets and reference
+marks) find Dask's plain and source changelogs as copies of the rendered one: recall 1.0 (the target, 0.95).
 
 ``dev`` keeps its floors of phase 1: the issue's targets, two lower where dev's Debian part misses them
 (technical high/medium 0.6, measured 0.796 in phase 4; traps 0.9, measured 1.0).
@@ -76,7 +79,7 @@ FLOORS = {
         **TARGETS,
         "relevance_auc": (">=", 0.98),
         "spearman": (">=", 0.50),
-        "copy_recall": (">=", 0.86),
+        "copy_recall": (">=", 0.93),
         "technical_high_medium": (">=", 0.58),
     },
     "test4": {
@@ -84,7 +87,6 @@ FLOORS = {
         "relevance_auc": (">=", 0.87),
         "spearman": (">=", 0.27),
         "traps_below_median": (">=", 0.85),
-        "copy_recall": (">=", 0.85),
         "technical_high_medium": (">=", 0.34),
     },
     "dev": {**TARGETS, "technical_high_medium": (">=", 0.6), "traps_below_median": (">=", 0.9)},

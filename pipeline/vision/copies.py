@@ -23,9 +23,12 @@ Two passes over the texts, both streaming:
    ``HOLDER_MIN_TOKENS`` words of them and it is compared with nothing): two MIT
    licences of two projects are not copies of each other, the same project's licence in two places is;
    a source copy (reStructuredText) loses its role markup (``:func:`x``` → ``x``) and directive lines, so
-   its shingles meet the rendered page's.
+   its shingles meet the rendered page's; after the boilerplate goes, ``neutral_markup`` takes what only one
+   form of a page writes (reStructuredText link targets and reference marks, Markdown link targets in a source
+   copy, ``GH#`` before an issue number anywhere); a notebook served as raw JSON is signed by its cells'
+   sources (``notebook_text``).
 
-``measure(infos)`` finds candidate pairs three ways, none comparing documents blindly (the cost grows with
+``measure(infos)`` finds candidate pairs four ways, none comparing documents blindly (the cost grows with
 the corpus, not its square):
 
 - both MinHashes in LSH (datasketch; expected O(1) candidates per query): pairs at Jaccard ≥ 0.3;
@@ -34,6 +37,8 @@ the corpus, not its square):
   Jaccard is small however complete the containment. Such a pair counts only when the two are one path at
   two revisions, or the larger text is the newer version, the newer date or the rendered page
   (``GROWN_RULES``): a page quoting a whole example file is no copy of it;
+- one page in two languages (``translated``: one place, one page name, different language marks on the
+  paths), by the words both languages write alike or by the anchors translators leave alone (``anchors``);
 - the crawler's word: a Sphinx source copy names its rendered page (``metadata["source_copy_of"]``), which
   it repeats whatever its markup leaves of the shingles.
 
@@ -49,9 +54,11 @@ the document, and ``CODE_CONTAINMENT`` of it lies in the other's code.
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from dataclasses import dataclass, replace
+from difflib import SequenceMatcher
 
 import numpy as np
 from datasketch import MinHashLSH
@@ -89,10 +96,25 @@ HOLDER_MIN_TOKENS = 20
 _HOLDER_LINE = re.compile(r"\b(?:19|20)\d\d\b|^\s*files:", re.IGNORECASE)
 _ROLE = re.compile(r":[\w:+-]+:`([^`<]*?)(?:\s*<[^>]*>)?`")
 _DIRECTIVE_OR_RULE = re.compile(r"^\s*(?:\.\. [\w:-]+::.*|[=\-~^*#+`'\"]{4,})\s*$", re.MULTILINE)
+_RST_TARGET = re.compile(r"^\s*\.\. _[^\n]*?:(?:\s.*)?$", re.MULTILINE)  # .. _`Gabe Joseph`: https://…, .. _v1.2:
+_RST_REFERENCE = re.compile(r"`([^`<]+?)(?:\s*<[^>]*>)?`__?")  # `Gabe Joseph`_, `the guide <https://…>`__
+_RST_WORD_REFERENCE = re.compile(r"\b([A-Za-z][\w.-]*?)__?(?=[\s.,;:!?)]|$)", re.MULTILINE)  # crusaderky_
+_MD_LINK = re.compile(r"!?\[([^\]\n]*)\]\([^)\s]*(?:\s+\"[^\"\n]*\")?\)")  # [text](target "title"), ![alt](img)
+_ISSUE_PREFIX = re.compile(r"\b[A-Za-z]{1,4}#(?=\d)")  # GH#7368, PR#12: what an extlink role renders as
 _PARAGRAPHS = re.compile(r"\n\s*\n")
 _NEUTRAL = re.compile(r"[a-z0-9_]{2,}")  # a token any language writes alike: a name, an identifier, a number
 TRANSLATION_WORDS = 20  # a translation shares at least this many such words with its original ...
 TRANSLATION_SHARE = 0.6  # ... and this share of the smaller one's (two pages of one project: 0.2-0.45)
+ANCHOR_MIN = 10  # or: a translation shares at least this many anchors (``anchors``) with its original ...
+ANCHOR_SHARE = 0.7  # ... this share of the smaller one's distinct anchors (labelled translations: 0.75-1.0) ...
+ANCHOR_ORDER = 0.5  # ... and this share of the shorter anchor sequence in the same order (0.61-1.0)
+ANCHOR_CAP = 2000  # anchors compared in order at most (the opening of a long page orders it well enough)
+_ANCHOR = re.compile(
+    r"https?://[^\s)\]\"'<>]+"  # a URL
+    r"|(?<=\]\()[^)\s]+"  # a Markdown link or image target: ../../img/sky.png
+    r"|(?<!`)`[^`\n]+`(?!`)"  # inline code
+    r"|\b(?:\w*\d\w*|\w*[a-z]\w*[A-Z]\w*|[A-Z]{2,}\w*|\w+_\w+)\b"  # a number, camelCase, an acronym, snake_case
+)
 _LICENCE_WORDS = (
     "copyright",
     "(c)",
@@ -208,7 +230,7 @@ _GENERIC_NAME = frozenset(
     "index readme license licence copying contributing changelog changes news notes main default home overview"
     " intro introduction summary".split()
 )
-_NAME = re.compile(r"(?:\.(?:html?|md|markdown|rst|txt|ipynb|gz|[1-9][a-z]*))+$", re.IGNORECASE)
+_NAME = re.compile(r"(?:\.(?:html?|mdx?|markdown|rst|txt|ipynb|gz|[1-9][a-z]*))+$", re.IGNORECASE)
 _LANGUAGE_MARK = re.compile(r"[._-](?:zh|cn|zh[-_](?:cn|tw|hans|hant)|ja|jp|ko|kr|ru|fr|de|es|pt|en)$", re.IGNORECASE)
 _REVISION_PART = re.compile(
     r"[0-9a-f]{7,40}|v?\d+(?:\.\d+)*|main|master|latest|stable|dev|trunk|html"
@@ -287,10 +309,14 @@ class Signer:
         newest: float,
         copy_of: str | None = None,
     ) -> CopyInfo:
+        cells = notebook_text(text) if kind == "text" else None
+        if cells is not None:  # its lines as a reader of the notebook sees them (pass 1 counted the JSON's)
+            text = cells
         source_copy = is_source_copy(url, title, kind, text, copy_of)
         if source_copy:
             text = _DIRECTIVE_OR_RULE.sub("", _ROLE.sub(r"\1", text))
         licence = _has_licence(text)
+        content = None
         if licence and _licence_share(text) >= LICENCE_DOMINATED:
             all_toks = analysis.tokens(text)
             toks = analysis.tokens("\n".join(line for line in text.split("\n") if _HOLDER_LINE.search(line)))
@@ -298,15 +324,16 @@ class Signer:
                 toks = []
         else:
             content, changed = self._content(text, licence, page_name(url))
-            toks = analysis.tokens(content)
-            all_toks = analysis.tokens(text) if changed else toks
+            toks = analysis.tokens(neutral_markup(content, source_copy))
+            all_toks = analysis.tokens(neutral_markup(text, source_copy)) if changed else toks
             if len(toks) < OWN_MIN_TOKENS:  # next to nothing of its own: a copy of many, compared whole
                 toks = all_toks
         dropped = 1 - len(toks) / len(all_toks) if all_toks else 0.0
         hashes = redundancy.shingle_hashes(toks)
-        words = None
+        words = anchored = None
         if (neighbourhood(url), page_name(url)) in self.counts.translated:  # a translation or its original
             words = np.unique(np.array([hash(t) for t in all_toks if _NEUTRAL.fullmatch(t)], dtype=np.int64))
+            anchored = anchors(content if content is not None else text)
         code_toks = analysis.tokens(self._content("\n".join(map(str, code_blocks)))[0]) if code_blocks else []
         code_share = len(code_toks) / max(len(all_toks), 1)
         code = None
@@ -326,7 +353,60 @@ class Signer:
             copy_of,
             hashes[hashes < SAMPLE_BELOW].astype(np.uint32),
             words,
+            anchors=anchored,
         )
+
+
+def notebook_text(text: str) -> str | None:
+    """A Jupyter notebook read as its raw JSON (a raw file server sends it as text): its cells' sources, one
+    after another, without the outputs (base64 images, tables) and the JSON around them; None for anything that
+    is not a notebook. Its rendered page (nbsphinx) shows the same cells: as JSON, every source line ends in a
+    quoted ``\\n",`` whose ``n`` is a token of its own, so no shingle of the notebook met one of the page's."""
+    if not text.lstrip().startswith("{") or '"cells"' not in text[:2000]:
+        return None
+    try:
+        cells = json.loads(text).get("cells")
+    except (ValueError, AttributeError):
+        return None
+    if not isinstance(cells, list):
+        return None
+    parts = []
+    for cell in cells:
+        source = cell.get("source", "") if isinstance(cell, dict) else ""
+        parts.append("".join(source) if isinstance(source, list) else str(source))
+    return "\n\n".join(parts)
+
+
+def neutral_markup(text: str, source_copy: bool) -> str:
+    """The text as a reader of either form sees it, for its shingles: a Markdown link or image leaves its text
+    (``[the guide](https://…)`` → ``the guide``: its rendered page has no URL there), an issue reference its
+    number (``GH#7368`` → ``7368``: Sphinx renders ``:pr:`7368``` so, the source keeps the bare number); a
+    reStructuredText source copy also loses its link targets (``.. _`Gabe Joseph`: https://…``, at the foot of
+    a changelog: a tenth of its words, none of them on the rendered page) and the reference marks around link
+    text (`` `Gabe Joseph`_`` → ``Gabe Joseph``, ``crusaderky_`` → ``crusaderky``: ``_`` is a token of its own,
+    or sticks to the word, and breaks every shingle it falls in). Applied after the boilerplate lines go (their
+    line keys were counted on the text as stored)."""
+    text = _ISSUE_PREFIX.sub("", text)
+    if source_copy:
+        text = _RST_WORD_REFERENCE.sub(r"\1", _RST_REFERENCE.sub(r"\1", _RST_TARGET.sub("", _MD_LINK.sub(r"\1", text))))
+    return text
+
+
+def anchors(text: str) -> np.ndarray:
+    """What a translator leaves alone, in the page's order: URLs and link targets, image names, inline code,
+    numbers and identifiers (a word with a digit, an inner capital, an underscore, or in capitals: ``gpt-4``,
+    ``OpenAI``, ``INTRO1``, ``LLM``), as the hashes of their ``[a-z0-9_]{2,}`` tokens. Plain words of any
+    language are no anchors, so a German page and its English original are compared on what both write alike
+    (the plain-word test, ``TRANSLATION_SHARE``, reads German words as foreign and fails it)."""
+    toks = [t for found in _ANCHOR.findall(text) for t in _NEUTRAL.findall(found.lower())]
+    return np.array([hash(t) for t in toks[:ANCHOR_CAP]], dtype=np.int64)
+
+
+def _in_order(a: np.ndarray, b: np.ndarray) -> float:
+    """Share of the shorter sequence that the other holds in the same order (the matching blocks of
+    ``difflib.SequenceMatcher``, an approximation of their longest common subsequence from below)."""
+    matcher = SequenceMatcher(None, a.tolist(), b.tolist(), autojunk=False)
+    return sum(block.size for block in matcher.get_matching_blocks()) / max(1, min(len(a), len(b)))
 
 
 def _licence_share(text: str) -> float:
@@ -446,9 +526,19 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
 
 
 def translated(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:
-    """id → [(id of the same page in another language, share of the smaller one's neutral words in both)]: pages
-    of one place and one ``page_name`` whose paths mark different languages (``language_of``; one may mark
-    none), sharing ``TRANSLATION_WORDS`` and ``TRANSLATION_SHARE`` of their language-neutral words."""
+    """id → [(id of the same page in another language, the share that makes it one)]: pages of one place and one
+    ``page_name`` whose paths mark different languages (``language_of``; one may mark none), that share
+
+    - ``TRANSLATION_WORDS`` and ``TRANSLATION_SHARE`` of their language-neutral words (``[a-z0-9_]{2,}``: the
+      names, identifiers and code a Chinese page keeps in Latin letters), or
+    - ``ANCHOR_MIN`` and ``ANCHOR_SHARE`` of their distinct anchors (``anchors``: URLs, image names, inline
+      code, numbers, identifiers), ``ANCHOR_ORDER`` of them in the same order: a German or French page writes
+      every word in Latin letters, so only what translators leave alone tells it is the English page's
+      translation; a prose page of a Chinese guide keeps too few Latin words (14) for the first test.
+
+    The place and the name are the guard: no two pages are compared across languages unless a path marks one
+    as the other's translation. Of the pages of one place without a dup label, 4.5% share 10 anchors and 0.6 of
+    the smaller one's (a licence inside a README, a navigation bar): anchors alone would not do."""
     groups: dict[tuple[str, str], list[CopyInfo]] = {}
     for info in infos:
         if info.words is not None and len(info.words):
@@ -461,10 +551,26 @@ def translated(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:
                     continue
                 shared = len(np.intersect1d(a.words, b.words, assume_unique=True))
                 share = shared / min(len(a.words), len(b.words))
-                if shared >= TRANSLATION_WORDS and share >= TRANSLATION_SHARE:
+                if not (shared >= TRANSLATION_WORDS and share >= TRANSLATION_SHARE):
+                    share = 0.0
+                share = max(share, _anchor_share(a.anchors, b.anchors))  # the stronger of the two tests
+                if share:
                     found.setdefault(a.id, []).append((b.id, round(share, 4)))
                     found.setdefault(b.id, []).append((a.id, round(share, 4)))
     return found
+
+
+def _anchor_share(a: np.ndarray | None, b: np.ndarray | None) -> float:
+    """The share of the smaller one's distinct anchors the other holds, when it passes the anchor test
+    (``translated``); 0.0 when it does not."""
+    if a is None or b is None or not len(a) or not len(b):
+        return 0.0
+    mine, theirs = np.unique(a), np.unique(b)
+    shared = len(np.intersect1d(mine, theirs, assume_unique=True))
+    share = shared / min(len(mine), len(theirs))
+    if shared < ANCHOR_MIN or share < ANCHOR_SHARE or _in_order(a, b) < ANCHOR_ORDER:
+        return 0.0
+    return share
 
 
 def _cycles(found: dict[int, Copy]) -> list[list[int]]:

@@ -56,6 +56,7 @@ class CopyInfo:
     copy_of: str | None = None  # the rendered page the crawler says this is the source of (Sphinx _sources)
     sample: np.ndarray | None = None  # the text's shingle hashes below copies.SAMPLE_BELOW (consistent sample), uint32
     words: np.ndarray | None = None  # hashes of its language-neutral words, for a page with a translation (sorted)
+    anchors: np.ndarray | None = None  # ... and of what translators leave alone, in the page's order (copies.anchors)
     revision_pages: int = 0  # pages of the corpus read at its repository revision (copies.measure sets it)
 
 
