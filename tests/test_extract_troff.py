@@ -68,3 +68,12 @@ def test_extract_reads_a_gzipped_man_page_as_rendered_text():
     assert "Copies one tile of a matrix" in doc.text and ".TH" not in doc.text
     plain = extract(b"NAME\nnot troff at all\n", "text/plain", "file:///tmp/notes.txt").documents[0]
     assert "markup" not in plain.metadata
+
+
+def test_an_escaped_backslash_is_printed_once_and_not_read_again():
+    # One pass over the escapes: "\e" and "\\" print a backslash that no later rule re-reads, so a C string's "\n"
+    # survives, and the text after an escaped backslash is text.
+    page = PAGE + '.SH EXAMPLE\n.nf\nprintf("%d\\en", rows);\n.fi\nA path like C:\\\\fBdir is kept.\n'
+    _title, text, _heads, _code = render(page)
+    assert 'printf("%d\\n", rows);' in text
+    assert "C:\\fBdir" in text

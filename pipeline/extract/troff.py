@@ -77,9 +77,23 @@ def is_man_page(text: str) -> bool:
 
 
 def unescape(text: str) -> str:
-    for pattern, repl in _ESCAPES:
-        text = pattern.sub(repl, text)
-    return text
+    """The text with every escape replaced, in one pass from left to right.
+
+    One pass, not one ``sub`` per rule: a rule's output is never read again, so ``\\e`` and ``\\\\`` (a printed
+    backslash) stay a backslash, and the ``\\fB`` after an escaped backslash stays text, as troff reads them.
+    """
+    out: list[str] = []
+    pos = 0
+    while (start := text.find("\\", pos)) >= 0:
+        out.append(text[pos:start])
+        pos = start + 1  # a lone backslash at the end of the text leaves nothing
+        for pattern, repl in _ESCAPES:
+            if found := pattern.match(text, start):
+                out.append(repl(found) if callable(repl) else found.expand(repl))
+                pos = found.end()
+                break
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def _arguments(rest: str) -> list[str]:
