@@ -47,6 +47,10 @@ VARIANTS = {  # name -> _cute_attention.backward keyword arguments (the first on
     "defer": {"defer_dq": True},  # each dQ flushed behind the next step's S^T, dP^T
     "dkf_defer": {"dk_first": True, "defer_dq": True},
     "dense": {"dq_swizzle": False},  # the fp32 dQ staging tile with dense rows (KCUTE2's base), not swizzled
+    "wr": {"dq_writer": True},  # the swizzled tile handed to a dQ-writer warp (named-barrier arrive), 1 buffer
+    "wr2": {"dq_writer": True, "dq_bufs": 2},  # the same, two staging buffers
+    "regs": {"dq_regs": True},  # register-order staging, a plain bulk reduce by the writer warp, 1 buffer
+    "regs2": {"dq_regs": True, "dq_bufs": 2},  # the same, two staging buffers
 }
 
 

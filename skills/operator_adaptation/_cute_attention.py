@@ -85,10 +85,33 @@ import cutlass.pipeline as pipeline
 import cutlass.utils as utils
 import cutlass.utils.hopper_helpers as sm90_utils
 from cutlass import Float32, Int32, const_expr
+from cutlass._mlir.dialects import llvm
 from cutlass.cute.nvgpu import cpasync, warpgroup
+from cutlass.cutlass_dsl import dsl_user_op
 
 LOG2E = math.log2(math.e)
 _TRACE_LAYOUTS = False  # print the fragments' layouts while tracing (a debugging aid for the register-A regrouping)
+
+
+@dsl_user_op
+def _bulk_reduce_add_f32(gmem_ptr, smem_ptr, nbytes: int, *, loc=None, ip=None) -> None:
+    """``cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32``: nbytes (a multiple of 16, both addresses
+    16-byte aligned) of fp32 from shared memory added element-wise into global memory by the copy engine, tracked
+    by the issuing thread's bulk group (the DSL wraps only the tensor form). One thread issues it."""
+    llvm.inline_asm(
+        None,
+        [
+            gmem_ptr.toint(loc=loc, ip=ip).ir_value(loc=loc, ip=ip),
+            smem_ptr.toint(loc=loc, ip=ip).ir_value(loc=loc, ip=ip),
+            Int32(nbytes).ir_value(loc=loc, ip=ip),
+        ],
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [$0], [$1], $2;",
+        "l,r,r,~{memory}",
+        has_side_effects=True,
+        asm_dialect=0,
+        loc=loc,
+        ip=ip,
+    )
 
 
 class DkDvSm90:
@@ -113,6 +136,9 @@ class DkDvSm90:
         dk_first: bool = False,
         defer_dq: bool = False,
         dq_swizzle: bool = True,
+        dq_writer: bool = False,
+        dq_regs: bool = False,
+        dq_bufs: int = 1,
     ):
         if head_dim not in (64, 128):
             raise ValueError(f"DkDvSm90: head_dim {head_dim} not in (64, 128)")
@@ -133,6 +159,20 @@ class DkDvSm90:
         # 16-byte chunks) rather than dense rows 128 or 256 bytes apart, whose accumulator-layout stores put the 8
         # rows one store instruction touches on the same banks (ncu: 4x the ideal store wavefronts, 2x swizzled)
         self.dq_swizzle = dq_swizzle
+        # FlashAttention-3's dQ hand-off: the math warps store their share, fence and `bar.arrive` a named barrier;
+        # warp 1 of the producer warpgroup (the dQ writer) syncs on it, issues the reduce-add, waits for its read
+        # and arrives at the buffer's "empty" barrier, which the math warps sync on before they store into it again
+        # (`dq_bufs` staging buffers, 1 or 2). `dq_regs` (implies the writer): each thread stores its fp32 share
+        # in its register order (16-byte vectors, a warp's store 512 contiguous bytes: conflict-free) and the
+        # writer adds the whole share by one plain bulk reduce (`cp.reduce.async.bulk...add.f32`) into an
+        # accumulator laid out the same way; ``backward``'s post-pass un-permutes it (``_post_regs``)
+        self.dq_writer = dq_writer or dq_regs
+        self.dq_regs = dq_regs
+        if dq_bufs not in (1, 2) or (dq_bufs == 2 and not self.dq_writer):
+            raise ValueError(f"DkDvSm90: dq_bufs {dq_bufs}: 1, or 2 with the dQ writer")
+        if self.dq_writer and (dk_first or defer_dq):
+            raise ValueError("DkDvSm90: the dQ writer is not combined with dk_first or defer_dq")
+        self.dq_bufs = dq_bufs
         self.threads = 384
 
     # ----------------------------------------------------------------------------------------------- host side
@@ -201,14 +241,16 @@ class DkDvSm90:
             dt, dt, warpgroup.OperandMajorMode.MN, warpgroup.OperandMajorMode.MN, Float32, (1, 2, 1), (tm, d // 2)
         )
         tma_dQ, tdQ = tma_dK, tdK  # placeholders when dQ is not computed (never used then)
-        if const_expr(self.with_dq):
+        if const_expr(self.with_dq and self.dq_regs):
+            tdQ = mdQ  # the writer's plain bulk reduce takes addresses, not a TMA descriptor
+        elif const_expr(self.with_dq):
             dq_staged = self._dq_staged()
             dq_half = cute.slice_(dq_staged, (None, None, 0))
             tma_dQ, tdQ = cpasync.make_tiled_tma_atom(
                 cpasync.CopyReduceBulkTensorTileS2GOp(), mdQ, dq_half, (tm, d // 2)
             )
         ds_elems = cute.cosize(ds_layout) if self.with_dq else 8
-        dq_elems = tm * d if self.with_dq else 4
+        dq_elems = tm * d * self.dq_bufs if self.with_dq else 4
 
         self.kv_bytes = 4 * cute.size_in_bytes(dt, kv_one)  # K and V, two halves each
         self.q_bytes = 2 * cute.size_in_bytes(dt, q_one) + 2 * tm * 4
@@ -350,6 +392,9 @@ class DkDvSm90:
 
         if wg_idx == 0:
             cute.arch.setmaxregister_decrease(self.producer_regs)
+            if const_expr(self.with_dq and self.dq_writer):  # noqa: SIM102 (a constexpr test, then a dynamic one)
+                if warp_idx == 1:
+                    self.write_dq(mdQ, tma_dQ, st, bh, m_lo, n_q_blocks)
             if warp_idx == 0:
                 self.produce(
                     mQ,
@@ -481,13 +526,84 @@ class DkDvSm90:
             cute.gemm(tiled_mma, acc, a[None, None, k], b[None, None, k], acc)
 
     def _dq_staged(self):
-        """The fp32 dQ staging tile's layout, (tile_m, d/2, wg): dense rows, or with ``dq_swizzle`` 128-byte-swizzled
-        atoms of 8 rows x 32 floats stacked along the rows first, so that each 32-column block of a warpgroup's
-        share is one contiguous (tile_m, 32) TMA box (1 at d64, 2 at d128)."""
-        tm, d = self.tile_m, self.d
+        """The fp32 dQ staging tile's layout, (tile_m, d/2, buf*2 + wg): dense rows, or with ``dq_swizzle``
+        128-byte-swizzled atoms of 8 rows x 32 floats stacked along the rows first, so that each 32-column block of
+        a warpgroup's share is one contiguous (tile_m, 32) TMA box (1 at d64, 2 at d128). With ``dq_regs``:
+        (thread, (4, d/16), wg, buf), each thread's d/4 values in its register order as 16-byte vectors, vector j
+        of thread t at float (j * 128 + t) * 4 of its warpgroup's share (``_post_regs`` inverts it)."""
+        tm, d, bufs = self.tile_m, self.d, self.dq_bufs
+        if self.dq_regs:
+            return cute.make_layout((128, (4, d // 16), 2, bufs), stride=(4, (1, 512), tm * d // 2, tm * d))
         if self.dq_swizzle:
-            return sm90_utils.make_smem_layout_epi(Float32, utils.LayoutEnum.ROW_MAJOR, (tm, d // 2), 2)
-        return cute.make_layout((tm, d // 2, 2), stride=(d // 2, 1, tm * d // 2))
+            return sm90_utils.make_smem_layout_epi(Float32, utils.LayoutEnum.ROW_MAJOR, (tm, d // 2), 2 * bufs)
+        return cute.make_layout((tm, d // 2, 2 * bufs), stride=(d // 2, 1, tm * d // 2))
+
+    def _dq_smem(self, st):
+        """The staging tile (``_dq_staged``) as a tensor over the kernel's shared memory."""
+        dq_staged = self._dq_staged()  # made here again: a layout made on the host side cannot be used here
+        if const_expr(self.dq_swizzle and not self.dq_regs):
+            return st.sdQ.get_tensor(dq_staged.outer, swizzle=dq_staged.inner)
+        return st.sdQ.get_tensor(dq_staged)
+
+    @cute.jit
+    def write_dq(self, mdQ, tma_dQ, st, bh, m_lo, n_q_blocks):
+        """The dQ writer (warp 1 of the producer warpgroup): per query tile and math warpgroup, wait for the
+        staged share (named barrier 6 + 2 * buf + wg, the math warpgroup's 128 threads `bar.arrive` it), add it
+        into the fp32 accumulator (TMA reduce-add of the swizzled tile, or with ``dq_regs`` one plain bulk
+        reduce of the register-order share), and once the copy engine has read it hand the buffer back (named
+        barrier 10 + 2 * buf + wg, which the math warpgroup syncs on before it stores there again). Each buffer
+        starts free (one arrive up front) and is not handed back after its last use, so every barrier phase is
+        completed exactly once by both sides."""
+        tm, d, bufs = self.tile_m, self.d, self.dq_bufs
+        share = tm * d // 2  # floats of one warpgroup's share of a query tile's dQ
+        sdQ_all = self._dq_smem(st)
+        unit = cute.make_layout(1)
+        if const_expr(not self.dq_regs):
+            tQs, tQg0 = cpasync.tma_partition(
+                tma_dQ,
+                0,
+                unit,
+                cute.group_modes(sdQ_all, 0, 2),
+                cute.group_modes(cute.local_tile(mdQ[None, None, bh], (tm, d // 2), (None, 0)), 0, 2),
+            )
+            _, tQg1 = cpasync.tma_partition(
+                tma_dQ,
+                0,
+                unit,
+                cute.group_modes(sdQ_all, 0, 2),
+                cute.group_modes(cute.local_tile(mdQ[None, None, bh], (tm, d // 2), (None, 1)), 0, 2),
+            )
+        for b in cutlass.range_constexpr(bufs):
+            for w in cutlass.range_constexpr(2):
+                cute.arch.barrier_arrive(barrier_id=10 + 2 * b + w, number_of_threads=160)
+        for m_block in cutlass.range(m_lo, n_q_blocks, unroll=1):
+            buf = (m_block - m_lo) % bufs if bufs > 1 else 0
+            for w in cutlass.range_constexpr(2):
+                cute.arch.barrier(barrier_id=6 + 2 * buf + w, number_of_threads=160)
+                if const_expr(self.dq_regs):
+                    src = st.sdQ.data_ptr() + (buf * 2 + w) * share
+                    dst = mdQ.iterator + (cute.crd2idx((m_block * tm, 0, bh), mdQ.layout) + w * share)
+                    with cute.arch.elect_one():
+                        _bulk_reduce_add_f32(dst, src, share * 4)
+                else:
+                    cute.copy(tma_dQ, tQs[(None, buf * 2 + w)], (tQg0 if w == 0 else tQg1)[(None, m_block)])
+                cute.arch.cp_async_bulk_commit_group()
+            for w in cutlass.range_constexpr(2):
+                cute.arch.cp_async_bulk_wait_group(1 - w, read=True)
+                if m_block + bufs < n_q_blocks:
+                    cute.arch.barrier_arrive(barrier_id=10 + 2 * buf + w, number_of_threads=160)
+        cute.arch.cp_async_bulk_wait_group(0, read=True)
+
+    @staticmethod
+    @cute.jit
+    def _stage_dq(acc, dst, buf, wg):
+        """The math warpgroup's side of the dQ writer: wait until buffer ``buf`` is free, store this thread's
+        share of acc_dQ (``acc``, a view matching ``dst``), fence the async proxy and arrive (without waiting) at
+        the barrier the writer syncs on."""
+        cute.arch.barrier(barrier_id=10 + 2 * buf + wg, number_of_threads=160)
+        cute.autovec_copy(acc, dst)
+        cute.arch.fence_proxy("async.shared", space="cta")
+        cute.arch.barrier_arrive(barrier_id=6 + 2 * buf + wg, number_of_threads=160)
 
     @staticmethod
     @cute.jit
@@ -605,22 +721,28 @@ class DkDvSm90:
             tQrdS = thr_dQ.make_fragment_A(thr_dQ.partition_A(sdS))
             tQrK = thr_dQ.make_fragment_B(thr_dQ.partition_B(sKt))
             acc_shape_dQ = thr_dQ.partition_shape_C((tm, d))
-            # the fp32 staging tile: (tile_m, d) with each warpgroup's d/2 columns its own region (dense, or
-            # swizzled: self.dq_swizzle), (tile_m, d/2, wg) seen as (tile_m, (d/2, wg)) by the MMA's partition
-            dq_staged = self._dq_staged()  # made here again: a layout made on the host side cannot be used here
-            if const_expr(self.dq_swizzle):
-                sdQ_all = st.sdQ.get_tensor(dq_staged.outer, swizzle=dq_staged.inner)
-            else:
-                sdQ_all = st.sdQ.get_tensor(dq_staged)
-            tdQsdQ = thr_dQ.partition_C(cute.group_modes(sdQ_all, 1, 3))
-            sdQ_w = sdQ_all[None, None, wg]
-            gdQ = cute.local_tile(mdQ[None, None, bh], (tm, d // 2), (None, wg))
-            tQs, tQg = cpasync.tma_partition(
-                tma_dQ, 0, unit, cute.group_modes(sdQ_w, 0, 2), cute.group_modes(gdQ, 0, 2)
-            )
             # made once: each step's product starts from zero (its first wgmma does not accumulate); with defer_dq
             # it lives on to the next step's flush
             acc_dQ = thr_dQ.make_fragment_C(acc_shape_dQ)
+            # the fp32 staging tile: (tile_m, d) with each warpgroup's d/2 columns its own region (dense, or
+            # swizzled: self.dq_swizzle), (tile_m, d/2, buf*2 + wg) seen as (tile_m, (d/2, buf*2 + wg)) by the MMA's
+            # partition (one MMA tile per buffer); dq_regs: (thread, (4, d/16), wg, buf), acc_dQ's registers in
+            # order (its layout is ((2, 2, d/16), 1, 1) with strides (1, 2, 4): register v is value (v % 4, v // 4))
+            sdQ_all = self._dq_smem(st)
+            if const_expr(self.dq_regs):
+                if const_expr(_TRACE_LAYOUTS):
+                    print("acc_dQ", acc_dQ.layout, "tv_C", mma_dQ.tv_layout_C)
+                acc_dQv = cute.make_tensor(acc_dQ.iterator, cute.make_layout((4, d // 16)))
+                tdQsdQ = sdQ_all[tid, None, wg, None]
+            else:
+                tdQsdQ = thr_dQ.partition_C(cute.group_modes(sdQ_all, 1, 3))
+                acc_dQv = acc_dQ[None, 0, 0]
+            if const_expr(not self.dq_writer):
+                sdQ_w = sdQ_all[None, None, wg]
+                gdQ = cute.local_tile(mdQ[None, None, bh], (tm, d // 2), (None, wg))
+                tQs, tQg = cpasync.tma_partition(
+                    tma_dQ, 0, unit, cute.group_modes(sdQ_w, 0, 2), cute.group_modes(gdQ, 0, 2)
+                )
 
         kv_state = pipeline.make_pipeline_state(pipeline.PipelineUserType.Consumer, 1)
         kv_pipe.consumer_wait(kv_state)
@@ -702,7 +824,16 @@ class DkDvSm90:
                 if const_expr(not self.defer_dq):
                     self._flush_dq(acc_dQ, tdQsdQ, tma_dQ, tQs, tQg, m_block, wg, tid)
             else:
-                if const_expr(self.with_dq and not self.defer_dq):
+                if const_expr(self.with_dq and self.dq_writer):
+                    # dQ (committed before dK, so done first) -> this warpgroup's staging buffer, handed to the
+                    # dQ writer by a non-blocking arrive, while dK still runs
+                    warpgroup.wait_group(1)
+                    buf = (m_block - m_lo) % self.dq_bufs if self.dq_bufs > 1 else 0
+                    if const_expr(self.dq_regs):
+                        self._stage_dq(acc_dQv, tdQsdQ[None, buf], buf, wg)
+                    else:
+                        self._stage_dq(acc_dQv, tdQsdQ[None, 0, buf], buf, wg)
+                elif const_expr(self.with_dq and not self.defer_dq):
                     # dQ (committed before dK, so done first) -> this warpgroup's fp32 staging tile -> one TMA
                     # reduce-add, while dK still runs
                     warpgroup.wait_group(1)
@@ -819,6 +950,15 @@ def _gluon_passes():
     return ha
 
 
+def _post():
+    """``_cute_post`` (the register-order dQ post-pass), as a package sibling or, loaded by path, top-level."""
+    try:
+        from . import _cute_post
+    except ImportError:
+        import _cute_post
+    return _cute_post
+
+
 def supported(q, k, v, *, causal: bool, bottom_right: bool = False) -> str | None:
     """None when ``backward`` takes these inputs, else why not: the kernel's contract (module docstring)."""
     import torch
@@ -840,7 +980,8 @@ def supported(q, k, v, *, causal: bool, bottom_right: bool = False) -> str | Non
 
 def backward(q, k, v, o, lse_log2, do, dq, dk, dv, *, causal: bool, scale: float, stages: int = 2,
              heavy_first: bool = True, dk_first: bool = False, defer_dq: bool = False,
-             dq_swizzle: bool = True) -> None:  # fmt: skip
+             dq_swizzle: bool = True, dq_writer: bool = False, dq_regs: bool = False,
+             dq_bufs: int = 1) -> None:  # fmt: skip
     """The whole attention backward: writes dq, dk, dv (contiguous, shaped like q) given the forward's o and its
     base-2 LSE (batch, heads, seq) fp32. Three launches: the Gluon backward's pre-pass (delta = rowsum(dO * O),
     the LSE copied, the fp32 dQ accumulator zeroed), the CuTe kernel (dK, dV written, dQ reduce-added into the
@@ -870,10 +1011,14 @@ def backward(q, k, v, o, lse_log2, do, dq, dk, dv, *, causal: bool, scale: float
     args += [_view(dk), _view(dv), _view(dq_acc)]
     stream = cuda.CUstream(torch.cuda.current_stream().cuda_stream)
     chunk = _chunk(q, n // DkDvSm90.tile_n)
-    key = ("bwd", q.dtype, d, causal, stages, heavy_first, dk_first, defer_dq, dq_swizzle, b, h, n)
-    fn = _compiled(key, lambda: DkDvSm90(d, causal, dtype, 64, stages, with_dq=True, heavy_first=heavy_first,
-                                         dk_first=dk_first, defer_dq=defer_dq, dq_swizzle=dq_swizzle), args, scale,
-                      chunk, stream)  # fmt: skip
+    options = {"heavy_first": heavy_first, "dk_first": dk_first, "defer_dq": defer_dq, "dq_swizzle": dq_swizzle,
+               "dq_writer": dq_writer, "dq_regs": dq_regs, "dq_bufs": dq_bufs}  # fmt: skip
+    key = ("bwd", q.dtype, d, causal, stages, *options.values(), b, h, n)
+    fn = _compiled(key, lambda: DkDvSm90(d, causal, dtype, 64, stages, with_dq=True, **options), args, scale, chunk,
+                   stream)  # fmt: skip
     fn(*args, Float32(scale * LOG2E), Float32(scale), Int32(chunk), stream)
-    ha._bwd_post[(triton.cdiv(n, 64), b * h)](dq_acc, dq, dq.stride(0), dq.stride(1), dq.stride(2), h, n, scale,
-                                              HEAD_DIM=d, BLOCK=64, num_warps=4)  # fmt: skip
+    if dq_regs:
+        _post().post_regs(dq_acc, dq, scale)
+    else:
+        ha._bwd_post[(triton.cdiv(n, 64), b * h)](dq_acc, dq, dq.stride(0), dq.stride(1), dq.stride(2), h, n, scale,
+                                                  HEAD_DIM=d, BLOCK=64, num_warps=4)  # fmt: skip
