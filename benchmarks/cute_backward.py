@@ -41,16 +41,17 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 LOG2E = 1.4426950408889634
+SWZ = {"dq_regs": False}  # KCUTE3's dQ flush: the math warps stage a 128-byte-swizzled tile and issue its reduce-add
 VARIANTS = {  # name -> _cute_attention.backward keyword arguments (the first one named is the table's `cute`)
-    "base": {},
-    "dkf": {"dk_first": True},  # dK issued before the dS^T exchange's barrier
-    "defer": {"defer_dq": True},  # each dQ flushed behind the next step's S^T, dP^T
-    "dkf_defer": {"dk_first": True, "defer_dq": True},
-    "dense": {"dq_swizzle": False},  # the fp32 dQ staging tile with dense rows (KCUTE2's base), not swizzled
-    "wr": {"dq_writer": True},  # the swizzled tile handed to a dQ-writer warp (named-barrier arrive), 1 buffer
-    "wr2": {"dq_writer": True, "dq_bufs": 2},  # the same, two staging buffers
-    "regs": {"dq_regs": True},  # register-order staging, a plain bulk reduce by the writer warp, 1 buffer
-    "regs2": {"dq_regs": True, "dq_bufs": 2},  # the same, two staging buffers
+    "base": {},  # the default: register-order dQ staging, two buffers, a dQ-writer warp's bulk reduce (KCUTE4)
+    "regs1": {"dq_bufs": 1},  # the same with one staging buffer
+    "swz": SWZ,
+    "dense": {**SWZ, "dq_swizzle": False},  # the staging tile with dense rows (KCUTE2's base)
+    "wr": {**SWZ, "dq_writer": True, "dq_bufs": 1},  # the swizzled tile handed to the dQ-writer warp, 1 buffer
+    "wr2": {**SWZ, "dq_writer": True},  # the same, two buffers
+    "dkf": {**SWZ, "dk_first": True},  # dK issued before the dS^T exchange's barrier
+    "defer": {**SWZ, "defer_dq": True},  # each dQ flushed behind the next step's S^T, dP^T
+    "dkf_defer": {**SWZ, "dk_first": True, "defer_dq": True},
 }
 
 
@@ -69,45 +70,24 @@ def _modules():
 
 def check(ca, hb, log, variants=("base",)) -> bool:
     import torch
+    from cute_dkdv import CHECK_CASES, check_inputs, check_line
 
-    bf, fp = torch.bfloat16, torch.float16
-    cases = [  # (batch, heads, seq, head_dim, causal, dtype)
-        (2, 3, 1024, 128, False, bf),
-        (2, 3, 1024, 128, True, bf),
-        (1, 2, 2048, 64, True, bf),
-        (2, 2, 384, 64, False, bf),
-        (1, 4, 256, 128, True, bf),
-        (2, 2, 512, 64, True, bf),
-        (1, 2, 1024, 128, True, fp),
-        (1, 2, 640, 64, False, fp),
-        (1, 2, 128, 64, True, bf),
-    ]
-    gen = torch.Generator(device="cuda").manual_seed(4321)
     ok_all = True
-    for b, h, n, d, causal, dtype in cases:
-        q, k, v, do = (torch.randn((b, h, n, d), device="cuda", dtype=dtype, generator=gen) for _ in range(4))
-        scale = 1.0 / math.sqrt(d)
-        o64, lse2, ref = hb.reference(q, k, v, do, causal, scale)
-        theirs = hb.torch_same_dtype(q, k, v, do, causal, scale)
-        errt = [hb.rel(g, r) for g, r in zip(theirs, ref, strict=True)]
+    cases = [*CHECK_CASES, (1, 2, 128, 64, True, "bfloat16")]  # one key tile: the shortest causal loop
+    for case, q, k, v, do, scale, o64, lse2, ref, errt in check_inputs(hb, cases, 4321):
         for name in variants:
             grads = [torch.full_like(t, float("nan")) for t in (q, k, v)]
             try:
-                ca.backward(q, k, v, o64.to(dtype), lse2.contiguous(), do, *grads, causal=causal, scale=scale,
+                ca.backward(q, k, v, o64.to(q.dtype), lse2.contiguous(), do, *grads, causal=case[4], scale=scale,
                             **VARIANTS[name])  # fmt: skip
                 torch.cuda.synchronize()
             except Exception as error:  # a compile or launch failure fails this case, not the run
                 print(f"check raised {type(error).__name__}: {str(error)[:300]}", flush=True)
-            errs = [hb.rel(g, r) for g, r in zip(grads, ref, strict=True)]
+            errs = {i: hb.rel(g, r) for i, (g, r) in enumerate(zip(grads, ref, strict=True))}
             finite = all(torch.isfinite(g).all().item() for g in grads)
-            ok = finite and all(e <= 2 * t + 1e-6 for e, t in zip(errs, errt, strict=True))
+            ok = finite and all(errs[i] <= 2 * errt[i] + 1e-6 for i in range(3))
             ok_all &= ok
-            line = (
-                f"check {name} {str(dtype).removeprefix('torch.')} b{b} h{h} n{n} d{d} "
-                f"{'causal' if causal else 'full'}: "
-                + " ".join(f"d{'qkv'[i]} {errs[i]:.2e}/{errt[i]:.2e}" for i in range(3))
-                + f" {'PASS' if ok else 'FAIL'}"
-            )
+            line = check_line(f"{name} ", case, errs, errt, ok)
             print(line, flush=True)
             log.write(line + "\n")
     return ok_all
@@ -115,14 +95,10 @@ def check(ca, hb, log, variants=("base",)) -> bool:
 
 def _point(ca, hb, d: int, causal: bool, n: int, variants=("base",)) -> dict:
     import torch
+    from cute_dkdv import bench_inputs
     from triton.testing import do_bench
 
-    b, h = 16384 // n, 2048 // d
-    scale = 1.0 / math.sqrt(d)
-    gen = torch.Generator(device="cuda").manual_seed(n + d)
-    q, k, v, do = (torch.randn((b, h, n, d), device="cuda", dtype=torch.bfloat16, generator=gen) for _ in range(4))
-    o, lse = torch.ops.aten._scaled_dot_product_flash_attention(q, k, v, 0.0, causal, False, scale=scale)[:2]
-    lse2 = (lse.float() * LOG2E).contiguous()
+    b, h, scale, q, k, v, do, o, lse2 = bench_inputs(d, causal, n)
     flops = 2.5 * 4.0 * b * h * n * n * d / (2 if causal else 1)
     row = {"d": d, "causal": causal, "seq": n, "batch": b, "heads": h}
     mine = [torch.empty_like(t) for t in (q, k, v)]
@@ -198,13 +174,9 @@ def once(ca, hb, d: int, causal: bool, n: int, variants) -> None:
     twice first, then once each inside one cudaProfilerStart/Stop range (pre-pass, kernel, post-pass each), on
     the --bench grid's inputs for (d, causal, n)."""
     import torch
+    from cute_dkdv import bench_inputs
 
-    b, h = 16384 // n, 2048 // d
-    scale = 1.0 / math.sqrt(d)
-    gen = torch.Generator(device="cuda").manual_seed(n + d)
-    q, k, v, do = (torch.randn((b, h, n, d), device="cuda", dtype=torch.bfloat16, generator=gen) for _ in range(4))
-    o, lse = torch.ops.aten._scaled_dot_product_flash_attention(q, k, v, 0.0, causal, False, scale=scale)[:2]
-    lse2 = (lse.float() * LOG2E).contiguous()
+    b, h, scale, q, k, v, do, o, lse2 = bench_inputs(d, causal, n)
     grads = [torch.empty_like(t) for t in (q, k, v)]
     calls: list[tuple[str, Callable[[], object]]] = [
         (

@@ -1,9 +1,11 @@
 """The CuTe DSL backward is optional: nothing on the CPU path imports it, nor the DSL it needs.
 
 ``skills/operator_adaptation/_cute_attention.py`` imports ``cutlass`` (the ``nvidia-cutlass-dsl`` wheels, extra
-``cute``) at module level; only ``benchmarks/cute_dkdv.py`` and ``benchmarks/cute_backward.py`` load it. These tests need no CuTe DSL: one runs the
-CPU path in a fresh interpreter and looks at what it loaded, the other reads every import statement of the
-packages (pipeline/, skills/, shijie/) so that a new one cannot sneak in on a path the first test does not walk.
+``cute``) at module level; ``benchmarks/cute_dkdv.py`` and ``benchmarks/cute_backward.py`` load it, and the sm90
+dispatch (``launch._cute_module``) inside a function, on an sm90 device only. These tests need no CuTe DSL: one
+runs the CPU path in a fresh interpreter and looks at what it loaded, the other reads every import statement of
+the packages (pipeline/, skills/, shijie/) so that a new one cannot sneak in on a path the first test does not
+walk; the last checks the register-order dQ post-pass (``_cute_post``, Triton only) under the interpreter.
 """
 
 from __future__ import annotations
@@ -66,6 +68,27 @@ def _imports(path: Path) -> set[str]:
     return names
 
 
+def _module_level_imports(path: Path) -> set[str]:
+    """The imports of ``path`` outside any function body (those run when the module is imported)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    inside = {id(n) for f in ast.walk(tree) if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)
+              for n in ast.walk(f) if n is not f}  # fmt: skip
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in inside:
+            continue
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            names.add(("." * node.level) + (node.module or ""))
+            names.update(f"{'.' * node.level}{node.module or ''}.{alias.name}" for alias in node.names)
+    return names
+
+
+# the sm90 dispatch: the one module that may import the CuTe backward, and only inside a function (lazily)
+LAZY_IMPORTER = "skills/operator_adaptation/launch.py"
+
+
 def test_only_the_prototype_itself_imports_the_dsl_and_no_package_module_imports_the_prototype():
     offenders = []
     for package in ("pipeline", "skills", "shijie"):
@@ -73,11 +96,14 @@ def test_only_the_prototype_itself_imports_the_dsl_and_no_package_module_imports
             rel = path.relative_to(ROOT).as_posix()
             if rel == "skills/operator_adaptation/_cute_attention.py":
                 continue
-            for name in _imports(path):
+            names = _module_level_imports(path) if rel == LAZY_IMPORTER else _imports(path)
+            for name in names:
                 bare = name.lstrip(".")
                 if bare.split(".")[0] == "cutlass" or bare.endswith("_cute_attention"):
                     offenders.append(f"{rel}: {name}")
     assert offenders == []
+    # the dispatch does import it, lazily (otherwise the exemption above would hide nothing)
+    assert any(n.endswith("_cute_attention") for n in _imports(ROOT / LAZY_IMPORTER))
     # and the prototype does import the DSL (otherwise the check above would prove nothing about it)
     assert "cutlass" in {n.split(".")[0] for n in _imports(ROOT / "skills/operator_adaptation/_cute_attention.py")}
 

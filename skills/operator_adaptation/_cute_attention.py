@@ -77,6 +77,7 @@ the base-2 LSE (batch, heads, seq) of the forward; dq, dk, dv written (``support
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import cuda.bindings.driver as cuda
 import cutlass
@@ -137,8 +138,8 @@ class DkDvSm90:
         defer_dq: bool = False,
         dq_swizzle: bool = True,
         dq_writer: bool = False,
-        dq_regs: bool = False,
-        dq_bufs: int = 1,
+        dq_regs: bool = True,
+        dq_bufs: int | None = None,
     ):
         if head_dim not in (64, 128):
             raise ValueError(f"DkDvSm90: head_dim {head_dim} not in (64, 128)")
@@ -168,6 +169,8 @@ class DkDvSm90:
         # accumulator laid out the same way; ``backward``'s post-pass un-permutes it (``_post_regs``)
         self.dq_writer = dq_writer or dq_regs
         self.dq_regs = dq_regs
+        if dq_bufs is None:  # two where the writer frees them (d128: 226 KiB of the 227 a block may have), else one
+            dq_bufs = 2 if self.dq_writer else 1
         if dq_bufs not in (1, 2) or (dq_bufs == 2 and not self.dq_writer):
             raise ValueError(f"DkDvSm90: dq_bufs {dq_bufs}: 1, or 2 with the dQ writer")
         if self.dq_writer and (dk_first or defer_dq):
@@ -390,98 +393,30 @@ class DkDvSm90:
         if const_expr(self.causal):
             m_lo = (n_block * tn) // tm
 
+        gmem = (mQ, mK, mV, mdO, mLSE, mDelta)
+        smem = (sQ, sK, sV, sdO, sLSE, sDelta)
+        tile = (n_block, bh, m_lo, n_q_blocks)
         if wg_idx == 0:
             cute.arch.setmaxregister_decrease(self.producer_regs)
             if const_expr(self.with_dq and self.dq_writer):  # noqa: SIM102 (a constexpr test, then a dynamic one)
                 if warp_idx == 1:
                     self.write_dq(mdQ, tma_dQ, st, bh, m_lo, n_q_blocks)
             if warp_idx == 0:
-                self.produce(
-                    mQ,
-                    mK,
-                    mV,
-                    mdO,
-                    mLSE,
-                    mDelta,
-                    sQ,
-                    sK,
-                    sV,
-                    sdO,
-                    sLSE,
-                    sDelta,
-                    tma_Q,
-                    tma_K,
-                    tma_V,
-                    tma_dO,
-                    tma_LSE,
-                    tma_D,
-                    kv_pipe,
-                    q_pipe,
-                    n_block,
-                    bh,
-                    m_lo,
-                    n_q_blocks,
-                )
+                self.produce(gmem, smem, (tma_Q, tma_K, tma_V, tma_dO, tma_LSE, tma_D), kv_pipe, q_pipe, tile)
         else:
             cute.arch.setmaxregister_increase(self.mma_regs)
-            self.consume(
-                mma_SdP,
-                mma_dKV,
-                mma_dQ,
-                mdK,
-                mdV,
-                mdQ,
-                sQ,
-                sK,
-                sV,
-                sdO,
-                sLSE,
-                sDelta,
-                tma_dK,
-                tma_dV,
-                tma_dQ,
-                st,
-                ds_layout,
-                kv_pipe,
-                q_pipe,
-                n_block,
-                bh,
-                m_lo,
-                n_q_blocks,
-                wg_idx - 1,
-                tidx % 128,
-                scale_log2,
-                scale,
-            )
+            self.consume((mma_SdP, mma_dKV, mma_dQ), (mdK, mdV, mdQ), smem, (tma_dK, tma_dV, tma_dQ), st, ds_layout,
+                         kv_pipe, q_pipe, tile, wg_idx - 1, tidx % 128, scale_log2, scale)  # fmt: skip
 
     @cute.jit
-    def produce(
-        self,
-        mQ,
-        mK,
-        mV,
-        mdO,
-        mLSE,
-        mDelta,
-        sQ,
-        sK,
-        sV,
-        sdO,
-        sLSE,
-        sDelta,
-        tma_Q,
-        tma_K,
-        tma_V,
-        tma_dO,
-        tma_LSE,
-        tma_D,
-        kv_pipe,
-        q_pipe,
-        n_block,
-        bh,
-        m_lo,
-        n_q_blocks,
-    ):
+    def produce(self, gmem, smem, tmas, kv_pipe, q_pipe, tile):
+        """The producer warp: K and V once, then Q, dO, LSE, delta of every query tile this key tile sees through
+        the ``stages``-deep ring. ``gmem``, ``smem``, ``tmas``: the (Q, K, V, dO, LSE, delta) global tensors,
+        shared tiles and TMA atoms; ``tile``: (n_block, bh, m_lo, n_q_blocks)."""
+        mQ, mK, mV, mdO, mLSE, mDelta = gmem
+        sQ, sK, sV, sdO, sLSE, sDelta = smem
+        tma_Q, tma_K, tma_V, tma_dO, tma_LSE, tma_D = tmas
+        n_block, bh, m_lo, n_q_blocks = tile
         d, tm = self.d, self.tile_m
         gK = cute.local_tile(mK[None, None, bh], (self.rows_per_wg, d), (None, 0))
         gV = cute.local_tile(mV[None, None, bh], (self.rows_per_wg, d), (None, 0))
@@ -633,36 +568,16 @@ class DkDvSm90:
         return cute.make_layout(((2, 2, 2), 1, k_blocks), stride=((1, 2, 4), 0, 8))
 
     @cute.jit
-    def consume(
-        self,
-        mma_SdP,
-        mma_dKV,
-        mma_dQ,
-        mdK,
-        mdV,
-        mdQ,
-        sQ,
-        sK,
-        sV,
-        sdO,
-        sLSE,
-        sDelta,
-        tma_dK,
-        tma_dV,
-        tma_dQ,
-        st,
-        ds_layout,
-        kv_pipe,
-        q_pipe,
-        n_block,
-        bh,
-        m_lo,
-        n_q_blocks,
-        wg,
-        tid,
-        scale_log2,
-        scale,
-    ):
+    def consume(self, mmas, outs, smem, tmas, st, ds_layout, kv_pipe, q_pipe, tile, wg, tid, scale_log2, scale):
+        """A math warpgroup (``wg`` 0 or 1, thread ``tid`` of 128): its 64 keys' dK, dV over the query tiles, and
+        with ``with_dq`` its half of each tile's dQ. ``mmas``: the (S/dP, dK/dV, dQ) tiled MMAs; ``outs``: the
+        (dK, dV, dQ) global tensors, ``tmas`` their TMA atoms; ``smem``: the (Q, K, V, dO, LSE, delta) shared
+        tiles; ``tile``: (n_block, bh, m_lo, n_q_blocks)."""
+        mma_SdP, mma_dKV, mma_dQ = mmas
+        mdK, mdV, mdQ = outs
+        sQ, sK, sV, sdO, sLSE, sDelta = smem
+        tma_dK, tma_dV, tma_dQ = tmas
+        n_block, bh, m_lo, n_q_blocks = tile
         d, tm, tn, rw = self.d, self.tile_m, self.tile_n, self.rows_per_wg
         dt = self.dtype
         thr_SdP = mma_SdP.get_slice(tid)
@@ -853,22 +768,21 @@ class DkDvSm90:
         # only it has read), then one of its threads issues the TMA stores; the named barrier (one per
         # warpgroup, 128 threads) orders the shared-memory writes before the store without a CTA-wide barrier
         acc_dK.store(acc_dK.load() * scale)
-        rdK = cute.make_rmem_tensor_like(acc_dK, dt)
-        rdK.store(acc_dK.load().to(dt))
-        rdV = cute.make_rmem_tensor_like(acc_dV, dt)
-        rdV.store(acc_dV.load().to(dt))
-        cute.autovec_copy(rdK, tdKsdK)
-        cute.autovec_copy(rdV, tdVsdV)
+        epilogue = ((acc_dK, tdKsdK, sK_w, tma_dK, mdK), (acc_dV, tdVsdV, sV_w, tma_dV, mdV))
+        for i in cutlass.range_constexpr(2):
+            acc, staged = epilogue[i][0], epilogue[i][1]
+            r = cute.make_rmem_tensor_like(acc, dt)
+            r.store(acc.load().to(dt))
+            cute.autovec_copy(r, staged)
         cute.arch.fence_proxy("async.shared", space="cta")
         cute.arch.barrier(barrier_id=1 + wg, number_of_threads=128)
         if tid < 32:
             one = cute.make_layout(1)
-            gdK = cute.local_tile(mdK[None, None, bh], (rw, d), (n_block * (tn // rw) + wg, 0))
-            gdV = cute.local_tile(mdV[None, None, bh], (rw, d), (n_block * (tn // rw) + wg, 0))
-            tKs, tKg = cpasync.tma_partition(tma_dK, 0, one, cute.group_modes(sK_w, 0, 2), cute.group_modes(gdK, 0, 2))
-            tVs, tVg = cpasync.tma_partition(tma_dV, 0, one, cute.group_modes(sV_w, 0, 2), cute.group_modes(gdV, 0, 2))
-            cute.copy(tma_dK, tKs, tKg)
-            cute.copy(tma_dV, tVs, tVg)
+            for i in cutlass.range_constexpr(2):
+                s_w, tma, m = epilogue[i][2], epilogue[i][3], epilogue[i][4]
+                g = cute.local_tile(m[None, None, bh], (rw, d), (n_block * (tn // rw) + wg, 0))
+                ts, tg = cpasync.tma_partition(tma, 0, one, cute.group_modes(s_w, 0, 2), cute.group_modes(g, 0, 2))
+                cute.copy(tma, ts, tg)
             cute.arch.cp_async_bulk_commit_group()
             cute.arch.cp_async_bulk_wait_group(0, read=True)
 
@@ -959,29 +873,34 @@ def _post():
     return _cute_post
 
 
-def supported(q, k, v, *, causal: bool, bottom_right: bool = False) -> str | None:
-    """None when ``backward`` takes these inputs, else why not: the kernel's contract (module docstring)."""
+def supported(q, k, v, *, causal: bool, bottom_right: bool = False, dk=None, dv=None) -> str | None:
+    """None when ``backward`` takes these inputs (and writes the given dk, dv), else why not: the kernel's
+    contract (module docstring). Bottom-right causal is top-left here: the lengths are equal."""
     import torch
 
     if q.dim() != 4 or k.shape != q.shape or v.shape != q.shape:
         return "q, k, v must be 4-d with the same shape (MHA, equal lengths)"
+    if q.device.type != "cuda":
+        return f"device {q.device}: the kernel runs on an sm90 GPU"
     if q.dtype not in (torch.bfloat16, torch.float16) or k.dtype != q.dtype or v.dtype != q.dtype:
         return f"dtype {q.dtype}: bf16 or fp16"
     if q.shape[-1] not in (64, 128):
         return f"head_dim {q.shape[-1]} (64 or 128)"
     if q.shape[2] % DkDvSm90.tile_n:
         return f"seq {q.shape[2]} is not a multiple of {DkDvSm90.tile_n}"
-    if causal and bottom_right:
-        return "bottom-right causal is not handled (top-left only)"
     if not all(t.is_contiguous() for t in (q, k, v)):
         return "q, k, v must be contiguous"
+    if any(t is not None and not (t.is_contiguous() and t.shape == q.shape) for t in (dk, dv)):
+        return (
+            "dk and dv must be contiguous, shaped like q (the kernel writes them through TMA; dq may have any strides)"
+        )
     return None
 
 
 def backward(q, k, v, o, lse_log2, do, dq, dk, dv, *, causal: bool, scale: float, stages: int = 2,
              heavy_first: bool = True, dk_first: bool = False, defer_dq: bool = False,
-             dq_swizzle: bool = True, dq_writer: bool = False, dq_regs: bool = False,
-             dq_bufs: int = 1) -> None:  # fmt: skip
+             dq_swizzle: bool = True, dq_writer: bool = False, dq_regs: bool = True,
+             dq_bufs: int | None = None) -> None:  # fmt: skip
     """The whole attention backward: writes dq, dk, dv (contiguous, shaped like q) given the forward's o and its
     base-2 LSE (batch, heads, seq) fp32. Three launches: the Gluon backward's pre-pass (delta = rowsum(dO * O),
     the LSE copied, the fp32 dQ accumulator zeroed), the CuTe kernel (dK, dV written, dQ reduce-added into the
@@ -990,9 +909,7 @@ def backward(q, k, v, o, lse_log2, do, dq, dk, dv, *, causal: bool, scale: float
     import torch
     import triton
 
-    why = supported(q, k, v, causal=causal)
-    if why is None and not (dk.is_contiguous() and dv.is_contiguous()):
-        why = "dk and dv must be contiguous (the kernel writes them through TMA; dq may have any strides)"
+    why = supported(q, k, v, causal=causal, dk=dk, dv=dv)
     if why:
         raise ValueError(f"cute backward: {why}")
     ha = _gluon_passes()
@@ -1011,7 +928,7 @@ def backward(q, k, v, o, lse_log2, do, dq, dk, dv, *, causal: bool, scale: float
     args += [_view(dk), _view(dv), _view(dq_acc)]
     stream = cuda.CUstream(torch.cuda.current_stream().cuda_stream)
     chunk = _chunk(q, n // DkDvSm90.tile_n)
-    options = {"heavy_first": heavy_first, "dk_first": dk_first, "defer_dq": defer_dq, "dq_swizzle": dq_swizzle,
+    options: dict[str, Any] = {"heavy_first": heavy_first, "dk_first": dk_first, "defer_dq": defer_dq, "dq_swizzle": dq_swizzle,
                "dq_writer": dq_writer, "dq_regs": dq_regs, "dq_bufs": dq_bufs}  # fmt: skip
     key = ("bwd", q.dtype, d, causal, stages, *options.values(), b, h, n)
     fn = _compiled(key, lambda: DkDvSm90(d, causal, dtype, 64, stages, with_dq=True, **options), args, scale, chunk,
