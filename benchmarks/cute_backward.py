@@ -45,6 +45,7 @@ SWZ = {"dq_regs": False}  # KCUTE3's dQ flush: the math warps stage a 128-byte-s
 VARIANTS = {  # name -> _cute_attention.backward keyword arguments (the first one named is the table's `cute`)
     "base": {},  # the default: register-order dQ staging, two buffers, a dQ-writer warp's bulk reduce (KCUTE4)
     "regs1": {"dq_bufs": 1},  # the same with one staging buffer
+    "dlpack": {"ffi": False},  # the default kernel called through the DSL's DLPack path, not TVM-FFI
     "swz": SWZ,
     "dense": {**SWZ, "dq_swizzle": False},  # the staging tile with dense rows (KCUTE2's base)
     "wr": {**SWZ, "dq_writer": True, "dq_bufs": 1},  # the swizzled tile handed to the dQ-writer warp, 1 buffer
@@ -200,6 +201,54 @@ def once(ca, hb, d: int, causal: bool, n: int, variants) -> None:
     print(f"once d{d} causal={causal} n{n} b{b} h{h}: {', '.join(name for name, _ in calls)}", flush=True)
 
 
+def _overhead_pieces(ca, hb, d: int) -> dict:
+    """The calls ``overhead`` times at head_dim d, on one (1, 1, 128, d) problem."""
+    import torch
+
+    shape = (1, 1, 128, d)
+    q, k, v, do, o = (torch.randn(shape, device="cuda", dtype=torch.bfloat16) for _ in range(5))
+    lse2 = torch.randn((1, 1, 128), device="cuda")
+    g = [torch.empty_like(t) for t in (q, k, v)]
+    acc = torch.zeros(shape, device="cuda")
+    pad = torch.empty(128, device="cuda")
+    ha = hb.ha
+    return {
+        "cute ffi": lambda: ca.backward(q, k, v, o, lse2, do, *g, causal=True, scale=0.1, ffi=True),
+        "cute dlpack": lambda: ca.backward(q, k, v, o, lse2, do, *g, causal=True, scale=0.1, ffi=False),
+        "gluon": lambda: ha.hopper_backward(q, k, v, o, lse2, do, True, 0.1, *g),
+        "pre-pass": lambda: ha._bwd_pre[(2, 1)](o, do, lse2, pad, pad, acc, *o.stride()[:3], *do.stride()[:3], 1, 128,
+                                                128, HEAD_DIM=d, BLOCK=64, ZERO_DQ=True, num_warps=4),
+        "post-pass": lambda: ca._post().post_regs(acc, g[0], 0.1),
+        "9 DLPack views": lambda: [ca._view(t) for t in (q, k, v, do, *g, acc)],
+        "9 torch views": lambda: ca._views(q, k, v, do, pad, pad, g[1], g[2], acc),
+    }  # fmt: skip
+
+
+def overhead(ca, hb, log, calls: int = 200) -> None:
+    """Host time per backward call where the GPU has almost nothing to do (batch 1, one head, seq 128): the CuTe
+    backward called through TVM-FFI and through the DSL's DLPack path, the Gluon backward, and the pieces of the
+    CuTe call (the two Triton passes, the views); microseconds per call, ``calls`` calls after three warm-ups."""
+    import time
+
+    import torch
+
+    for d in (64, 128):
+        for name, fn in _overhead_pieces(ca, hb, d).items():
+            try:
+                for _ in range(3):
+                    fn()
+                torch.cuda.synchronize()
+                t0 = time.perf_counter()
+                for _ in range(calls):
+                    fn()
+                torch.cuda.synchronize()
+                line = f"overhead d{d} {name}: {(time.perf_counter() - t0) / calls * 1e6:.1f} us/call"
+            except Exception as error:
+                line = f"overhead d{d} {name}: raised {type(error).__name__}: {str(error)[:200]}"
+            print(line, flush=True)
+            log.write(line + "\n")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--compile-only", action="store_true", help="compile for sm_90a here, no GPU needed")
@@ -208,6 +257,7 @@ def main(argv=None) -> int:
     ap.add_argument("--grid", choices=("full", "quick"), default="full")
     ap.add_argument("--no-cute", action="store_true", help="time Gluon and cuDNN only (the CuTe check failed)")
     ap.add_argument("--variants", default="base", help=f"comma-separated CuTe variants, of {', '.join(VARIANTS)}")
+    ap.add_argument("--overhead", action="store_true", help="host time per call on a tiny problem")
     ap.add_argument("--once", metavar="D,CAUSAL,N", help="run each variant and Gluon once for ncu, e.g. 64,0,8192")
     ap.add_argument("--out", default=os.environ.get("OUT", "."))
     args = ap.parse_args(argv)
@@ -220,8 +270,8 @@ def main(argv=None) -> int:
         for name in args.variants.split(","):
             failed += cute_dkdv.compile_only(variants, 2, with_dq=True, **VARIANTS[name])
         return 1 if failed else 0
-    if not (args.check or args.bench or args.once):
-        ap.error("nothing to do: give --compile-only, --check, --bench and/or --once")
+    if not (args.check or args.bench or args.once or args.overhead):
+        ap.error("nothing to do: give --compile-only, --check, --bench, --overhead and/or --once")
     import torch
 
     ca, hb = _modules()
@@ -237,6 +287,8 @@ def main(argv=None) -> int:
         if args.check:
             ok = check(ca, hb, log, tuple(args.variants.split(",")))
             print(f"check: {'all PASS' if ok else 'FAILED'}", flush=True)
+        if args.overhead:
+            overhead(ca, hb, log)
         if args.bench:
             seqs = (1024, 2048, 4096, 8192, 16384) if args.grid == "full" else (2048, 8192)
             rows = []

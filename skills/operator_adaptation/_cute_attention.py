@@ -792,7 +792,7 @@ def _view(t):
     from cutlass.cute.runtime import from_dlpack
 
     b, h, n, d = t.shape
-    return from_dlpack(t.reshape(b * h, n, d).permute(1, 2, 0), assumed_align=16)
+    return from_dlpack(t.detach().reshape(b * h, n, d).permute(1, 2, 0), assumed_align=16)
 
 
 _COMPILED: dict = {}
@@ -802,7 +802,7 @@ def _vec(t, bh: int, n: int):
     """A (batch*heads * n,) or (batch, heads, n) fp32 vector -> the kernel's (n, batch*heads) view."""
     from cutlass.cute.runtime import from_dlpack
 
-    return from_dlpack(t.view(bh, n).t(), assumed_align=16)
+    return from_dlpack(t.detach().view(bh, n).t(), assumed_align=16)
 
 
 def _chunk(q, n_key_tiles: int) -> int:
@@ -890,6 +890,8 @@ def supported(q, k, v, *, causal: bool, bottom_right: bool = False, dk=None, dv=
         return f"seq {q.shape[2]} is not a multiple of {DkDvSm90.tile_n}"
     if not all(t.is_contiguous() for t in (q, k, v)):
         return "q, k, v must be contiguous"
+    if any(t is not None and t.data_ptr() % 16 for t in (q, k, v, dk, dv)):
+        return "q, k, v, dk, dv must start 16-byte aligned (TMA)"
     if any(t is not None and not (t.is_contiguous() and t.shape == q.shape) for t in (dk, dv)):
         return (
             "dk and dv must be contiguous, shaped like q (the kernel writes them through TMA; dq may have any strides)"
@@ -897,15 +899,55 @@ def supported(q, k, v, *, causal: bool, bottom_right: bool = False, dk=None, dv=
     return None
 
 
+def ffi_available() -> bool:
+    """Whether ``apache-tvm-ffi`` is importable: ``backward`` then compiles its kernel with ``--enable-tvm-ffi``
+    and calls it with torch tensors on the current stream (a few microseconds), instead of converting nine
+    DLPack views and marshalling them per call (the DSL's default path, whose host time exceeded the kernel's
+    at the grid's short causal points, docs/perf.md "the dQ-writer warp")."""
+    import importlib.util
+    import os
+
+    if os.environ.get("SHIJIE_CUTE_FFI", "1") == "0":  # the DLPack path forced (comparisons, a broken install)
+        return False
+    return importlib.util.find_spec("tvm_ffi") is not None
+
+
+def _compile_ffi(kernel, dtype, b: int, h: int, n: int, d: int, scale: float, chunk: int):
+    """``kernel`` compiled for TVM-FFI calls: fake tensors with the layouts of ``_views`` (static, so a call
+    with other strides or a misaligned pointer is refused by TVM-FFI's checks) and the caller's current stream."""
+    from cutlass.cute.runtime import make_fake_stream, make_fake_tensor
+
+    bh = b * h
+
+    def view(dt):
+        return make_fake_tensor(dt, (n, d, bh), (d, 1, n * d), assumed_align=16)
+
+    def vec():
+        return make_fake_tensor(Float32, (n, bh), (1, n), assumed_align=16)
+
+    args = [view(dtype) for _ in range(4)] + [vec(), vec(), view(dtype), view(dtype), view(Float32)]
+    return cute.compile(kernel, *args, Float32(scale * LOG2E), Float32(scale), Int32(chunk),
+                        make_fake_stream(use_tvm_ffi_env_stream=True), options="--enable-tvm-ffi")  # fmt: skip
+
+
+def _views(q, k, v, do, lse_pad, delta_pad, dk, dv, dq_acc) -> list:
+    """The kernel's torch views: (seq, d, batch*heads) of the 4-d tensors, (seq, batch*heads) of the vectors."""
+    b, h, n, d = q.shape
+    out = [t.detach().reshape(b * h, n, d).permute(1, 2, 0) for t in (q, k, v, do)]
+    out += [t.view(b * h, n).t() for t in (lse_pad, delta_pad)]
+    return out + [t.detach().reshape(b * h, n, d).permute(1, 2, 0) for t in (dk, dv, dq_acc)]
+
+
 def backward(q, k, v, o, lse_log2, do, dq, dk, dv, *, causal: bool, scale: float, stages: int = 2,
              heavy_first: bool = True, dk_first: bool = False, defer_dq: bool = False,
              dq_swizzle: bool = True, dq_writer: bool = False, dq_regs: bool = True,
-             dq_bufs: int | None = None) -> None:  # fmt: skip
+             dq_bufs: int | None = None, ffi: bool | None = None) -> None:  # fmt: skip
     """The whole attention backward: writes dq, dk, dv (contiguous, shaped like q) given the forward's o and its
     base-2 LSE (batch, heads, seq) fp32. Three launches: the Gluon backward's pre-pass (delta = rowsum(dO * O),
     the LSE copied, the fp32 dQ accumulator zeroed), the CuTe kernel (dK, dV written, dQ reduce-added into the
-    accumulator) and the Gluon post-pass (dq = scale x accumulator, cast). Compiles once per (dtype, head_dim,
-    causal, stages, heavy_first, shapes) and caches."""
+    accumulator) and the post-pass (dq = scale x accumulator, cast; ``_cute_post`` for the register-order
+    accumulator). Compiles once per (dtype, head_dim, causal, options, shapes) and caches. ``ffi``: call the
+    kernel through TVM-FFI (default: where ``ffi_available``)."""
     import torch
     import triton
 
@@ -924,16 +966,25 @@ def backward(q, k, v, o, lse_log2, do, dq, dk, dv, *, causal: bool, scale: float
                                   do.stride(0), do.stride(1), do.stride(2), h, n, n, HEAD_DIM=d, BLOCK=tm,
                                   ZERO_DQ=True, num_warps=4)  # fmt: skip
     dtype = {torch.bfloat16: cutlass.BFloat16, torch.float16: cutlass.Float16}[q.dtype]
-    args = [_view(t) for t in (q, k, v, do)] + [_vec(lse_pad, b * h, n), _vec(delta_pad, b * h, n)]
-    args += [_view(dk), _view(dv), _view(dq_acc)]
-    stream = cuda.CUstream(torch.cuda.current_stream().cuda_stream)
     chunk = _chunk(q, n // DkDvSm90.tile_n)
-    options: dict[str, Any] = {"heavy_first": heavy_first, "dk_first": dk_first, "defer_dq": defer_dq, "dq_swizzle": dq_swizzle,
-               "dq_writer": dq_writer, "dq_regs": dq_regs, "dq_bufs": dq_bufs}  # fmt: skip
-    key = ("bwd", q.dtype, d, causal, stages, *options.values(), b, h, n)
-    fn = _compiled(key, lambda: DkDvSm90(d, causal, dtype, 64, stages, with_dq=True, **options), args, scale, chunk,
-                   stream)  # fmt: skip
-    fn(*args, Float32(scale * LOG2E), Float32(scale), Int32(chunk), stream)
+    options: dict[str, Any] = {"heavy_first": heavy_first, "dk_first": dk_first, "defer_dq": defer_dq,
+                               "dq_swizzle": dq_swizzle, "dq_writer": dq_writer, "dq_regs": dq_regs,
+                               "dq_bufs": dq_bufs}  # fmt: skip
+    ffi = ffi_available() if ffi is None else ffi
+    key = ("bwd", q.dtype, d, causal, stages, *options.values(), ffi, b, h, n)
+    if ffi:
+        fn = _COMPILED.get(key)
+        if fn is None:
+            kernel = DkDvSm90(d, causal, dtype, 64, stages, with_dq=True, **options)
+            fn = _COMPILED[key] = _compile_ffi(kernel, dtype, b, h, n, d, scale, chunk)
+        fn(*_views(q, k, v, do, lse_pad, delta_pad, dk, dv, dq_acc), scale * LOG2E, scale, chunk)
+    else:
+        args = [_view(t) for t in (q, k, v, do)] + [_vec(lse_pad, b * h, n), _vec(delta_pad, b * h, n)]
+        args += [_view(dk), _view(dv), _view(dq_acc)]
+        stream = cuda.CUstream(torch.cuda.current_stream().cuda_stream)
+        fn = _compiled(key, lambda: DkDvSm90(d, causal, dtype, 64, stages, with_dq=True, **options), args, scale,
+                       chunk, stream)  # fmt: skip
+        fn(*args, Float32(scale * LOG2E), Float32(scale), Int32(chunk), stream)
     if dq_regs:
         _post().post_regs(dq_acc, dq, scale)
     else:
