@@ -5,6 +5,8 @@ Gluon backward and cuDNN.
     python benchmarks/cute_backward.py --compile-only
     # on the H200: correctness against float64, then the standard grid
     PYTHONUNBUFFERED=1 python benchmarks/cute_backward.py --check --bench [--grid full|quick] [--out DIR]
+    # host time per call on a tiny problem: TVM-FFI vs the DLPack call path vs Gluon, and the pieces
+    PYTHONUNBUFFERED=1 python benchmarks/cute_backward.py --overhead
     # one launch of each variant and of Gluon for ncu (d64, non-causal, seq 8192; the --bench inputs)
     ncu --clock-control none --profile-from-start off -k 'regex:kernel_cutlass|_attn_bwd_hopper' --section ... \
         python benchmarks/cute_backward.py --once 64,0,8192 --variants base,dense
@@ -21,7 +23,8 @@ backward (SDPA math) on the same inputs; a case passes when ours is finite and a
 Speed (``--bench``): the standard grid (head_dim 64/128 x seq 1k-16k x causal or not, batch = 16k/seq, heads =
 2048/head_dim, bf16), O and LSE from SDPA's flash forward. FLOPs as FlashAttention counts them (2.5 x 4·B·H·N²·d,
 halved when causal); ``do_bench`` medians (warmup 10 ms, rep 60 ms, as ``benchmarks/hopper_attention.py``).
-``cute`` = ``_cute_attention.backward`` (the Gluon pre-pass, the CuTe kernel, the Gluon post-pass), ``gluon`` =
+``cute`` = ``_cute_attention.backward`` (the Gluon pre-pass, the CuTe kernel, the post-pass: ``_cute_post`` for the
+default register-order accumulator; ``VARIANTS`` names the other options), ``gluon`` =
 ``hopper_backward`` with main's default config (its pre-pass, kernel and post-pass), both called directly;
 ``cudnn`` = the autograd backward of SDPA's cuDNN backend with the graph retained (as
 ``skills/operator_adaptation/benchmark.py`` times it). ``max|cute-gluon|``: the largest relative difference of
@@ -30,11 +33,9 @@ dq, dk, dv between the two on the timed inputs.
 
 from __future__ import annotations
 
-import argparse
 import functools
 import json
 import math
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -250,16 +251,14 @@ def overhead(ca, hb, log, calls: int = 200) -> None:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--compile-only", action="store_true", help="compile for sm_90a here, no GPU needed")
-    ap.add_argument("--check", action="store_true")
-    ap.add_argument("--bench", action="store_true")
-    ap.add_argument("--grid", choices=("full", "quick"), default="full")
+    sys.path.insert(0, str(HERE))
+    from cute_dkdv import base_parser
+
+    ap = base_parser(__doc__)
     ap.add_argument("--no-cute", action="store_true", help="time Gluon and cuDNN only (the CuTe check failed)")
     ap.add_argument("--variants", default="base", help=f"comma-separated CuTe variants, of {', '.join(VARIANTS)}")
     ap.add_argument("--overhead", action="store_true", help="host time per call on a tiny problem")
     ap.add_argument("--once", metavar="D,CAUSAL,N", help="run each variant and Gluon once for ncu, e.g. 64,0,8192")
-    ap.add_argument("--out", default=os.environ.get("OUT", "."))
     args = ap.parse_args(argv)
     if args.compile_only:
         sys.path.insert(0, str(HERE))

@@ -316,13 +316,19 @@ def bench(ca, hb, kind, log, stages: int = 2, gluon: bool = True) -> list[dict]:
     return rows
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def base_parser(doc: str) -> argparse.ArgumentParser:
+    """The options both CuTe benchmarks take: --compile-only, --check, --bench, --grid, --out."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--compile-only", action="store_true", help="compile for sm_90a here, no GPU needed")
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--bench", action="store_true")
     ap.add_argument("--grid", choices=("full", "quick"), default="full")
     ap.add_argument("--out", default=os.environ.get("OUT", "."))
+    return ap
+
+
+def main(argv=None) -> int:
+    ap = base_parser(__doc__)
     ap.add_argument("--stages", type=int, default=2, help="Q/dO shared-memory stages of the CuTe kernel")
     ap.add_argument("--no-gluon", action="store_true", help="time the CuTe kernel alone")
     ap.add_argument("--profile", action="store_true", help="d128, 16k, non-causal: each kernel once, for ncu")

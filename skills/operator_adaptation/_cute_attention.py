@@ -1,10 +1,11 @@
-"""Hopper (sm90) attention backward in NVIDIA's CuTe DSL: the other route of issue 13, measured, not dispatched.
+"""Hopper (sm90) attention backward in NVIDIA's CuTe DSL: issue 13's kernel, the sm90 dispatch's first choice.
 
 Two entry points: ``dkdv`` (the dK/dV kernel alone, the first prototype) and ``backward`` (the whole backward: the
 same kernel with dQ, ``with_dq=True``, between the Gluon backward's own pre-pass and post-pass). Optional and lazy:
 this module imports ``cutlass`` (the ``nvidia-cutlass-dsl`` wheels, extra ``cute`` in pyproject.toml) at import
-time, so nothing imports it except ``benchmarks/cute_dkdv.py``, ``benchmarks/cute_backward.py`` and whoever asks
-for it explicitly; ``pipeline/``, the CPU path and the Triton/Gluon kernels never do (a CPU test checks that). Written after
+time, so nothing imports it except ``benchmarks/cute_dkdv.py``, ``benchmarks/cute_backward.py`` and the sm90
+dispatch (``launch._cute_module``, inside a function, only on an sm90 device whose problem the Gluon kernel takes
+too); ``pipeline/``, the CPU path and the Triton/Gluon kernels never do (a CPU test checks that). Written after
 reading FlashAttention-4's ``flash_bwd_sm90.py``, FlashAttention-3's ``hopper/`` backward and CUTLASS's CuTe DSL
 Hopper examples (the FMHA forward and the dense GEMM); the code is ours.
 
@@ -39,39 +40,46 @@ double-buffered shared tile laid out as the M-major A operand of dQ = dS K (``tS
 partition of the transposed view, so the stores are the accumulator's registers in order), fences the async proxy
 and meets the other math warpgroup at named barrier 3 (256 threads; the producer warp never waits). Then each
 computes d/2 columns of the 64 x d dQ tile over both halves (the dQ MMA's atom layout is (1, 2, 1): warpgroup w
-takes columns w*d/2..; B = K through an MN-major transposed view of its shared tile), writes its fp32 share to its
-own (64, d/2) staging tile, 128-byte swizzled (``dq_swizzle``, the default: 8-row x 32-float atoms stacked along
-the rows, one TMA box per 32 columns; dense rows 128 or 256 bytes apart put the 8 rows of each accumulator-layout
-store on the same banks, 4x the ideal shared-store wavefronts against 2x swizzled, ncu) and adds it into the fp32
-accumulator by TMA reduce-add (``CopyReduceBulkTensorTileS2GOp``, ``cp.reduce.async.bulk.tensor.add``; one box at
-d64, two at d128) issued by its first warp, behind its own
-named barrier (4 + w, 128 threads) that also covers the previous reduce's read of the tile. Double buffering makes
-one exchange barrier per step enough: a warpgroup rewrites buffer b two steps later, after the next step's barrier,
-which the other reaches only after its dQ product of this step completed. The loop issues S^T, dP^T; P^T; dV; dS^T
--> shared; barrier 3; dQ then dK (async); dQ flushed while dK runs. After the loop barrier 3 once more (the
-epilogue stages dK in the K tile the other warpgroup's last dQ product reads). Causal CTAs start longest first
-(``heavy_first``: the Gluon kernel's ``_program_tile`` order, heads in chunks of one wave, key tiles slowest
-inside a chunk); the grid keeps key tiles fastest. ``dk_first`` (dK issued before the exchange) and ``defer_dq``
-(each dQ flushed behind the next step's S^T, dP^T) are measured variants, both slower (below).
+takes columns w*d/2..; B = K through an MN-major transposed view of its shared tile) and hands its fp32 share to
+the dQ writer (``dq_regs``, the default; FlashAttention-3's structure): it syncs on the staging buffer's "empty"
+named barrier (10 + 2 buf + w, 160 threads), stores the accumulator in its register order (thread t's 16-byte
+vector j at float (j * 128 + t) * 4 of the share: one warp's STS.128 covers 512 contiguous bytes, conflict-free),
+fences the async proxy and arrives, without waiting, at the buffer's "full" barrier (6 + 2 buf + w). Warp 1 of the
+producer warpgroup, the dQ writer, syncs on "full", adds the whole share (8 or 16 KiB) into the fp32 accumulator
+by one plain bulk reduce (``cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32``, inline PTX: the DSL
+wraps only the tensor form), waits for the copy engine's read and arrives at "empty". The accumulator holds each
+64-row tile in that register order, so the post-pass un-permutes it (``_cute_post``). Two staging buffers per
+warpgroup (``dq_bufs``; at d128 that is 226 of the 227 KiB a block may have), so the math warps rarely wait.
+Earlier flushes stay as options (``dq_regs=False``): the math warps stage a 128-byte-swizzled (``dq_swizzle``) or
+dense tile and issue a TMA reduce-add (``CopyReduceBulkTensorTileS2GOp``) behind their own named barrier (4 + w),
+or hand that tile to the writer warp (``dq_writer``). Double buffering of dS^T makes one exchange barrier per step
+enough: a warpgroup rewrites buffer b two steps later, after the next step's barrier, which the other reaches only
+after its dQ product of this step completed. The loop issues S^T, dP^T; P^T; dV; dS^T -> shared; barrier 3; dQ
+then dK (async); dQ staged while dK runs. After the loop barrier 3 once more (the epilogue stages dK in the K tile
+the other warpgroup's last dQ product reads). Causal CTAs start longest first (``heavy_first``: the Gluon kernel's
+``_program_tile`` order, heads in chunks of one wave, key tiles slowest inside a chunk); the grid keeps key tiles
+fastest. ``dk_first`` (dK issued before the exchange) and ``defer_dq`` (each dQ flushed behind the next step's S^T,
+dP^T) are measured variants of the swizzled flush, both slower. ``backward`` calls the compiled kernel through
+TVM-FFI where ``apache-tvm-ffi`` is importable (``ffi_available``): the DSL's default call path (nine DLPack views
+and its argument marshalling per call) cost more host time than the kernel's GPU time at the grid's short causal
+points.
 
-Measured on one H200 (docs/perf.md, "The other route: CuTe DSL dK/dV prototype", then "the whole backward"): the
-dK/dV kernel alone is 1.09x our Gluon dK/dV kernel like for like (d64 1.14x, d128 1.04x), up to 648 TFLOP/s at
-d128 16k; the whole backward passes every check (dq, dk, dv at 1.4-1.5x PyTorch's same-dtype error) but is
-0.952x the Gluon backward over the standard grid (geomean; d64 0.89-0.98x, d128 0.96-1.00x) and 0.892x cuDNN:
-adding dQ costs it 1.72x the dK/dV kernel's time where Gluon pays 1.49x (the fifth product alone is 1.25x).
-``dk_first`` 0.877x and ``defer_dq`` 0.803x Gluon (d128: acc_dQ live across S^T, dP^T spills). ncu (KCUTE3, d128
-16k) put 26% of the kernel's stall samples in the dQ flush (stores, async-proxy fence, the warpgroup barrier):
-the swizzled staging tile (``dq_swizzle``, now the default) halves its bank conflicts and makes the backward
-1.063x the dense one on 8 points (2k/8k, d64/d128, causal or not), 1.000x Gluon there (d64 0.96-1.02x, d128
-0.98-1.05x; the standard grid not re-measured). So ``backward`` is not the dispatch's choice: the Gluon kernel
-stays. Compiles for sm_90a without a GPU (``benchmarks/cute_backward.py --compile-only``): no CTA barrier in the
-main loop; no spills except, swizzled at d128, 11 staging addresses kept on the stack (48 bytes, 11 LDL a step).
+Measured on one H200 (docs/perf.md, "The other route: CuTe DSL dK/dV prototype", "the whole backward", "where its
+dQ time goes", "the dQ-writer warp"): the dK/dV kernel alone is 1.09x our Gluon dK/dV kernel like for like; the
+whole backward with the math warps flushing dQ was 0.952x the Gluon backward (dense staging), then 1.000x
+(swizzled, 8 points); with the dQ writer and the register-order staging it is 1.13x the Gluon backward over the
+standard grid (``benchmarks/cute_backward.py``; 1.07-1.26x at every point), and through the users' path (the
+in-tool benchmark, TVM-FFI) 1.06x cuDNN (1.01-1.12x at every point) against Gluon's 0.95x. Every check passes (dq,
+dk, dv at 1.4-1.5x PyTorch's same-dtype error, bf16 and fp16). Compiles for sm_90a without a GPU
+(``benchmarks/cute_backward.py --compile-only``): no CTA barrier in the main loop, no spills in the default kernel
+(the swizzled flush keeps 11 staging addresses on the stack at d128).
 
-Contract: q, k, v, do of shape (batch, heads, seq, head_dim), contiguous, bf16 or fp16, head_dim 64 or 128, the
-same number of heads and the same length for queries and keys (MHA), the length a multiple of 128 (no ragged
-tiles: TMA would zero-fill them but the kernel does not mask keys past the end); causal is top-left (query i sees
-keys j <= i). ``dkdv``: lse_log2 and delta (batch*heads, seq) fp32, contiguous; dk, dv written. ``backward``: o and
-the base-2 LSE (batch, heads, seq) of the forward; dq, dk, dv written (``supported`` says what it refuses).
+Contract: q, k, v, do of shape (batch, heads, seq, head_dim), contiguous and 16-byte aligned, bf16 or fp16,
+head_dim 64 or 128, the same number of heads and the same length for queries and keys (MHA), the length a multiple
+of 128 (no ragged tiles: TMA would zero-fill them but the kernel does not mask keys past the end); causal is
+top-left (query i sees keys j <= i; with equal lengths that is bottom-right too). ``dkdv``: lse_log2 and delta
+(batch*heads, seq) fp32, contiguous; dk, dv written. ``backward``: o and the base-2 LSE (batch, heads, seq) of the
+forward; dq (any strides), dk, dv (contiguous) written (``supported`` says what it refuses).
 """
 
 from __future__ import annotations
