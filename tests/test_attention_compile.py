@@ -160,13 +160,13 @@ class _StandInHopper:
 
 
 class _StandInCute:
-    """Speaks the contract of _cute_attention: supported(q, k, v, *, causal, bottom_right, dk, dv) -> None or
+    """Speaks the contract of _cute_attention: supported(q, k, v, *, causal, bottom_right, dq, dk, dv) -> None or
     why not, and backward(q, k, v, o, lse, do, dq, dk, dv, *, causal, scale)."""
 
     def __init__(self, why: str | None):
         self.why, self.asked, self.ran = why, [], []
 
-    def supported(self, q, k, v, *, causal, bottom_right, dk=None, dv=None):
+    def supported(self, q, k, v, *, causal, bottom_right, dq=None, dk=None, dv=None):
         self.asked.append({"causal": causal, "bottom_right": bottom_right, "dk_contiguous": dk.is_contiguous()})
         return self.why
 

@@ -881,8 +881,8 @@ def _post():
     return _cute_post
 
 
-def supported(q, k, v, *, causal: bool, bottom_right: bool = False, dk=None, dv=None) -> str | None:
-    """None when ``backward`` takes these inputs (and writes the given dk, dv), else why not: the kernel's
+def supported(q, k, v, *, causal: bool, bottom_right: bool = False, dq=None, dk=None, dv=None) -> str | None:
+    """None when ``backward`` takes these inputs (and writes the given dq, dk, dv), else why not: the kernel's
     contract (module docstring). Bottom-right causal is top-left here: the lengths are equal."""
     import torch
 
@@ -900,6 +900,8 @@ def supported(q, k, v, *, causal: bool, bottom_right: bool = False, dk=None, dv=
         return "q, k, v must be contiguous"
     if any(t is not None and t.data_ptr() % 16 for t in (q, k, v, dk, dv)):
         return "q, k, v, dk, dv must start 16-byte aligned (TMA)"
+    if dq is not None and (dq.shape != q.shape or dq.stride(-1) != 1):
+        return "dq must be shaped like q with a last stride of 1 (the post-pass writes rows)"
     if any(t is not None and not (t.is_contiguous() and t.shape == q.shape) for t in (dk, dv)):
         return (
             "dk and dv must be contiguous, shaped like q (the kernel writes them through TMA; dq may have any strides)"
@@ -959,7 +961,7 @@ def backward(q, k, v, o, lse_log2, do, dq, dk, dv, *, causal: bool, scale: float
     import torch
     import triton
 
-    why = supported(q, k, v, causal=causal, dk=dk, dv=dv)
+    why = supported(q, k, v, causal=causal, dq=dq, dk=dk, dv=dv)
     if why:
         raise ValueError(f"cute backward: {why}")
     ha = _gluon_passes()

@@ -306,40 +306,26 @@ def _cute_module():
     return _cute_attention
 
 
-def _cute_takes(q, k, v, causal: bool, m: Mask, dk, dv):
+def _cute_takes(q, k, v, causal: bool, m: Mask, dq, dk, dv):
     """The CuTe module when it takes a problem the Gluon kernel took (its contract: ``supported(q, k, v, *,
-    causal, bottom_right, dk, dv)`` returns None or why not), else None."""
+    causal, bottom_right, dq, dk, dv)`` returns None or why not), else None."""
     cute = _cute_module()
     if cute is None:
         return None
-    return (
-        cute
-        if cute.supported(q, k, v, causal=bool(causal), bottom_right=m.bottom_right, dk=dk, dv=dv) is None
-        else None
-    )
+    why = cute.supported(q, k, v, causal=bool(causal), bottom_right=m.bottom_right, dq=dq, dk=dk, dv=dv)
+    return cute if why is None else None
 
 
-def backward_backend(
-    q,
-    k,
-    v,
-    causal: bool,
-    *,
-    window: tuple[int, int] | None = None,
-    bottom_right: bool = False,
-    varlen: Varlen | None = None,
-    deterministic: bool = False,
-    dk=None,
-    dv=None,
-) -> str:
-    """Which backward ``backward`` runs for this problem: "cute", "gluon" or "portable" (dk, dv: the output
-    buffers a caller gives, None when ``backward`` makes them, which are contiguous)."""
+def backward_backend(q, k, v, causal: bool, *, window: tuple[int, int] | None = None, bottom_right: bool = False,
+                     varlen: Varlen | None = None, deterministic: bool = False, dq=None, dk=None,
+                     dv=None) -> str:  # fmt: skip
+    """Which backward ``backward`` runs for this problem: "cute", "gluon" or "portable" (dq, dk, dv: the output
+    buffers a caller gives, None when ``backward`` makes them, which are contiguous like q, k and v)."""
     m = mask(causal, window, bottom_right)
     if _hopper(q, k, v, causal, m, window, deterministic, varlen) is None:
         return "portable"
-    dk = k if dk is None else dk  # backward's own buffers are contiguous, like k and v where CuTe takes them
-    dv = v if dv is None else dv
-    return "cute" if _cute_takes(q, k, v, causal, m, dk, dv) is not None else "gluon"
+    dq, dk, dv = (t if b is None else b for t, b in ((q, dq), (k, dk), (v, dv)))
+    return "cute" if _cute_takes(q, k, v, causal, m, dq, dk, dv) is not None else "gluon"
 
 
 def _hopper(q, k, v, causal: bool, m: Mask, window, deterministic: bool, varlen: Varlen | None):
@@ -383,7 +369,7 @@ def backward(
     dq = torch.empty(q.shape, device=q.device, dtype=q.dtype) if dq is None else dq
     hopper = None if portable else _hopper(q, k, v, causal, m, window, deterministic, varlen)
     if hopper is not None:
-        cute = _cute_takes(q, k, v, causal, m, dk, dv)
+        cute = _cute_takes(q, k, v, causal, m, dq, dk, dv)
         if cute is not None:
             cute.backward(q, k, v, o, lse, do, dq, dk, dv, causal=bool(causal), scale=sm_scale)
         else:
