@@ -5,6 +5,8 @@ Gluon backward and cuDNN.
     python benchmarks/cute_backward.py --compile-only
     # on the H200: correctness against float64, then the standard grid
     PYTHONUNBUFFERED=1 python benchmarks/cute_backward.py --check --bench [--grid full|quick] [--out DIR]
+    # host time per call on a tiny problem: TVM-FFI vs the DLPack call path vs Gluon, and the pieces
+    PYTHONUNBUFFERED=1 python benchmarks/cute_backward.py --overhead
     # one launch of each variant and of Gluon for ncu (d64, non-causal, seq 8192; the --bench inputs)
     ncu --clock-control none --profile-from-start off -k 'regex:kernel_cutlass|_attn_bwd_hopper' --section ... \
         python benchmarks/cute_backward.py --once 64,0,8192 --variants base,dense
@@ -21,7 +23,8 @@ backward (SDPA math) on the same inputs; a case passes when ours is finite and a
 Speed (``--bench``): the standard grid (head_dim 64/128 x seq 1k-16k x causal or not, batch = 16k/seq, heads =
 2048/head_dim, bf16), O and LSE from SDPA's flash forward. FLOPs as FlashAttention counts them (2.5 x 4·B·H·N²·d,
 halved when causal); ``do_bench`` medians (warmup 10 ms, rep 60 ms, as ``benchmarks/hopper_attention.py``).
-``cute`` = ``_cute_attention.backward`` (the Gluon pre-pass, the CuTe kernel, the Gluon post-pass), ``gluon`` =
+``cute`` = ``_cute_attention.backward`` (the Gluon pre-pass, the CuTe kernel, the post-pass: ``_cute_post`` for the
+default register-order accumulator; ``VARIANTS`` names the other options), ``gluon`` =
 ``hopper_backward`` with main's default config (its pre-pass, kernel and post-pass), both called directly;
 ``cudnn`` = the autograd backward of SDPA's cuDNN backend with the graph retained (as
 ``skills/operator_adaptation/benchmark.py`` times it). ``max|cute-gluon|``: the largest relative difference of
@@ -30,23 +33,27 @@ dq, dk, dv between the two on the timed inputs.
 
 from __future__ import annotations
 
-import argparse
 import functools
 import json
 import math
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 LOG2E = 1.4426950408889634
+SWZ = {"dq_regs": False}  # KCUTE3's dQ flush: the math warps stage a 128-byte-swizzled tile and issue its reduce-add
 VARIANTS = {  # name -> _cute_attention.backward keyword arguments (the first one named is the table's `cute`)
-    "base": {},
-    "dkf": {"dk_first": True},  # dK issued before the dS^T exchange's barrier
-    "defer": {"defer_dq": True},  # each dQ flushed behind the next step's S^T, dP^T
-    "dkf_defer": {"dk_first": True, "defer_dq": True},
-    "dense": {"dq_swizzle": False},  # the fp32 dQ staging tile with dense rows (KCUTE2's base), not swizzled
+    "base": {},  # the default: register-order dQ staging, two buffers, a dQ-writer warp's bulk reduce (KCUTE4)
+    "regs1": {"dq_bufs": 1},  # the same with one staging buffer
+    "dlpack": {"ffi": False},  # the default kernel called through the DSL's DLPack path, not TVM-FFI
+    "swz": SWZ,
+    "dense": {**SWZ, "dq_swizzle": False},  # the staging tile with dense rows (KCUTE2's base)
+    "wr": {**SWZ, "dq_writer": True, "dq_bufs": 1},  # the swizzled tile handed to the dQ-writer warp, 1 buffer
+    "wr2": {**SWZ, "dq_writer": True},  # the same, two buffers
+    "dkf": {**SWZ, "dk_first": True},  # dK issued before the dS^T exchange's barrier
+    "defer": {**SWZ, "defer_dq": True},  # each dQ flushed behind the next step's S^T, dP^T
+    "dkf_defer": {**SWZ, "dk_first": True, "defer_dq": True},
 }
 
 
@@ -65,45 +72,24 @@ def _modules():
 
 def check(ca, hb, log, variants=("base",)) -> bool:
     import torch
+    from cute_dkdv import CHECK_CASES, check_inputs, check_line
 
-    bf, fp = torch.bfloat16, torch.float16
-    cases = [  # (batch, heads, seq, head_dim, causal, dtype)
-        (2, 3, 1024, 128, False, bf),
-        (2, 3, 1024, 128, True, bf),
-        (1, 2, 2048, 64, True, bf),
-        (2, 2, 384, 64, False, bf),
-        (1, 4, 256, 128, True, bf),
-        (2, 2, 512, 64, True, bf),
-        (1, 2, 1024, 128, True, fp),
-        (1, 2, 640, 64, False, fp),
-        (1, 2, 128, 64, True, bf),
-    ]
-    gen = torch.Generator(device="cuda").manual_seed(4321)
     ok_all = True
-    for b, h, n, d, causal, dtype in cases:
-        q, k, v, do = (torch.randn((b, h, n, d), device="cuda", dtype=dtype, generator=gen) for _ in range(4))
-        scale = 1.0 / math.sqrt(d)
-        o64, lse2, ref = hb.reference(q, k, v, do, causal, scale)
-        theirs = hb.torch_same_dtype(q, k, v, do, causal, scale)
-        errt = [hb.rel(g, r) for g, r in zip(theirs, ref, strict=True)]
+    cases = [*CHECK_CASES, (1, 2, 128, 64, True, "bfloat16")]  # one key tile: the shortest causal loop
+    for case, q, k, v, do, scale, o64, lse2, ref, errt in check_inputs(hb, cases, 4321):
         for name in variants:
             grads = [torch.full_like(t, float("nan")) for t in (q, k, v)]
             try:
-                ca.backward(q, k, v, o64.to(dtype), lse2.contiguous(), do, *grads, causal=causal, scale=scale,
+                ca.backward(q, k, v, o64.to(q.dtype), lse2.contiguous(), do, *grads, causal=case[4], scale=scale,
                             **VARIANTS[name])  # fmt: skip
                 torch.cuda.synchronize()
             except Exception as error:  # a compile or launch failure fails this case, not the run
                 print(f"check raised {type(error).__name__}: {str(error)[:300]}", flush=True)
-            errs = [hb.rel(g, r) for g, r in zip(grads, ref, strict=True)]
+            errs = {i: hb.rel(g, r) for i, (g, r) in enumerate(zip(grads, ref, strict=True))}
             finite = all(torch.isfinite(g).all().item() for g in grads)
-            ok = finite and all(e <= 2 * t + 1e-6 for e, t in zip(errs, errt, strict=True))
+            ok = finite and all(errs[i] <= 2 * errt[i] + 1e-6 for i in range(3))
             ok_all &= ok
-            line = (
-                f"check {name} {str(dtype).removeprefix('torch.')} b{b} h{h} n{n} d{d} "
-                f"{'causal' if causal else 'full'}: "
-                + " ".join(f"d{'qkv'[i]} {errs[i]:.2e}/{errt[i]:.2e}" for i in range(3))
-                + f" {'PASS' if ok else 'FAIL'}"
-            )
+            line = check_line(f"{name} ", case, errs, errt, ok)
             print(line, flush=True)
             log.write(line + "\n")
     return ok_all
@@ -111,14 +97,10 @@ def check(ca, hb, log, variants=("base",)) -> bool:
 
 def _point(ca, hb, d: int, causal: bool, n: int, variants=("base",)) -> dict:
     import torch
+    from cute_dkdv import bench_inputs
     from triton.testing import do_bench
 
-    b, h = 16384 // n, 2048 // d
-    scale = 1.0 / math.sqrt(d)
-    gen = torch.Generator(device="cuda").manual_seed(n + d)
-    q, k, v, do = (torch.randn((b, h, n, d), device="cuda", dtype=torch.bfloat16, generator=gen) for _ in range(4))
-    o, lse = torch.ops.aten._scaled_dot_product_flash_attention(q, k, v, 0.0, causal, False, scale=scale)[:2]
-    lse2 = (lse.float() * LOG2E).contiguous()
+    b, h, scale, q, k, v, do, o, lse2 = bench_inputs(d, causal, n)
     flops = 2.5 * 4.0 * b * h * n * n * d / (2 if causal else 1)
     row = {"d": d, "causal": causal, "seq": n, "batch": b, "heads": h}
     mine = [torch.empty_like(t) for t in (q, k, v)]
@@ -194,13 +176,9 @@ def once(ca, hb, d: int, causal: bool, n: int, variants) -> None:
     twice first, then once each inside one cudaProfilerStart/Stop range (pre-pass, kernel, post-pass each), on
     the --bench grid's inputs for (d, causal, n)."""
     import torch
+    from cute_dkdv import bench_inputs
 
-    b, h = 16384 // n, 2048 // d
-    scale = 1.0 / math.sqrt(d)
-    gen = torch.Generator(device="cuda").manual_seed(n + d)
-    q, k, v, do = (torch.randn((b, h, n, d), device="cuda", dtype=torch.bfloat16, generator=gen) for _ in range(4))
-    o, lse = torch.ops.aten._scaled_dot_product_flash_attention(q, k, v, 0.0, causal, False, scale=scale)[:2]
-    lse2 = (lse.float() * LOG2E).contiguous()
+    b, h, scale, q, k, v, do, o, lse2 = bench_inputs(d, causal, n)
     grads = [torch.empty_like(t) for t in (q, k, v)]
     calls: list[tuple[str, Callable[[], object]]] = [
         (
@@ -224,16 +202,63 @@ def once(ca, hb, d: int, causal: bool, n: int, variants) -> None:
     print(f"once d{d} causal={causal} n{n} b{b} h{h}: {', '.join(name for name, _ in calls)}", flush=True)
 
 
+def _overhead_pieces(ca, hb, d: int) -> dict:
+    """The calls ``overhead`` times at head_dim d, on one (1, 1, 128, d) problem."""
+    import torch
+
+    shape = (1, 1, 128, d)
+    q, k, v, do, o = (torch.randn(shape, device="cuda", dtype=torch.bfloat16) for _ in range(5))
+    lse2 = torch.randn((1, 1, 128), device="cuda")
+    g = [torch.empty_like(t) for t in (q, k, v)]
+    acc = torch.zeros(shape, device="cuda")
+    pad = torch.empty(128, device="cuda")
+    ha = hb.ha
+    return {
+        "cute ffi": lambda: ca.backward(q, k, v, o, lse2, do, *g, causal=True, scale=0.1, ffi=True),
+        "cute dlpack": lambda: ca.backward(q, k, v, o, lse2, do, *g, causal=True, scale=0.1, ffi=False),
+        "gluon": lambda: ha.hopper_backward(q, k, v, o, lse2, do, True, 0.1, *g),
+        "pre-pass": lambda: ha._bwd_pre[(2, 1)](o, do, lse2, pad, pad, acc, *o.stride()[:3], *do.stride()[:3], 1, 128,
+                                                128, HEAD_DIM=d, BLOCK=64, ZERO_DQ=True, num_warps=4),
+        "post-pass": lambda: ca._post().post_regs(acc, g[0], 0.1),
+        "9 DLPack views": lambda: [ca._view(t) for t in (q, k, v, do, *g, acc)],
+        "9 torch views": lambda: ca._views(q, k, v, do, pad, pad, g[1], g[2], acc),
+    }  # fmt: skip
+
+
+def overhead(ca, hb, log, calls: int = 200) -> None:
+    """Host time per backward call where the GPU has almost nothing to do (batch 1, one head, seq 128): the CuTe
+    backward called through TVM-FFI and through the DSL's DLPack path, the Gluon backward, and the pieces of the
+    CuTe call (the two Triton passes, the views); microseconds per call, ``calls`` calls after three warm-ups."""
+    import time
+
+    import torch
+
+    for d in (64, 128):
+        for name, fn in _overhead_pieces(ca, hb, d).items():
+            try:
+                for _ in range(3):
+                    fn()
+                torch.cuda.synchronize()
+                t0 = time.perf_counter()
+                for _ in range(calls):
+                    fn()
+                torch.cuda.synchronize()
+                line = f"overhead d{d} {name}: {(time.perf_counter() - t0) / calls * 1e6:.1f} us/call"
+            except Exception as error:
+                line = f"overhead d{d} {name}: raised {type(error).__name__}: {str(error)[:200]}"
+            print(line, flush=True)
+            log.write(line + "\n")
+
+
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--compile-only", action="store_true", help="compile for sm_90a here, no GPU needed")
-    ap.add_argument("--check", action="store_true")
-    ap.add_argument("--bench", action="store_true")
-    ap.add_argument("--grid", choices=("full", "quick"), default="full")
+    sys.path.insert(0, str(HERE))
+    from cute_dkdv import base_parser
+
+    ap = base_parser(__doc__)
     ap.add_argument("--no-cute", action="store_true", help="time Gluon and cuDNN only (the CuTe check failed)")
     ap.add_argument("--variants", default="base", help=f"comma-separated CuTe variants, of {', '.join(VARIANTS)}")
+    ap.add_argument("--overhead", action="store_true", help="host time per call on a tiny problem")
     ap.add_argument("--once", metavar="D,CAUSAL,N", help="run each variant and Gluon once for ncu, e.g. 64,0,8192")
-    ap.add_argument("--out", default=os.environ.get("OUT", "."))
     args = ap.parse_args(argv)
     if args.compile_only:
         sys.path.insert(0, str(HERE))
@@ -244,8 +269,8 @@ def main(argv=None) -> int:
         for name in args.variants.split(","):
             failed += cute_dkdv.compile_only(variants, 2, with_dq=True, **VARIANTS[name])
         return 1 if failed else 0
-    if not (args.check or args.bench or args.once):
-        ap.error("nothing to do: give --compile-only, --check, --bench and/or --once")
+    if not (args.check or args.bench or args.once or args.overhead):
+        ap.error("nothing to do: give --compile-only, --check, --bench, --overhead and/or --once")
     import torch
 
     ca, hb = _modules()
@@ -261,6 +286,8 @@ def main(argv=None) -> int:
         if args.check:
             ok = check(ca, hb, log, tuple(args.variants.split(",")))
             print(f"check: {'all PASS' if ok else 'FAILED'}", flush=True)
+        if args.overhead:
+            overhead(ca, hb, log)
         if args.bench:
             seqs = (1024, 2048, 4096, 8192, 16384) if args.grid == "full" else (2048, 8192)
             rows = []

@@ -125,28 +125,65 @@ def _views(ca, q, k, v, do, lse2, delta, dk, dv):
     return ca.dkdv_args(q, k, v, do, lse2, delta, dk, dv)
 
 
-def check(ca, hb, log) -> bool:
+# the check cases of both CuTe benchmarks: (batch, heads, seq, head_dim, causal, dtype name); multiples of 128
+CHECK_CASES = [
+    (2, 3, 1024, 128, False, "bfloat16"),
+    (2, 3, 1024, 128, True, "bfloat16"),
+    (1, 2, 2048, 64, True, "bfloat16"),
+    (2, 2, 384, 64, False, "bfloat16"),
+    (1, 4, 256, 128, True, "bfloat16"),
+    (2, 2, 512, 64, True, "bfloat16"),
+    (1, 2, 1024, 128, True, "float16"),
+    (1, 2, 640, 64, False, "float16"),
+]
+
+
+def check_inputs(hb, cases, seed: int):
+    """Per case, fresh random inputs and what they are judged by: yields (case, q, k, v, do, scale, o64, lse2,
+    ref, errt), ref the float64 gradients and errt PyTorch's same-dtype errors against them (hb.rel)."""
     import torch
 
-    bf, fp = torch.bfloat16, torch.float16
-    cases = [  # (batch, heads, seq, head_dim, causal, dtype)
-        (2, 3, 1024, 128, False, bf),
-        (2, 3, 1024, 128, True, bf),
-        (1, 2, 2048, 64, True, bf),
-        (2, 2, 384, 64, False, bf),
-        (1, 4, 256, 128, True, bf),
-        (2, 2, 512, 64, True, bf),
-        (1, 2, 1024, 128, True, fp),
-        (1, 2, 640, 64, False, fp),
-    ]
-    gen = torch.Generator(device="cuda").manual_seed(1234)
-    ok_all = True
-    for b, h, n, d, causal, dtype in cases:
+    gen = torch.Generator(device="cuda").manual_seed(seed)
+    for b, h, n, d, causal, dtype_name in cases:
+        dtype = getattr(torch, dtype_name)
         q, k, v, do = (torch.randn((b, h, n, d), device="cuda", dtype=dtype, generator=gen) for _ in range(4))
         scale = 1.0 / math.sqrt(d)
         o64, lse2, ref = hb.reference(q, k, v, do, causal, scale)
-        delta = (do.double() * o64).sum(-1).float().contiguous()
         theirs = hb.torch_same_dtype(q, k, v, do, causal, scale)
+        errt = [hb.rel(g, r) for g, r in zip(theirs, ref, strict=True)]
+        yield (b, h, n, d, causal, dtype_name), q, k, v, do, scale, o64, lse2, ref, errt
+
+
+def check_line(tag: str, case, errs: dict, errt, ok: bool) -> str:
+    """One check's report line: the errors of the gradients in ``errs`` (index 0-2 -> dq, dk, dv) / PyTorch's."""
+    b, h, n, d, causal, dtype_name = case
+    return (
+        f"check {tag}{dtype_name} b{b} h{h} n{n} d{d} {'causal' if causal else 'full'}: "
+        + " ".join(f"d{'qkv'[i]} {e:.2e}/{errt[i]:.2e}" for i, e in errs.items())
+        + f" {'PASS' if ok else 'FAIL'}"
+    )
+
+
+def bench_inputs(d: int, causal: bool, n: int):
+    """The timed inputs of a standard-grid point, seeded by (n, d): (batch, heads, scale, q, k, v, do, o, lse2),
+    O and the base-2 LSE from SDPA's flash forward."""
+    import torch
+
+    b, h = 16384 // n, 2048 // d
+    scale = 1.0 / math.sqrt(d)
+    gen = torch.Generator(device="cuda").manual_seed(n + d)
+    q, k, v, do = (torch.randn((b, h, n, d), device="cuda", dtype=torch.bfloat16, generator=gen) for _ in range(4))
+    o, lse = torch.ops.aten._scaled_dot_product_flash_attention(q, k, v, 0.0, causal, False, scale=scale)[:2]
+    return b, h, scale, q, k, v, do, o, (lse.float() * LOG2E).contiguous()
+
+
+def check(ca, hb, log) -> bool:
+    import torch
+
+    ok_all = True
+    for case, q, k, v, do, scale, o64, lse2, ref, errt in check_inputs(hb, CHECK_CASES, 1234):
+        causal = case[4]
+        delta = (do.double() * o64).sum(-1).float().contiguous()
         dk = torch.full_like(k, float("nan"))
         dv = torch.full_like(v, float("nan"))
         try:
@@ -155,15 +192,10 @@ def check(ca, hb, log) -> bool:
         except Exception as error:  # a compile or launch failure fails this case, not the run
             print(f"check raised {type(error).__name__}: {str(error)[:300]}", flush=True)
         errs = {i: hb.rel(g, ref[i]) for i, g in ((1, dk), (2, dv))}
-        errt = {i: hb.rel(theirs[i], ref[i]) for i in (1, 2)}
         finite = all(torch.isfinite(g).all().item() for g in (dk, dv))
         ok = finite and all(errs[i] <= 2 * errt[i] + 1e-6 for i in (1, 2))
         ok_all &= ok
-        line = (
-            f"check {str(dtype).removeprefix('torch.')} b{b} h{h} n{n} d{d} {'causal' if causal else 'full'}: "
-            + " ".join(f"d{'qkv'[i]} {errs[i]:.2e}/{errt[i]:.2e}" for i in (1, 2))
-            + f" {'PASS' if ok else 'FAIL'}"
-        )
+        line = check_line("", case, errs, errt, ok)
         print(line, flush=True)
         log.write(line + "\n")
     return ok_all
@@ -178,12 +210,7 @@ def _point(ca, hb, d: int, causal: bool, n: int, stages: int = 2, gluon: bool = 
     from triton.testing import do_bench
 
     ha = hb.ha
-    b, h = 16384 // n, 2048 // d
-    scale = 1.0 / math.sqrt(d)
-    q, k, v, do = (torch.randn((b, h, n, d), device="cuda", dtype=torch.bfloat16) for _ in range(4))
-    fwd = torch.ops.aten._scaled_dot_product_flash_attention(q, k, v, 0.0, causal, False, scale=scale)
-    o, lse = fwd[0], fwd[1]
-    lse2 = (lse.float() * LOG2E).contiguous()
+    b, h, scale, q, k, v, do, o, lse2 = bench_inputs(d, causal, n)
     delta = (do.float() * o.float()).sum(-1).contiguous()
     flops = 8.0 * b * h * n * n * d * (0.5 if causal else 1.0)
     dk, dv = torch.empty_like(k), torch.empty_like(v)
@@ -289,13 +316,19 @@ def bench(ca, hb, kind, log, stages: int = 2, gluon: bool = True) -> list[dict]:
     return rows
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def base_parser(doc: str) -> argparse.ArgumentParser:
+    """The options both CuTe benchmarks take: --compile-only, --check, --bench, --grid, --out."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--compile-only", action="store_true", help="compile for sm_90a here, no GPU needed")
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--bench", action="store_true")
     ap.add_argument("--grid", choices=("full", "quick"), default="full")
     ap.add_argument("--out", default=os.environ.get("OUT", "."))
+    return ap
+
+
+def main(argv=None) -> int:
+    ap = base_parser(__doc__)
     ap.add_argument("--stages", type=int, default=2, help="Q/dO shared-memory stages of the CuTe kernel")
     ap.add_argument("--no-gluon", action="store_true", help="time the CuTe kernel alone")
     ap.add_argument("--profile", action="store_true", help="d128, 16k, non-causal: each kernel once, for ncu")

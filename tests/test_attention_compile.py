@@ -155,10 +155,29 @@ class _StandInHopper:
             t.fill_(value)
 
 
-def _dispatch(monkeypatch, supported: bool):
+class _StandInCute:
+    """Speaks the contract of _cute_attention: supported(q, k, v, *, causal, bottom_right, dq, dk, dv) -> None or
+    why not, and backward(q, k, v, o, lse, do, dq, dk, dv, *, causal, scale)."""
+
+    def __init__(self, why: str | None):
+        self.why, self.asked, self.ran = why, [], []
+
+    def supported(self, q, k, v, *, causal, bottom_right, dq=None, dk=None, dv=None):
+        self.asked.append({"causal": causal, "bottom_right": bottom_right, "dk_contiguous": dk.is_contiguous()})
+        return self.why
+
+    def backward(self, q, k, v, o, lse, do, dq, dk, dv, *, causal, scale):
+        self.ran.append({"causal": causal, "scale": scale})
+        for t, value in ((dq, 4.0), (dk, 5.0), (dv, 6.0)):
+            t.fill_(value)
+
+
+def _dispatch(monkeypatch, supported: bool, cute=None):
+    """An sm90 device with stand-ins for the Gluon module and the CuTe one (None: the extra not importable)."""
     hopper = _StandInHopper(supported)
     monkeypatch.setattr(launch, "_sm90", lambda device: True)
     monkeypatch.setattr(launch, "_hopper_module", lambda: hopper)
+    monkeypatch.setattr(launch, "_cute_module", lambda: cute)
     return hopper
 
 
@@ -185,6 +204,44 @@ def test_sm90_backward_stays_portable_when_the_hopper_module_declines(monkeypatc
     packed, cu = torch.randn(8, 2, 16).to(torch.bfloat16).requires_grad_(), torch.tensor([0, 8], dtype=torch.int32)
     attention_varlen(packed, packed, packed, cu, cu, 8, 8).sum().backward()
     assert hopper.asked[-1]["varlen"] is True and hopper.ran == []
+
+
+def test_sm90_backward_goes_to_cute_when_importable_and_it_takes_what_gluon_takes(monkeypatch):
+    cute = _StandInCute(None)
+    hopper = _dispatch(monkeypatch, supported=True, cute=cute)
+    q, k, v = _tensors((1, 2, 8, 16), (1, 2, 8, 16), (1, 2, 8, 16))
+    assert launch.backward_backend(q, k, v, True) == "cute"
+    attention(q, k, v, is_causal=True, scale=0.5).sum().backward()
+    assert cute.ran == [{"causal": True, "scale": 0.5}] and hopper.ran == []
+    assert cute.asked[-1] == {"causal": True, "bottom_right": False, "dk_contiguous": True}
+    assert (q.grad == 4).all() and (k.grad == 5).all() and (v.grad == 6).all()
+
+
+def test_sm90_backward_falls_back_to_gluon_where_cute_declines_or_is_missing(monkeypatch):
+    cute = _StandInCute("q, k, v must be 4-d with the same shape (MHA, equal lengths)")
+    hopper = _dispatch(monkeypatch, supported=True, cute=cute)
+    q, k, v = _tensors((1, 4, 8, 16), (1, 2, 8, 16), (1, 2, 8, 16))
+    assert launch.backward_backend(q, k, v, False) == "gluon"
+    attention(q, k, v, enable_gqa=True).sum().backward()
+    assert len(cute.asked) == 2 and cute.ran == []  # asked by backward_backend, then by backward
+    assert hopper.ran == [{"causal": False, "sm_scale": 0.25, "bottom_right": False}]
+    assert (q.grad == 1).all() and (k.grad == 2).all()
+
+    hopper = _dispatch(monkeypatch, supported=True, cute=None)  # the extra not importable
+    q, k, v = _tensors((1, 2, 8, 16), (1, 2, 8, 16), (1, 2, 8, 16))
+    assert launch.backward_backend(q, k, v, False) == "gluon"
+    attention(q, k, v).sum().backward()
+    assert len(hopper.ran) == 1 and (v.grad == 3).all()
+
+
+def test_sm90_backward_never_asks_cute_what_gluon_declines(monkeypatch):
+    cute = _StandInCute(None)
+    hopper = _dispatch(monkeypatch, supported=False, cute=cute)
+    q, k, v = _tensors((1, 2, 8, 16), (1, 2, 8, 16), (1, 2, 8, 16))
+    assert launch.backward_backend(q, k, v, False, deterministic=True) == "portable"
+    attention(q, k, v, deterministic=True).sum().backward()
+    assert cute.asked == [] and cute.ran == [] and hopper.ran == []
+    assert torch.isfinite(q.grad).all() and not (q.grad == 4).all()
 
 
 def test_portable_flag_skips_the_hopper_module(monkeypatch):

@@ -5,8 +5,9 @@
 # "The other route: CuTe DSL dK/dV prototype"):
 #
 #   part a (~50 MB): the MLIR compiler extension _cutlass_ir.cu13...so (193 MB, already stripped) as xz
-#   part b (~18 MB): the three small wheels, libcute_dsl_runtime.so (44 MB) as xz, the cu13 wheel's small files,
-#                    and setup.sh, which assembles everything into /tmp/cute/site on the device
+#   part b (~21 MB): the three small wheels and apache-tvm-ffi's (the fast call path), libcute_dsl_runtime.so
+#                    (44 MB) as xz, the cu13 wheel's small files, and setup.sh, which assembles everything into
+#                    /tmp/cute/site on the device
 #
 #   bash tools/cute_carry.sh DEST [XZ_LEVEL]       # e.g. DEST=.kern/kcute (git-ignored), XZ_LEVEL=-9e (default)
 #
@@ -28,7 +29,7 @@ python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 -
     --platform manylinux_2_28_x86_64 --platform manylinux_2_27_x86_64 --platform manylinux_2_17_x86_64 \
     --platform manylinux2014_x86_64 -d "$work/whl" "nvidia-cutlass-dsl==$version" \
     "nvidia-cutlass-dsl-libs-base==$version" "nvidia-cutlass-dsl-libs-core==$version" \
-    "nvidia-cutlass-dsl-libs-cu13==$version"
+    "nvidia-cutlass-dsl-libs-cu13==$version" "apache-tvm-ffi==0.1.15.post2"
 mkdir -p "$dest/a" "$dest/b" "$work/cu13"
 (cd "$work/cu13" && python3 -m zipfile -e "$work"/whl/nvidia_cutlass_dsl_libs_cu13-*.whl .)
 ir=nvidia_cutlass_dsl/dsl_packages/cutlass/_mlir/_mlir_libs/_cutlass_ir.cu13.cpython-312-x86_64-linux-gnu.so
@@ -36,7 +37,7 @@ rt=nvidia_cutlass_dsl/cu13/lib/libcute_dsl_runtime.so
 xz "$level" -T1 -c "$work/cu13/$ir" >"$dest/a/ir.xz"
 xz "$level" -T1 -c "$work/cu13/$rt" >"$dest/b/rt.xz"
 cp "$work"/whl/nvidia_cutlass_dsl-"$version"-*.whl "$work"/whl/nvidia_cutlass_dsl_libs_base-*.whl \
-    "$work"/whl/nvidia_cutlass_dsl_libs_core-*.whl "$dest/b/"
+    "$work"/whl/nvidia_cutlass_dsl_libs_core-*.whl "$work"/whl/apache_tvm_ffi-*.whl "$dest/b/"
 # the cu13 wheel minus its two large libraries and the aarch64/QNX stubs: headers, the version file, its metadata
 (cd "$work/cu13" && tar -cf "$dest/b/cu13small.tar" nvidia_cutlass_dsl/cu13/include \
     nvidia_cutlass_dsl/dsl_packages/cutlass/_mlir/_mlir_libs/_cutlass_ir_version_cu13.py \

@@ -1,10 +1,11 @@
-"""Hopper (sm90) attention backward in NVIDIA's CuTe DSL: the other route of issue 13, measured, not dispatched.
+"""Hopper (sm90) attention backward in NVIDIA's CuTe DSL: issue 13's kernel, the sm90 dispatch's first choice.
 
 Two entry points: ``dkdv`` (the dK/dV kernel alone, the first prototype) and ``backward`` (the whole backward: the
 same kernel with dQ, ``with_dq=True``, between the Gluon backward's own pre-pass and post-pass). Optional and lazy:
 this module imports ``cutlass`` (the ``nvidia-cutlass-dsl`` wheels, extra ``cute`` in pyproject.toml) at import
-time, so nothing imports it except ``benchmarks/cute_dkdv.py``, ``benchmarks/cute_backward.py`` and whoever asks
-for it explicitly; ``pipeline/``, the CPU path and the Triton/Gluon kernels never do (a CPU test checks that). Written after
+time, so nothing imports it except ``benchmarks/cute_dkdv.py``, ``benchmarks/cute_backward.py`` and the sm90
+dispatch (``launch._cute_module``, inside a function, only on an sm90 device whose problem the Gluon kernel takes
+too); ``pipeline/``, the CPU path and the Triton/Gluon kernels never do (a CPU test checks that). Written after
 reading FlashAttention-4's ``flash_bwd_sm90.py``, FlashAttention-3's ``hopper/`` backward and CUTLASS's CuTe DSL
 Hopper examples (the FMHA forward and the dense GEMM); the code is ours.
 
@@ -39,44 +40,52 @@ double-buffered shared tile laid out as the M-major A operand of dQ = dS K (``tS
 partition of the transposed view, so the stores are the accumulator's registers in order), fences the async proxy
 and meets the other math warpgroup at named barrier 3 (256 threads; the producer warp never waits). Then each
 computes d/2 columns of the 64 x d dQ tile over both halves (the dQ MMA's atom layout is (1, 2, 1): warpgroup w
-takes columns w*d/2..; B = K through an MN-major transposed view of its shared tile), writes its fp32 share to its
-own (64, d/2) staging tile, 128-byte swizzled (``dq_swizzle``, the default: 8-row x 32-float atoms stacked along
-the rows, one TMA box per 32 columns; dense rows 128 or 256 bytes apart put the 8 rows of each accumulator-layout
-store on the same banks, 4x the ideal shared-store wavefronts against 2x swizzled, ncu) and adds it into the fp32
-accumulator by TMA reduce-add (``CopyReduceBulkTensorTileS2GOp``, ``cp.reduce.async.bulk.tensor.add``; one box at
-d64, two at d128) issued by its first warp, behind its own
-named barrier (4 + w, 128 threads) that also covers the previous reduce's read of the tile. Double buffering makes
-one exchange barrier per step enough: a warpgroup rewrites buffer b two steps later, after the next step's barrier,
-which the other reaches only after its dQ product of this step completed. The loop issues S^T, dP^T; P^T; dV; dS^T
--> shared; barrier 3; dQ then dK (async); dQ flushed while dK runs. After the loop barrier 3 once more (the
-epilogue stages dK in the K tile the other warpgroup's last dQ product reads). Causal CTAs start longest first
-(``heavy_first``: the Gluon kernel's ``_program_tile`` order, heads in chunks of one wave, key tiles slowest
-inside a chunk); the grid keeps key tiles fastest. ``dk_first`` (dK issued before the exchange) and ``defer_dq``
-(each dQ flushed behind the next step's S^T, dP^T) are measured variants, both slower (below).
+takes columns w*d/2..; B = K through an MN-major transposed view of its shared tile) and hands its fp32 share to
+the dQ writer (``dq_regs``, the default; FlashAttention-3's structure): it syncs on the staging buffer's "empty"
+named barrier (10 + 2 buf + w, 160 threads), stores the accumulator in its register order (thread t's 16-byte
+vector j at float (j * 128 + t) * 4 of the share: one warp's STS.128 covers 512 contiguous bytes, conflict-free),
+fences the async proxy and arrives, without waiting, at the buffer's "full" barrier (6 + 2 buf + w). Warp 1 of the
+producer warpgroup, the dQ writer, syncs on "full", adds the whole share (8 or 16 KiB) into the fp32 accumulator
+by one plain bulk reduce (``cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32``, inline PTX: the DSL
+wraps only the tensor form), waits for the copy engine's read and arrives at "empty". The accumulator holds each
+64-row tile in that register order, so the post-pass un-permutes it (``_cute_post``). Two staging buffers per
+warpgroup (``dq_bufs``; at d128 that is 226 of the 227 KiB a block may have), so the math warps rarely wait.
+Earlier flushes stay as options (``dq_regs=False``): the math warps stage a 128-byte-swizzled (``dq_swizzle``) or
+dense tile and issue a TMA reduce-add (``CopyReduceBulkTensorTileS2GOp``) behind their own named barrier (4 + w),
+or hand that tile to the writer warp (``dq_writer``). Double buffering of dS^T makes one exchange barrier per step
+enough: a warpgroup rewrites buffer b two steps later, after the next step's barrier, which the other reaches only
+after its dQ product of this step completed. The loop issues S^T, dP^T; P^T; dV; dS^T -> shared; barrier 3; dQ
+then dK (async); dQ staged while dK runs. After the loop barrier 3 once more (the epilogue stages dK in the K tile
+the other warpgroup's last dQ product reads). Causal CTAs start longest first (``heavy_first``: the Gluon kernel's
+``_program_tile`` order, heads in chunks of one wave, key tiles slowest inside a chunk); the grid keeps key tiles
+fastest. ``dk_first`` (dK issued before the exchange) and ``defer_dq`` (each dQ flushed behind the next step's S^T,
+dP^T) are measured variants of the swizzled flush, both slower. ``backward`` calls the compiled kernel through
+TVM-FFI where ``apache-tvm-ffi`` is importable (``ffi_available``): the DSL's default call path (nine DLPack views
+and its argument marshalling per call) cost more host time than the kernel's GPU time at the grid's short causal
+points.
 
-Measured on one H200 (docs/perf.md, "The other route: CuTe DSL dK/dV prototype", then "the whole backward"): the
-dK/dV kernel alone is 1.09x our Gluon dK/dV kernel like for like (d64 1.14x, d128 1.04x), up to 648 TFLOP/s at
-d128 16k; the whole backward passes every check (dq, dk, dv at 1.4-1.5x PyTorch's same-dtype error) but is
-0.952x the Gluon backward over the standard grid (geomean; d64 0.89-0.98x, d128 0.96-1.00x) and 0.892x cuDNN:
-adding dQ costs it 1.72x the dK/dV kernel's time where Gluon pays 1.49x (the fifth product alone is 1.25x).
-``dk_first`` 0.877x and ``defer_dq`` 0.803x Gluon (d128: acc_dQ live across S^T, dP^T spills). ncu (KCUTE3, d128
-16k) put 26% of the kernel's stall samples in the dQ flush (stores, async-proxy fence, the warpgroup barrier):
-the swizzled staging tile (``dq_swizzle``, now the default) halves its bank conflicts and makes the backward
-1.063x the dense one on 8 points (2k/8k, d64/d128, causal or not), 1.000x Gluon there (d64 0.96-1.02x, d128
-0.98-1.05x; the standard grid not re-measured). So ``backward`` is not the dispatch's choice: the Gluon kernel
-stays. Compiles for sm_90a without a GPU (``benchmarks/cute_backward.py --compile-only``): no CTA barrier in the
-main loop; no spills except, swizzled at d128, 11 staging addresses kept on the stack (48 bytes, 11 LDL a step).
+Measured on one H200 (docs/perf.md, "The other route: CuTe DSL dK/dV prototype", "the whole backward", "where its
+dQ time goes", "the dQ-writer warp"): the dK/dV kernel alone is 1.09x our Gluon dK/dV kernel like for like; the
+whole backward with the math warps flushing dQ was 0.952x the Gluon backward (dense staging), then 1.000x
+(swizzled, 8 points); with the dQ writer and the register-order staging it is 1.13x the Gluon backward over the
+standard grid (``benchmarks/cute_backward.py``; 1.07-1.26x at every point), and through the users' path (the
+in-tool benchmark, TVM-FFI) 1.06x cuDNN (1.01-1.12x at every point) against Gluon's 0.95x. Every check passes (dq,
+dk, dv at 1.4-1.5x PyTorch's same-dtype error, bf16 and fp16). Compiles for sm_90a without a GPU
+(``benchmarks/cute_backward.py --compile-only``): no CTA barrier in the main loop, no spills in the default kernel
+(the swizzled flush keeps 11 staging addresses on the stack at d128).
 
-Contract: q, k, v, do of shape (batch, heads, seq, head_dim), contiguous, bf16 or fp16, head_dim 64 or 128, the
-same number of heads and the same length for queries and keys (MHA), the length a multiple of 128 (no ragged
-tiles: TMA would zero-fill them but the kernel does not mask keys past the end); causal is top-left (query i sees
-keys j <= i). ``dkdv``: lse_log2 and delta (batch*heads, seq) fp32, contiguous; dk, dv written. ``backward``: o and
-the base-2 LSE (batch, heads, seq) of the forward; dq, dk, dv written (``supported`` says what it refuses).
+Contract: q, k, v, do of shape (batch, heads, seq, head_dim), contiguous and 16-byte aligned, bf16 or fp16,
+head_dim 64 or 128, the same number of heads and the same length for queries and keys (MHA), the length a multiple
+of 128 (no ragged tiles: TMA would zero-fill them but the kernel does not mask keys past the end); causal is
+top-left (query i sees keys j <= i; with equal lengths that is bottom-right too). ``dkdv``: lse_log2 and delta
+(batch*heads, seq) fp32, contiguous; dk, dv written. ``backward``: o and the base-2 LSE (batch, heads, seq) of the
+forward; dq (any strides), dk, dv (contiguous) written (``supported`` says what it refuses).
 """
 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import cuda.bindings.driver as cuda
 import cutlass
@@ -85,10 +94,33 @@ import cutlass.pipeline as pipeline
 import cutlass.utils as utils
 import cutlass.utils.hopper_helpers as sm90_utils
 from cutlass import Float32, Int32, const_expr
+from cutlass._mlir.dialects import llvm
 from cutlass.cute.nvgpu import cpasync, warpgroup
+from cutlass.cutlass_dsl import dsl_user_op
 
 LOG2E = math.log2(math.e)
 _TRACE_LAYOUTS = False  # print the fragments' layouts while tracing (a debugging aid for the register-A regrouping)
+
+
+@dsl_user_op
+def _bulk_reduce_add_f32(gmem_ptr, smem_ptr, nbytes: int, *, loc=None, ip=None) -> None:
+    """``cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32``: nbytes (a multiple of 16, both addresses
+    16-byte aligned) of fp32 from shared memory added element-wise into global memory by the copy engine, tracked
+    by the issuing thread's bulk group (the DSL wraps only the tensor form). One thread issues it."""
+    llvm.inline_asm(
+        None,
+        [
+            gmem_ptr.toint(loc=loc, ip=ip).ir_value(loc=loc, ip=ip),
+            smem_ptr.toint(loc=loc, ip=ip).ir_value(loc=loc, ip=ip),
+            Int32(nbytes).ir_value(loc=loc, ip=ip),
+        ],
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [$0], [$1], $2;",
+        "l,r,r,~{memory}",
+        has_side_effects=True,
+        asm_dialect=0,
+        loc=loc,
+        ip=ip,
+    )
 
 
 class DkDvSm90:
@@ -113,6 +145,9 @@ class DkDvSm90:
         dk_first: bool = False,
         defer_dq: bool = False,
         dq_swizzle: bool = True,
+        dq_writer: bool = False,
+        dq_regs: bool = True,
+        dq_bufs: int | None = None,
     ):
         if head_dim not in (64, 128):
             raise ValueError(f"DkDvSm90: head_dim {head_dim} not in (64, 128)")
@@ -133,6 +168,22 @@ class DkDvSm90:
         # 16-byte chunks) rather than dense rows 128 or 256 bytes apart, whose accumulator-layout stores put the 8
         # rows one store instruction touches on the same banks (ncu: 4x the ideal store wavefronts, 2x swizzled)
         self.dq_swizzle = dq_swizzle
+        # FlashAttention-3's dQ hand-off: the math warps store their share, fence and `bar.arrive` a named barrier;
+        # warp 1 of the producer warpgroup (the dQ writer) syncs on it, issues the reduce-add, waits for its read
+        # and arrives at the buffer's "empty" barrier, which the math warps sync on before they store into it again
+        # (`dq_bufs` staging buffers, 1 or 2). `dq_regs` (implies the writer): each thread stores its fp32 share
+        # in its register order (16-byte vectors, a warp's store 512 contiguous bytes: conflict-free) and the
+        # writer adds the whole share by one plain bulk reduce (`cp.reduce.async.bulk...add.f32`) into an
+        # accumulator laid out the same way; ``backward``'s post-pass un-permutes it (``_post_regs``)
+        self.dq_writer = dq_writer or dq_regs
+        self.dq_regs = dq_regs
+        if dq_bufs is None:  # two where the writer frees them (d128: 226 KiB of the 227 a block may have), else one
+            dq_bufs = 2 if self.dq_writer else 1
+        if dq_bufs not in (1, 2) or (dq_bufs == 2 and not self.dq_writer):
+            raise ValueError(f"DkDvSm90: dq_bufs {dq_bufs}: 1, or 2 with the dQ writer")
+        if self.dq_writer and (dk_first or defer_dq):
+            raise ValueError("DkDvSm90: the dQ writer is not combined with dk_first or defer_dq")
+        self.dq_bufs = dq_bufs
         self.threads = 384
 
     # ----------------------------------------------------------------------------------------------- host side
@@ -201,14 +252,16 @@ class DkDvSm90:
             dt, dt, warpgroup.OperandMajorMode.MN, warpgroup.OperandMajorMode.MN, Float32, (1, 2, 1), (tm, d // 2)
         )
         tma_dQ, tdQ = tma_dK, tdK  # placeholders when dQ is not computed (never used then)
-        if const_expr(self.with_dq):
+        if const_expr(self.with_dq and self.dq_regs):
+            tdQ = mdQ  # the writer's plain bulk reduce takes addresses, not a TMA descriptor
+        elif const_expr(self.with_dq):
             dq_staged = self._dq_staged()
             dq_half = cute.slice_(dq_staged, (None, None, 0))
             tma_dQ, tdQ = cpasync.make_tiled_tma_atom(
                 cpasync.CopyReduceBulkTensorTileS2GOp(), mdQ, dq_half, (tm, d // 2)
             )
         ds_elems = cute.cosize(ds_layout) if self.with_dq else 8
-        dq_elems = tm * d if self.with_dq else 4
+        dq_elems = tm * d * self.dq_bufs if self.with_dq else 4
 
         self.kv_bytes = 4 * cute.size_in_bytes(dt, kv_one)  # K and V, two halves each
         self.q_bytes = 2 * cute.size_in_bytes(dt, q_one) + 2 * tm * 4
@@ -348,95 +401,30 @@ class DkDvSm90:
         if const_expr(self.causal):
             m_lo = (n_block * tn) // tm
 
+        gmem = (mQ, mK, mV, mdO, mLSE, mDelta)
+        smem = (sQ, sK, sV, sdO, sLSE, sDelta)
+        tile = (n_block, bh, m_lo, n_q_blocks)
         if wg_idx == 0:
             cute.arch.setmaxregister_decrease(self.producer_regs)
+            if const_expr(self.with_dq and self.dq_writer):  # noqa: SIM102 (a constexpr test, then a dynamic one)
+                if warp_idx == 1:
+                    self.write_dq(mdQ, tma_dQ, st, bh, m_lo, n_q_blocks)
             if warp_idx == 0:
-                self.produce(
-                    mQ,
-                    mK,
-                    mV,
-                    mdO,
-                    mLSE,
-                    mDelta,
-                    sQ,
-                    sK,
-                    sV,
-                    sdO,
-                    sLSE,
-                    sDelta,
-                    tma_Q,
-                    tma_K,
-                    tma_V,
-                    tma_dO,
-                    tma_LSE,
-                    tma_D,
-                    kv_pipe,
-                    q_pipe,
-                    n_block,
-                    bh,
-                    m_lo,
-                    n_q_blocks,
-                )
+                self.produce(gmem, smem, (tma_Q, tma_K, tma_V, tma_dO, tma_LSE, tma_D), kv_pipe, q_pipe, tile)
         else:
             cute.arch.setmaxregister_increase(self.mma_regs)
-            self.consume(
-                mma_SdP,
-                mma_dKV,
-                mma_dQ,
-                mdK,
-                mdV,
-                mdQ,
-                sQ,
-                sK,
-                sV,
-                sdO,
-                sLSE,
-                sDelta,
-                tma_dK,
-                tma_dV,
-                tma_dQ,
-                st,
-                ds_layout,
-                kv_pipe,
-                q_pipe,
-                n_block,
-                bh,
-                m_lo,
-                n_q_blocks,
-                wg_idx - 1,
-                tidx % 128,
-                scale_log2,
-                scale,
-            )
+            self.consume((mma_SdP, mma_dKV, mma_dQ), (mdK, mdV, mdQ), smem, (tma_dK, tma_dV, tma_dQ), st, ds_layout,
+                         kv_pipe, q_pipe, tile, wg_idx - 1, tidx % 128, scale_log2, scale)  # fmt: skip
 
     @cute.jit
-    def produce(
-        self,
-        mQ,
-        mK,
-        mV,
-        mdO,
-        mLSE,
-        mDelta,
-        sQ,
-        sK,
-        sV,
-        sdO,
-        sLSE,
-        sDelta,
-        tma_Q,
-        tma_K,
-        tma_V,
-        tma_dO,
-        tma_LSE,
-        tma_D,
-        kv_pipe,
-        q_pipe,
-        n_block,
-        bh,
-        m_lo,
-        n_q_blocks,
-    ):
+    def produce(self, gmem, smem, tmas, kv_pipe, q_pipe, tile):
+        """The producer warp: K and V once, then Q, dO, LSE, delta of every query tile this key tile sees through
+        the ``stages``-deep ring. ``gmem``, ``smem``, ``tmas``: the (Q, K, V, dO, LSE, delta) global tensors,
+        shared tiles and TMA atoms; ``tile``: (n_block, bh, m_lo, n_q_blocks)."""
+        mQ, mK, mV, mdO, mLSE, mDelta = gmem
+        sQ, sK, sV, sdO, sLSE, sDelta = smem
+        tma_Q, tma_K, tma_V, tma_dO, tma_LSE, tma_D = tmas
+        n_block, bh, m_lo, n_q_blocks = tile
         d, tm = self.d, self.tile_m
         gK = cute.local_tile(mK[None, None, bh], (self.rows_per_wg, d), (None, 0))
         gV = cute.local_tile(mV[None, None, bh], (self.rows_per_wg, d), (None, 0))
@@ -481,13 +469,84 @@ class DkDvSm90:
             cute.gemm(tiled_mma, acc, a[None, None, k], b[None, None, k], acc)
 
     def _dq_staged(self):
-        """The fp32 dQ staging tile's layout, (tile_m, d/2, wg): dense rows, or with ``dq_swizzle`` 128-byte-swizzled
-        atoms of 8 rows x 32 floats stacked along the rows first, so that each 32-column block of a warpgroup's
-        share is one contiguous (tile_m, 32) TMA box (1 at d64, 2 at d128)."""
-        tm, d = self.tile_m, self.d
+        """The fp32 dQ staging tile's layout, (tile_m, d/2, buf*2 + wg): dense rows, or with ``dq_swizzle``
+        128-byte-swizzled atoms of 8 rows x 32 floats stacked along the rows first, so that each 32-column block of
+        a warpgroup's share is one contiguous (tile_m, 32) TMA box (1 at d64, 2 at d128). With ``dq_regs``:
+        (thread, (4, d/16), wg, buf), each thread's d/4 values in its register order as 16-byte vectors, vector j
+        of thread t at float (j * 128 + t) * 4 of its warpgroup's share (``_post_regs`` inverts it)."""
+        tm, d, bufs = self.tile_m, self.d, self.dq_bufs
+        if self.dq_regs:
+            return cute.make_layout((128, (4, d // 16), 2, bufs), stride=(4, (1, 512), tm * d // 2, tm * d))
         if self.dq_swizzle:
-            return sm90_utils.make_smem_layout_epi(Float32, utils.LayoutEnum.ROW_MAJOR, (tm, d // 2), 2)
-        return cute.make_layout((tm, d // 2, 2), stride=(d // 2, 1, tm * d // 2))
+            return sm90_utils.make_smem_layout_epi(Float32, utils.LayoutEnum.ROW_MAJOR, (tm, d // 2), 2 * bufs)
+        return cute.make_layout((tm, d // 2, 2 * bufs), stride=(d // 2, 1, tm * d // 2))
+
+    def _dq_smem(self, st):
+        """The staging tile (``_dq_staged``) as a tensor over the kernel's shared memory."""
+        dq_staged = self._dq_staged()  # made here again: a layout made on the host side cannot be used here
+        if const_expr(self.dq_swizzle and not self.dq_regs):
+            return st.sdQ.get_tensor(dq_staged.outer, swizzle=dq_staged.inner)
+        return st.sdQ.get_tensor(dq_staged)
+
+    @cute.jit
+    def write_dq(self, mdQ, tma_dQ, st, bh, m_lo, n_q_blocks):
+        """The dQ writer (warp 1 of the producer warpgroup): per query tile and math warpgroup, wait for the
+        staged share (named barrier 6 + 2 * buf + wg, the math warpgroup's 128 threads `bar.arrive` it), add it
+        into the fp32 accumulator (TMA reduce-add of the swizzled tile, or with ``dq_regs`` one plain bulk
+        reduce of the register-order share), and once the copy engine has read it hand the buffer back (named
+        barrier 10 + 2 * buf + wg, which the math warpgroup syncs on before it stores there again). Each buffer
+        starts free (one arrive up front) and is not handed back after its last use, so every barrier phase is
+        completed exactly once by both sides."""
+        tm, d, bufs = self.tile_m, self.d, self.dq_bufs
+        share = tm * d // 2  # floats of one warpgroup's share of a query tile's dQ
+        sdQ_all = self._dq_smem(st)
+        unit = cute.make_layout(1)
+        if const_expr(not self.dq_regs):
+            tQs, tQg0 = cpasync.tma_partition(
+                tma_dQ,
+                0,
+                unit,
+                cute.group_modes(sdQ_all, 0, 2),
+                cute.group_modes(cute.local_tile(mdQ[None, None, bh], (tm, d // 2), (None, 0)), 0, 2),
+            )
+            _, tQg1 = cpasync.tma_partition(
+                tma_dQ,
+                0,
+                unit,
+                cute.group_modes(sdQ_all, 0, 2),
+                cute.group_modes(cute.local_tile(mdQ[None, None, bh], (tm, d // 2), (None, 1)), 0, 2),
+            )
+        for b in cutlass.range_constexpr(bufs):
+            for w in cutlass.range_constexpr(2):
+                cute.arch.barrier_arrive(barrier_id=10 + 2 * b + w, number_of_threads=160)
+        for m_block in cutlass.range(m_lo, n_q_blocks, unroll=1):
+            buf = (m_block - m_lo) % bufs if bufs > 1 else 0
+            for w in cutlass.range_constexpr(2):
+                cute.arch.barrier(barrier_id=6 + 2 * buf + w, number_of_threads=160)
+                if const_expr(self.dq_regs):
+                    src = st.sdQ.data_ptr() + (buf * 2 + w) * share
+                    dst = mdQ.iterator + (cute.crd2idx((m_block * tm, 0, bh), mdQ.layout) + w * share)
+                    with cute.arch.elect_one():
+                        _bulk_reduce_add_f32(dst, src, share * 4)
+                else:
+                    cute.copy(tma_dQ, tQs[(None, buf * 2 + w)], (tQg0 if w == 0 else tQg1)[(None, m_block)])
+                cute.arch.cp_async_bulk_commit_group()
+            for w in cutlass.range_constexpr(2):
+                cute.arch.cp_async_bulk_wait_group(1 - w, read=True)
+                if m_block + bufs < n_q_blocks:
+                    cute.arch.barrier_arrive(barrier_id=10 + 2 * buf + w, number_of_threads=160)
+        cute.arch.cp_async_bulk_wait_group(0, read=True)
+
+    @staticmethod
+    @cute.jit
+    def _stage_dq(acc, dst, buf, wg):
+        """The math warpgroup's side of the dQ writer: wait until buffer ``buf`` is free, store this thread's
+        share of acc_dQ (``acc``, a view matching ``dst``), fence the async proxy and arrive (without waiting) at
+        the barrier the writer syncs on."""
+        cute.arch.barrier(barrier_id=10 + 2 * buf + wg, number_of_threads=160)
+        cute.autovec_copy(acc, dst)
+        cute.arch.fence_proxy("async.shared", space="cta")
+        cute.arch.barrier_arrive(barrier_id=6 + 2 * buf + wg, number_of_threads=160)
 
     @staticmethod
     @cute.jit
@@ -517,36 +576,16 @@ class DkDvSm90:
         return cute.make_layout(((2, 2, 2), 1, k_blocks), stride=((1, 2, 4), 0, 8))
 
     @cute.jit
-    def consume(
-        self,
-        mma_SdP,
-        mma_dKV,
-        mma_dQ,
-        mdK,
-        mdV,
-        mdQ,
-        sQ,
-        sK,
-        sV,
-        sdO,
-        sLSE,
-        sDelta,
-        tma_dK,
-        tma_dV,
-        tma_dQ,
-        st,
-        ds_layout,
-        kv_pipe,
-        q_pipe,
-        n_block,
-        bh,
-        m_lo,
-        n_q_blocks,
-        wg,
-        tid,
-        scale_log2,
-        scale,
-    ):
+    def consume(self, mmas, outs, smem, tmas, st, ds_layout, kv_pipe, q_pipe, tile, wg, tid, scale_log2, scale):
+        """A math warpgroup (``wg`` 0 or 1, thread ``tid`` of 128): its 64 keys' dK, dV over the query tiles, and
+        with ``with_dq`` its half of each tile's dQ. ``mmas``: the (S/dP, dK/dV, dQ) tiled MMAs; ``outs``: the
+        (dK, dV, dQ) global tensors, ``tmas`` their TMA atoms; ``smem``: the (Q, K, V, dO, LSE, delta) shared
+        tiles; ``tile``: (n_block, bh, m_lo, n_q_blocks)."""
+        mma_SdP, mma_dKV, mma_dQ = mmas
+        mdK, mdV, mdQ = outs
+        sQ, sK, sV, sdO, sLSE, sDelta = smem
+        tma_dK, tma_dV, tma_dQ = tmas
+        n_block, bh, m_lo, n_q_blocks = tile
         d, tm, tn, rw = self.d, self.tile_m, self.tile_n, self.rows_per_wg
         dt = self.dtype
         thr_SdP = mma_SdP.get_slice(tid)
@@ -605,22 +644,28 @@ class DkDvSm90:
             tQrdS = thr_dQ.make_fragment_A(thr_dQ.partition_A(sdS))
             tQrK = thr_dQ.make_fragment_B(thr_dQ.partition_B(sKt))
             acc_shape_dQ = thr_dQ.partition_shape_C((tm, d))
-            # the fp32 staging tile: (tile_m, d) with each warpgroup's d/2 columns its own region (dense, or
-            # swizzled: self.dq_swizzle), (tile_m, d/2, wg) seen as (tile_m, (d/2, wg)) by the MMA's partition
-            dq_staged = self._dq_staged()  # made here again: a layout made on the host side cannot be used here
-            if const_expr(self.dq_swizzle):
-                sdQ_all = st.sdQ.get_tensor(dq_staged.outer, swizzle=dq_staged.inner)
-            else:
-                sdQ_all = st.sdQ.get_tensor(dq_staged)
-            tdQsdQ = thr_dQ.partition_C(cute.group_modes(sdQ_all, 1, 3))
-            sdQ_w = sdQ_all[None, None, wg]
-            gdQ = cute.local_tile(mdQ[None, None, bh], (tm, d // 2), (None, wg))
-            tQs, tQg = cpasync.tma_partition(
-                tma_dQ, 0, unit, cute.group_modes(sdQ_w, 0, 2), cute.group_modes(gdQ, 0, 2)
-            )
             # made once: each step's product starts from zero (its first wgmma does not accumulate); with defer_dq
             # it lives on to the next step's flush
             acc_dQ = thr_dQ.make_fragment_C(acc_shape_dQ)
+            # the fp32 staging tile: (tile_m, d) with each warpgroup's d/2 columns its own region (dense, or
+            # swizzled: self.dq_swizzle), (tile_m, d/2, buf*2 + wg) seen as (tile_m, (d/2, buf*2 + wg)) by the MMA's
+            # partition (one MMA tile per buffer); dq_regs: (thread, (4, d/16), wg, buf), acc_dQ's registers in
+            # order (its layout is ((2, 2, d/16), 1, 1) with strides (1, 2, 4): register v is value (v % 4, v // 4))
+            sdQ_all = self._dq_smem(st)
+            if const_expr(self.dq_regs):
+                if const_expr(_TRACE_LAYOUTS):
+                    print("acc_dQ", acc_dQ.layout, "tv_C", mma_dQ.tv_layout_C)
+                acc_dQv = cute.make_tensor(acc_dQ.iterator, cute.make_layout((4, d // 16)))
+                tdQsdQ = sdQ_all[tid, None, wg, None]
+            else:
+                tdQsdQ = thr_dQ.partition_C(cute.group_modes(sdQ_all, 1, 3))
+                acc_dQv = acc_dQ[None, 0, 0]
+            if const_expr(not self.dq_writer):
+                sdQ_w = sdQ_all[None, None, wg]
+                gdQ = cute.local_tile(mdQ[None, None, bh], (tm, d // 2), (None, wg))
+                tQs, tQg = cpasync.tma_partition(
+                    tma_dQ, 0, unit, cute.group_modes(sdQ_w, 0, 2), cute.group_modes(gdQ, 0, 2)
+                )
 
         kv_state = pipeline.make_pipeline_state(pipeline.PipelineUserType.Consumer, 1)
         kv_pipe.consumer_wait(kv_state)
@@ -702,7 +747,16 @@ class DkDvSm90:
                 if const_expr(not self.defer_dq):
                     self._flush_dq(acc_dQ, tdQsdQ, tma_dQ, tQs, tQg, m_block, wg, tid)
             else:
-                if const_expr(self.with_dq and not self.defer_dq):
+                if const_expr(self.with_dq and self.dq_writer):
+                    # dQ (committed before dK, so done first) -> this warpgroup's staging buffer, handed to the
+                    # dQ writer by a non-blocking arrive, while dK still runs
+                    warpgroup.wait_group(1)
+                    buf = (m_block - m_lo) % self.dq_bufs if self.dq_bufs > 1 else 0
+                    if const_expr(self.dq_regs):
+                        self._stage_dq(acc_dQv, tdQsdQ[None, buf], buf, wg)
+                    else:
+                        self._stage_dq(acc_dQv, tdQsdQ[None, 0, buf], buf, wg)
+                elif const_expr(self.with_dq and not self.defer_dq):
                     # dQ (committed before dK, so done first) -> this warpgroup's fp32 staging tile -> one TMA
                     # reduce-add, while dK still runs
                     warpgroup.wait_group(1)
@@ -722,22 +776,21 @@ class DkDvSm90:
         # only it has read), then one of its threads issues the TMA stores; the named barrier (one per
         # warpgroup, 128 threads) orders the shared-memory writes before the store without a CTA-wide barrier
         acc_dK.store(acc_dK.load() * scale)
-        rdK = cute.make_rmem_tensor_like(acc_dK, dt)
-        rdK.store(acc_dK.load().to(dt))
-        rdV = cute.make_rmem_tensor_like(acc_dV, dt)
-        rdV.store(acc_dV.load().to(dt))
-        cute.autovec_copy(rdK, tdKsdK)
-        cute.autovec_copy(rdV, tdVsdV)
+        epilogue = ((acc_dK, tdKsdK, sK_w, tma_dK, mdK), (acc_dV, tdVsdV, sV_w, tma_dV, mdV))
+        for i in cutlass.range_constexpr(2):
+            acc, staged = epilogue[i][0], epilogue[i][1]
+            r = cute.make_rmem_tensor_like(acc, dt)
+            r.store(acc.load().to(dt))
+            cute.autovec_copy(r, staged)
         cute.arch.fence_proxy("async.shared", space="cta")
         cute.arch.barrier(barrier_id=1 + wg, number_of_threads=128)
         if tid < 32:
             one = cute.make_layout(1)
-            gdK = cute.local_tile(mdK[None, None, bh], (rw, d), (n_block * (tn // rw) + wg, 0))
-            gdV = cute.local_tile(mdV[None, None, bh], (rw, d), (n_block * (tn // rw) + wg, 0))
-            tKs, tKg = cpasync.tma_partition(tma_dK, 0, one, cute.group_modes(sK_w, 0, 2), cute.group_modes(gdK, 0, 2))
-            tVs, tVg = cpasync.tma_partition(tma_dV, 0, one, cute.group_modes(sV_w, 0, 2), cute.group_modes(gdV, 0, 2))
-            cute.copy(tma_dK, tKs, tKg)
-            cute.copy(tma_dV, tVs, tVg)
+            for i in cutlass.range_constexpr(2):
+                s_w, tma, m = epilogue[i][2], epilogue[i][3], epilogue[i][4]
+                g = cute.local_tile(m[None, None, bh], (rw, d), (n_block * (tn // rw) + wg, 0))
+                ts, tg = cpasync.tma_partition(tma, 0, one, cute.group_modes(s_w, 0, 2), cute.group_modes(g, 0, 2))
+                cute.copy(tma, ts, tg)
             cute.arch.cp_async_bulk_commit_group()
             cute.arch.cp_async_bulk_wait_group(0, read=True)
 
@@ -747,7 +800,7 @@ def _view(t):
     from cutlass.cute.runtime import from_dlpack
 
     b, h, n, d = t.shape
-    return from_dlpack(t.reshape(b * h, n, d).permute(1, 2, 0), assumed_align=16)
+    return from_dlpack(t.detach().reshape(b * h, n, d).permute(1, 2, 0), assumed_align=16)
 
 
 _COMPILED: dict = {}
@@ -757,7 +810,7 @@ def _vec(t, bh: int, n: int):
     """A (batch*heads * n,) or (batch, heads, n) fp32 vector -> the kernel's (n, batch*heads) view."""
     from cutlass.cute.runtime import from_dlpack
 
-    return from_dlpack(t.view(bh, n).t(), assumed_align=16)
+    return from_dlpack(t.detach().view(bh, n).t(), assumed_align=16)
 
 
 def _chunk(q, n_key_tiles: int) -> int:
@@ -819,39 +872,96 @@ def _gluon_passes():
     return ha
 
 
-def supported(q, k, v, *, causal: bool, bottom_right: bool = False) -> str | None:
-    """None when ``backward`` takes these inputs, else why not: the kernel's contract (module docstring)."""
+def _post():
+    """``_cute_post`` (the register-order dQ post-pass), as a package sibling or, loaded by path, top-level."""
+    try:
+        from . import _cute_post
+    except ImportError:
+        import _cute_post
+    return _cute_post
+
+
+def supported(q, k, v, *, causal: bool, bottom_right: bool = False, dq=None, dk=None, dv=None) -> str | None:
+    """None when ``backward`` takes these inputs (and writes the given dq, dk, dv), else why not: the kernel's
+    contract (module docstring). Bottom-right causal is top-left here: the lengths are equal."""
     import torch
 
     if q.dim() != 4 or k.shape != q.shape or v.shape != q.shape:
         return "q, k, v must be 4-d with the same shape (MHA, equal lengths)"
+    if q.device.type != "cuda":
+        return f"device {q.device}: the kernel runs on an sm90 GPU"
     if q.dtype not in (torch.bfloat16, torch.float16) or k.dtype != q.dtype or v.dtype != q.dtype:
         return f"dtype {q.dtype}: bf16 or fp16"
     if q.shape[-1] not in (64, 128):
         return f"head_dim {q.shape[-1]} (64 or 128)"
     if q.shape[2] % DkDvSm90.tile_n:
         return f"seq {q.shape[2]} is not a multiple of {DkDvSm90.tile_n}"
-    if causal and bottom_right:
-        return "bottom-right causal is not handled (top-left only)"
     if not all(t.is_contiguous() for t in (q, k, v)):
         return "q, k, v must be contiguous"
+    if any(t is not None and t.data_ptr() % 16 for t in (q, k, v, dk, dv)):
+        return "q, k, v, dk, dv must start 16-byte aligned (TMA)"
+    if dq is not None and (dq.shape != q.shape or dq.stride(-1) != 1):
+        return "dq must be shaped like q with a last stride of 1 (the post-pass writes rows)"
+    if any(t is not None and not (t.is_contiguous() and t.shape == q.shape) for t in (dk, dv)):
+        return (
+            "dk and dv must be contiguous, shaped like q (the kernel writes them through TMA; dq may have any strides)"
+        )
     return None
+
+
+def ffi_available() -> bool:
+    """Whether ``apache-tvm-ffi`` is importable: ``backward`` then compiles its kernel with ``--enable-tvm-ffi``
+    and calls it with torch tensors on the current stream (a few microseconds), instead of converting nine
+    DLPack views and marshalling them per call (the DSL's default path, whose host time exceeded the kernel's
+    at the grid's short causal points, docs/perf.md "the dQ-writer warp")."""
+    import importlib.util
+    import os
+
+    if os.environ.get("SHIJIE_CUTE_FFI", "1") == "0":  # the DLPack path forced (comparisons, a broken install)
+        return False
+    return importlib.util.find_spec("tvm_ffi") is not None
+
+
+def _compile_ffi(kernel, dtype, b: int, h: int, n: int, d: int, scale: float, chunk: int):
+    """``kernel`` compiled for TVM-FFI calls: fake tensors with the layouts of ``_views`` (static, so a call
+    with other strides or a misaligned pointer is refused by TVM-FFI's checks) and the caller's current stream."""
+    from cutlass.cute.runtime import make_fake_stream, make_fake_tensor
+
+    bh = b * h
+
+    def view(dt):
+        return make_fake_tensor(dt, (n, d, bh), (d, 1, n * d), assumed_align=16)
+
+    def vec():
+        return make_fake_tensor(Float32, (n, bh), (1, n), assumed_align=16)
+
+    args = [view(dtype) for _ in range(4)] + [vec(), vec(), view(dtype), view(dtype), view(Float32)]
+    return cute.compile(kernel, *args, Float32(scale * LOG2E), Float32(scale), Int32(chunk),
+                        make_fake_stream(use_tvm_ffi_env_stream=True), options="--enable-tvm-ffi")  # fmt: skip
+
+
+def _views(q, k, v, do, lse_pad, delta_pad, dk, dv, dq_acc) -> list:
+    """The kernel's torch views: (seq, d, batch*heads) of the 4-d tensors, (seq, batch*heads) of the vectors."""
+    b, h, n, d = q.shape
+    out = [t.detach().reshape(b * h, n, d).permute(1, 2, 0) for t in (q, k, v, do)]
+    out += [t.view(b * h, n).t() for t in (lse_pad, delta_pad)]
+    return out + [t.detach().reshape(b * h, n, d).permute(1, 2, 0) for t in (dk, dv, dq_acc)]
 
 
 def backward(q, k, v, o, lse_log2, do, dq, dk, dv, *, causal: bool, scale: float, stages: int = 2,
              heavy_first: bool = True, dk_first: bool = False, defer_dq: bool = False,
-             dq_swizzle: bool = True) -> None:  # fmt: skip
+             dq_swizzle: bool = True, dq_writer: bool = False, dq_regs: bool = True,
+             dq_bufs: int | None = None, ffi: bool | None = None) -> None:  # fmt: skip
     """The whole attention backward: writes dq, dk, dv (contiguous, shaped like q) given the forward's o and its
     base-2 LSE (batch, heads, seq) fp32. Three launches: the Gluon backward's pre-pass (delta = rowsum(dO * O),
     the LSE copied, the fp32 dQ accumulator zeroed), the CuTe kernel (dK, dV written, dQ reduce-added into the
-    accumulator) and the Gluon post-pass (dq = scale x accumulator, cast). Compiles once per (dtype, head_dim,
-    causal, stages, heavy_first, shapes) and caches."""
+    accumulator) and the post-pass (dq = scale x accumulator, cast; ``_cute_post`` for the register-order
+    accumulator). Compiles once per (dtype, head_dim, causal, options, shapes) and caches. ``ffi``: call the
+    kernel through TVM-FFI (default: where ``ffi_available``)."""
     import torch
     import triton
 
-    why = supported(q, k, v, causal=causal)
-    if why is None and not (dk.is_contiguous() and dv.is_contiguous()):
-        why = "dk and dv must be contiguous (the kernel writes them through TMA; dq may have any strides)"
+    why = supported(q, k, v, causal=causal, dq=dq, dk=dk, dv=dv)
     if why:
         raise ValueError(f"cute backward: {why}")
     ha = _gluon_passes()
@@ -866,14 +976,27 @@ def backward(q, k, v, o, lse_log2, do, dq, dk, dv, *, causal: bool, scale: float
                                   do.stride(0), do.stride(1), do.stride(2), h, n, n, HEAD_DIM=d, BLOCK=tm,
                                   ZERO_DQ=True, num_warps=4)  # fmt: skip
     dtype = {torch.bfloat16: cutlass.BFloat16, torch.float16: cutlass.Float16}[q.dtype]
-    args = [_view(t) for t in (q, k, v, do)] + [_vec(lse_pad, b * h, n), _vec(delta_pad, b * h, n)]
-    args += [_view(dk), _view(dv), _view(dq_acc)]
-    stream = cuda.CUstream(torch.cuda.current_stream().cuda_stream)
     chunk = _chunk(q, n // DkDvSm90.tile_n)
-    key = ("bwd", q.dtype, d, causal, stages, heavy_first, dk_first, defer_dq, dq_swizzle, b, h, n)
-    fn = _compiled(key, lambda: DkDvSm90(d, causal, dtype, 64, stages, with_dq=True, heavy_first=heavy_first,
-                                         dk_first=dk_first, defer_dq=defer_dq, dq_swizzle=dq_swizzle), args, scale,
-                      chunk, stream)  # fmt: skip
-    fn(*args, Float32(scale * LOG2E), Float32(scale), Int32(chunk), stream)
-    ha._bwd_post[(triton.cdiv(n, 64), b * h)](dq_acc, dq, dq.stride(0), dq.stride(1), dq.stride(2), h, n, scale,
-                                              HEAD_DIM=d, BLOCK=64, num_warps=4)  # fmt: skip
+    options: dict[str, Any] = {"heavy_first": heavy_first, "dk_first": dk_first, "defer_dq": defer_dq,
+                               "dq_swizzle": dq_swizzle, "dq_writer": dq_writer, "dq_regs": dq_regs,
+                               "dq_bufs": dq_bufs}  # fmt: skip
+    ffi = ffi_available() if ffi is None else ffi
+    key = ("bwd", q.dtype, d, causal, stages, *options.values(), ffi, b, h, n)
+    if ffi:
+        fn = _COMPILED.get(key)
+        if fn is None:
+            kernel = DkDvSm90(d, causal, dtype, 64, stages, with_dq=True, **options)
+            fn = _COMPILED[key] = _compile_ffi(kernel, dtype, b, h, n, d, scale, chunk)
+        fn(*_views(q, k, v, do, lse_pad, delta_pad, dk, dv, dq_acc), scale * LOG2E, scale, chunk)
+    else:
+        args = [_view(t) for t in (q, k, v, do)] + [_vec(lse_pad, b * h, n), _vec(delta_pad, b * h, n)]
+        args += [_view(dk), _view(dv), _view(dq_acc)]
+        stream = cuda.CUstream(torch.cuda.current_stream().cuda_stream)
+        fn = _compiled(key, lambda: DkDvSm90(d, causal, dtype, 64, stages, with_dq=True, **options), args, scale,
+                       chunk, stream)  # fmt: skip
+        fn(*args, Float32(scale * LOG2E), Float32(scale), Int32(chunk), stream)
+    if dq_regs:
+        _post().post_regs(dq_acc, dq, scale)
+    else:
+        ha._bwd_post[(triton.cdiv(n, 64), b * h)](dq_acc, dq, dq.stride(0), dq.stride(1), dq.stride(2), h, n, scale,
+                                                  HEAD_DIM=d, BLOCK=64, num_warps=4)  # fmt: skip

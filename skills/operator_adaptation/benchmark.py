@@ -13,10 +13,13 @@ batch = 16k / seq and heads = 2048 / head_dim, so every point holds the same num
 
 Implementations (``IMPLEMENTATIONS``; ``SHIJIE_BENCH_IMPLS=ours,cudnn,...`` runs a subset):
 
-* ``ours``: the public ``attention``, i.e. what a user gets: the Hopper (Gluon, sm90) backward where
-  ``launch`` dispatches to it, the portable Triton kernels elsewhere;
-* ``ours_hopper``: our forward, then the Hopper backward called directly (a note where the device is not
+* ``ours``: the public ``attention``, i.e. what a user gets: on sm90 the CuTe DSL backward where the ``cute``
+  extra is importable and it takes the problem, else the Gluon one, the portable Triton kernels elsewhere
+  (``launch.backward_backend``; the row's ``backend`` says which ran, and the table a line under it);
+* ``ours_hopper``: our forward, then the Gluon Hopper backward called directly (a note where the device is not
   sm90 or the kernel does not take the problem);
+* ``ours_cute``: our forward, then the CuTe DSL Hopper backward called directly (a note where the device is
+  not sm90, the extra is not importable or the kernel does not take the problem);
 * ``ours_portable``: our forward, then the portable Triton backward even on sm90 (the tuned one);
 * PyTorch SDPA's cuDNN, FlashAttention-2 and memory-efficient backends and its unfused math path (skipped
   where its N x N intermediates would not fit comfortably or would take minutes; the row says so);
@@ -42,6 +45,7 @@ import functools
 import inspect
 import math
 import os
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,6 +76,7 @@ STANDARD_GRID = [
 IMPLEMENTATIONS = (
     "ours",
     "ours_hopper",
+    "ours_cute",
     "ours_portable",
     "cudnn",
     "fa4",
@@ -177,6 +182,9 @@ class _OursWith(torch.autograd.Function):
 
             dq, dk, dv = torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
             hopper_backward(q, k, v, o, lse, do, ctx.causal, ctx.scale, dq, dk, dv)
+        elif ctx.which == "cute":
+            dq, dk, dv = torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
+            launch._cute_module().backward(q, k, v, o, lse, do, dq, dk, dv, causal=ctx.causal, scale=ctx.scale)
         else:  # where launch dispatches to Hopper itself, it takes portable=True to stay off that path
             options: dict[str, Any] = (
                 {"portable": True} if "portable" in inspect.signature(launch.backward).parameters else {}
@@ -187,6 +195,10 @@ class _OursWith(torch.autograd.Function):
 
 def _ours_hopper(q, k, v, causal):
     return _OursWith.apply(q, k, v, causal, "hopper")
+
+
+def _ours_cute(q, k, v, causal):
+    return _OursWith.apply(q, k, v, causal, "cute")
 
 
 def _ours_portable(q, k, v, causal):
@@ -201,6 +213,7 @@ def _runner(impl: str, p: Point, q: torch.Tensor):
     return {
         "ours": _ours,
         "ours_hopper": _ours_hopper,
+        "ours_cute": _ours_cute,
         "ours_portable": _ours_portable,
         "cudnn": _sdpa(SDPBackend.CUDNN_ATTENTION),
         "fa4": _fa4,
@@ -223,11 +236,28 @@ def _hopper_takes(p: Point, dtype, device) -> str | None:
     return None
 
 
+def _cute_takes(p: Point, dtype, device) -> str | None:
+    """Why the CuTe DSL backward does not take this point (None: it does)."""
+    reason = _hopper_takes(p, dtype, device)
+    if reason:
+        return reason.replace("the Hopper backward", "the CuTe backward")
+    from . import launch
+
+    cute = launch._cute_module()
+    if cute is None:
+        return "skipped: the cute extra (nvidia-cutlass-dsl) is not importable"
+    x = torch.empty((p.batch, p.heads, p.seq, p.head_dim), device=device, dtype=dtype)
+    why = cute.supported(x, x, x, causal=p.causal)
+    return f"skipped: the CuTe backward does not take it: {why}" if why else None
+
+
 def _skip_reason(impl: str, p: Point, dtype=torch.bfloat16, device="cuda") -> str | None:
     if impl == "fa4" and _fa4_module() is None:
         return "skipped: flash_attn.cute (FlashAttention-4, package flash-attn-4) is not installed"
     if impl == "ours_hopper":
         return _hopper_takes(p, dtype, device)
+    if impl == "ours_cute":
+        return _cute_takes(p, dtype, device)
     if impl == "flex" and p.seq not in FLEX_SEQS:
         return f"skipped: FlexAttention is compiled per shape; measured at seq {' and '.join(map(str, FLEX_SEQS))} only"
     if impl == "math":
@@ -253,6 +283,7 @@ def measure(impl: str, p: Point, dtype=torch.bfloat16, device="cuda", warmup_ms:
         "tflops": None,
         "peak_extra_gib": None,
         "note": "",
+        "backend": None,
     }
     reason = _skip_reason(impl, p, dtype, device)
     if reason:
@@ -262,6 +293,10 @@ def measure(impl: str, p: Point, dtype=torch.bfloat16, device="cuda", warmup_ms:
     shape = (p.batch, p.heads, p.seq, p.head_dim)
     q, k, v = (torch.randn(shape, device=device, generator=gen, dtype=dtype).requires_grad_() for _ in range(3))
     do = torch.randn(shape, device=device, generator=gen, dtype=dtype)
+    if impl == "ours":  # which backward the dispatch gives this point
+        from .launch import backward_backend
+
+        row["backend"] = backward_backend(q, k, v, p.causal)
     try:
         run = _runner(impl, p, q)  # FlexAttention: compiled for this shape, its block mask built
         out = run(q, k, v, p.causal)  # compiles / tunes; the graph kept for the timed backwards
@@ -369,6 +404,9 @@ def format_table(rows: list[dict]) -> str:
         lines.append(label + " ".join(speed))
         mem_lines.append(label + " ".join(mem))
     notes = sorted({f"{r['impl']}: {r['note']}" for r in rows if r["note"]})
+    ran = Counter(r.get("backend") for r in rows if r["impl"] == "ours" and r.get("backend"))
+    if ran:
+        notes.append("ours: the backward ran by " + ", ".join(f"{b} at {n} points" for b, n in sorted(ran.items())))
     s = summary(rows)
     tail = []
     if s["geomean_vs_baseline"]:

@@ -21,9 +21,14 @@ products, no atomics); ``fused_dq``, the dK/dV kernel adding dS K into an fp32 d
 products); ``fused_dq_tma``, the same with one bulk reduce-add per tile (Hopper's copy engine). The tuner
 times each on its own tiles, then the whole backwards, and keeps the fastest per shape class.
 
-The Hopper path: on an sm90 device ``backward`` hands the problem to ``_hopper_attention.hopper_backward``
-(the Gluon kernel, imported only there) whenever its ``hopper_supported`` accepts it, and runs the portable
-kernels otherwise (and always with ``portable=True``).
+The Hopper path: on an sm90 device ``backward`` hands the problem to the CuTe DSL backward
+(``_cute_attention.backward``) when the ``cute`` extra is importable and both it and the Gluon kernel take the
+problem, else to ``_hopper_attention.hopper_backward`` (the Gluon kernel) whenever its ``hopper_supported``
+accepts it, and runs the portable kernels otherwise (and always with ``portable=True``). The CuTe kernel is the
+faster (1.13x Gluon, 1.06x cuDNN over the standard grid on the H200, docs/perf.md "the dQ-writer warp") and the
+narrower: MHA with equal lengths that are multiples of 128, head_dim 64 or 128, contiguous q, k, v, dk, dv; GQA,
+unequal or ragged lengths and strided views go to Gluon, exactly as before. Both modules are imported only
+there (``backward_backend`` says which one a problem gets).
 """
 
 from __future__ import annotations
@@ -290,6 +295,39 @@ def _hopper_module():
     return _hopper_attention
 
 
+@functools.cache
+def _cute_module():
+    """The CuTe DSL sm90 backward, or None where the ``cute`` extra (nvidia-cutlass-dsl) cannot be imported;
+    tried once, and only on an sm90 device whose problem the Gluon kernel takes."""
+    try:
+        from . import _cute_attention
+    except Exception:  # not installed, or its CUDA libraries missing: the Gluon kernel serves
+        return None
+    return _cute_attention
+
+
+def _cute_takes(q, k, v, causal: bool, m: Mask, dq, dk, dv):
+    """The CuTe module when it takes a problem the Gluon kernel took (its contract: ``supported(q, k, v, *,
+    causal, bottom_right, dq, dk, dv)`` returns None or why not), else None."""
+    cute = _cute_module()
+    if cute is None:
+        return None
+    why = cute.supported(q, k, v, causal=bool(causal), bottom_right=m.bottom_right, dq=dq, dk=dk, dv=dv)
+    return cute if why is None else None
+
+
+def backward_backend(q, k, v, causal: bool, *, window: tuple[int, int] | None = None, bottom_right: bool = False,
+                     varlen: Varlen | None = None, deterministic: bool = False, dq=None, dk=None,
+                     dv=None) -> str:  # fmt: skip
+    """Which backward ``backward`` runs for this problem: "cute", "gluon" or "portable" (dq, dk, dv: the output
+    buffers a caller gives, None when ``backward`` makes them, which are contiguous like q, k and v)."""
+    m = mask(causal, window, bottom_right)
+    if _hopper(q, k, v, causal, m, window, deterministic, varlen) is None:
+        return "portable"
+    dq, dk, dv = (t if b is None else b for t, b in ((q, dq), (k, dk), (v, dv)))
+    return "cute" if _cute_takes(q, k, v, causal, m, dq, dk, dv) is not None else "gluon"
+
+
 def _hopper(q, k, v, causal: bool, m: Mask, window, deterministic: bool, varlen: Varlen | None):
     """The Hopper module when it takes this problem (the contract: ``hopper_supported(q, k, v, *, causal,
     bottom_right, window, deterministic, varlen)``), else None."""
@@ -331,7 +369,12 @@ def backward(
     dq = torch.empty(q.shape, device=q.device, dtype=q.dtype) if dq is None else dq
     hopper = None if portable else _hopper(q, k, v, causal, m, window, deterministic, varlen)
     if hopper is not None:
-        hopper.hopper_backward(q, k, v, o, lse, do, bool(causal), sm_scale, dq, dk, dv, bottom_right=m.bottom_right)
+        cute = _cute_takes(q, k, v, causal, m, dq, dk, dv)
+        if cute is not None:
+            cute.backward(q, k, v, o, lse, do, dq, dk, dv, causal=bool(causal), scale=sm_scale)
+        else:
+            hopper.hopper_backward(q, k, v, o, lse, do, bool(causal), sm_scale, dq, dk, dv,
+                                   bottom_right=m.bottom_right)  # fmt: skip
         return dq, dk, dv
     tuner = tuner or default_tuner()
     q4, k4, v4, o4, do4, dq4, dk4, dv4 = (_kernel_view(t, varlen) for t in (q, k, v, o, do, dq, dk, dv))

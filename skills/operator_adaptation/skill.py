@@ -99,7 +99,9 @@ CAPABILITIES = (
     ("varlen packed sequences", "attention_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, max_q, max_k)", "varlen"),
     ("deterministic backward (bitwise repeatable)", "attention(..., deterministic=True)", "deterministic"),
     ("torch.compile, fullgraph, zero graph breaks", "torch.compile(model, fullgraph=True)", "compile"),
-    ("Hopper (sm90) backward in Gluon", "chosen by launch.backward on sm90 when hopper_supported()", "hopper"),
+    ("Hopper (sm90) backward: CuTe DSL (extra `cute`), else Gluon",
+     "chosen by launch.backward on sm90: CuTe where importable and it takes the problem, else Gluon where "
+     "hopper_supported()", "hopper"),
 )  # fmt: skip
 
 
