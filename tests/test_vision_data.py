@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import subprocess
+import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -51,7 +54,7 @@ def test_a_family_placed_by_hand_in_a_held_out_split_stays_there_and_the_rule_do
     fresh = [label("fresh", n) for n in range(40)]  # large enough to tip the rule's shares if it were counted
     late = [label("late", n) for n in range(5)]
     placed = splits.assign(old)
-    assert not set(splits.HAND_PLACED) & set(placed.values())  # the rule never places a family in test2 or test3
+    assert not set(splits.HAND_PLACED) & set(placed.values())  # the rule never places a family in a held-out split
     by_hand = {**placed, "fresh": held_out}
     assert splits.assign(old + fresh, by_hand) == by_hand
     assert splits.assign(old + fresh + late, by_hand)["late"] == splits.assign(old + late, placed)["late"]
@@ -59,6 +62,26 @@ def test_a_family_placed_by_hand_in_a_held_out_split_stays_there_and_the_rule_do
     assert splits.select(old + fresh, ("train", "dev"), by_hand) == [
         lab for lab in old if placed[lab.family] in ("train", "dev")
     ]
+
+
+def test_test5_is_held_out_of_training_and_holds_what_a_held_out_split_needs():
+    # test5, the fourth fresh held-out split, is labelled after test4 was scored: training must refuse it, and its
+    # families must come from sources labelled nowhere else (no source id shared with another split)
+    labels = labelled.load_labels()
+    placed = splits.load_splits()
+    fresh = splits.select(labels, "test5", placed)
+    assert len(fresh) >= 250 and len({label.family for label in fresh}) >= 12
+    assert not {label.source for label in fresh} & {label.source for label in labels if placed[label.family] != "test5"}
+    debian = [label for label in fresh if label.origin == "debian"]
+    counts = {r: sum(label.relevance == r for label in debian) for r in labelled.RELEVANCE}
+    assert counts["technical"] >= 40 and counts["admin"] >= 20 and counts["off"] >= 15
+    assert sum(bool(label.dup_of) for label in debian) >= 3
+    code = (
+        "import sys; sys.argv=['x']; sys.path.insert(0, 'tools'); import train_vision; train_vision.load('test5', None)"
+    )
+    repo = Path(__file__).resolve().parent.parent
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=repo, timeout=120)
+    assert result.returncode == 1 and "refusing to read split 'test5'" in result.stderr
 
 
 def _write_labels(folder, root, docs, origin="debian", source="deb:pkg-doc"):
