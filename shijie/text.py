@@ -452,6 +452,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "feature.cjk_share": ("share of Chinese characters", "中文字符占比"),
     "feature.title_markup": ("a title made of markup", "由标记符号构成的标题"),
     "feature.source_copy": ("a Sphinx or markdown source copy", "Sphinx 或 Markdown 源文件副本"),
+    "feature.kernel_code": (
+        "kernel names in code (tiles, shared memory, warps, tl.dot) × share of code lines",
+        "代码中的内核名称（分块、共享内存、warp、tl.dot）× 代码行占比",
+    ),
     "feature.relevance": ("relevance to the topic", "与主题的相关性"),
     "feature.words_value": ("what its words suggest", "其用词所示的价值"),
     "feature.term_evidence": ("topic terms present", "出现的主题术语"),

@@ -472,12 +472,48 @@ def test_structure_sees_an_index_of_named_items_and_an_index_opening_a_guide():
     assert figures["opened"]["index_then_prose"] > 0.3 > figures["guide"]["index_then_prose"]
 
 
+def test_the_value_reads_the_subject_kernel_code_names_and_the_type_model_does_not():
+    from pipeline.vision import signals
+
+    matcher = topic.TopicMatcher(default_profile())
+    reader = Reader(matcher, load_taxonomy())
+    kernel = "\n".join(
+        [
+            "__global__ void reduce(const float* __restrict__ x, float* out) {",
+            "  __shared__ float tile[256];",
+            "  tile[threadIdx.x] = x[blockIdx.x * blockDim.x + threadIdx.x];",
+            "  __syncthreads();",
+            "  float v = __shfl_xor_sync(0xffffffff, tile[threadIdx.x], 16);",
+            "  if (threadIdx.x % 32 == 0) atomicAdd(out, v);",
+            "}",
+        ]
+    )
+    glue = "\n".join(
+        [
+            "torch::Tensor reduce(torch::Tensor x) {",
+            '  TORCH_CHECK(x.is_contiguous(), "x must be contiguous");',
+            "  auto out = torch::zeros({1}, x.options());",
+            "  launch_reduce(x.data_ptr<float>(), out.data_ptr<float>());",
+            "  return out;",
+            "}",
+        ]
+    )
+    prose = "The reduction keeps a tile in shared memory, and each warp adds its lane's values before the atomic add."
+    figures = {}
+    for name, text in (("kernel", kernel), ("glue", glue), ("prose", prose)):
+        reading, _ = reader.read((1, f"https://x.org/{name}.cu", name, "text", text, [], [], {}))
+        figures[name] = reading.structure.features()["kernel_code"]
+    assert figures["kernel"] > 1.5 > 0.5 > figures["glue"]  # a kernel names its subject, glue names none
+    assert figures["prose"] == 0.0  # the same names in prose count elsewhere (term evidence): code only here
+    assert signals.VALUE_ONLY.isdisjoint(load_model().doctype["features"])  # the type model keeps its inputs
+
+
 def test_training_never_reads_the_held_out_split():
     code = (
-        "import sys; sys.argv=['x']; sys.path.insert(0, 'tools'); import train_vision; train_vision.load('test4', None)"
+        "import sys; sys.argv=['x']; sys.path.insert(0, 'tools'); import train_vision; train_vision.load('test5', None)"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
-    assert result.returncode == 1 and "refusing to read split 'test4'" in result.stderr
+    assert result.returncode == 1 and "refusing to read split 'test5'" in result.stderr
 
 
 def test_every_value_feature_of_the_shipped_model_has_words_in_both_languages():

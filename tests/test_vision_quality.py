@@ -4,10 +4,10 @@ The documents of a split whose texts come from Debian documentation packages (in
 cache is not there in CI) are stored in a fresh database as the crawler stores pages and scored by the Vision
 (``pipeline.score.score_corpus``); the issue's figures (``pipeline.vision.evaluate``) must reach the floors.
 
-Since phase 3 (2026-12-01) the shipped model is trained on the splits that have been looked at (phase 5: train,
-dev, test, test2 and test3; tools/train_vision.py): their floors are **regression floors on in-sample data**, not
-evidence of generalisation. That is what the leave-families-out figures in docs/perf.md and ``test4``, the
-held-out split of phase 5 (below), are for.
+Since phase 3 (2026-12-01) the shipped model is trained on the splits that have been looked at (phase 6: train,
+dev, test, test2, test3 and test4; tools/train_vision.py): their floors are **regression floors on in-sample
+data**, not evidence of generalisation. That is what the leave-families-out figures in docs/perf.md and the
+held-out split of each phase (test5 for phase 6, scored by the coordinator, never here) are for.
 
 ``test``'s floors are the issue's targets where the Vision meets them and, where it does not, the figure
 measured rounded to two digits on the lenient side, so a real regression fails, with the issue's target beside
@@ -34,17 +34,17 @@ technical pages high/medium 0.548, off-topic high/medium 2.9%. Since phase 5 the
 floors are in-sample regression floors at what phase 5 (value5) measures there: AUC 0.985 (floor 0.98), Spearman
 0.508 (0.50), traps 1.0, recall 0.867 (0.86), false flags 0.6%, copy kept 1.0, technical high/medium 0.589 (0.58),
 off-topic 0% (the targets where met). Phase 6's copies (copy6: a notebook read as JSON signed by its cells) find
-ipyparallel's notebook as its page's copy: recall 0.933 (floor 0.93).
+ipyparallel's notebook as its page's copy: recall 0.933 (floor 0.93). Phase 6's value (value6, ``kernel_code``)
+values one of 46 traps, libxsmm's TensorFlow build page (install steps whose code names tiles and intrinsics), 45
+against the median 39; leave-families-out over six splits the traps stay at 0.992, so the floor is 0.97.
 
-``test4`` is the held-out split of phase 5: 13 sources labelled after test3 was scored (docs/perf.md, "test4"),
-read by no training and no choice of the Vision, scored once by the merged phase 5. Its Debian part (136
-documents) measured: relevance AUC 0.875 (floor 0.87), Spearman 0.276 (0.27), traps below the median 0.852
-(0.85), near-copy recall 0.857 (0.85), false copy flags 0% (the target, 2%), the copy to keep kept 1.0 (the
-target), technical pages high/medium 0.346 (0.34), off-topic high/medium 3.8% (the target, 5%). Far from the
-issue's targets in five places, and said so (the GitHub part meets AUC and technical high/medium); the floors
-held what generalised then. Since phase 6 the Vision is tuned on it too, so these are in-sample regression
-floors; phase 6's copies (copy6: a reStructuredText changelog signed without its link targets and reference
-marks) find Dask's plain and source changelogs as copies of the rendered one: recall 1.0 (the target, 0.95).
+``test4`` was the held-out split of phase 5: 13 sources labelled after test3 was scored (docs/perf.md, "test4"),
+scored once by the merged phase 5. Its Debian part (136 documents) measured then: relevance AUC 0.875, Spearman
+0.276, traps below the median 0.852, near-copy recall 0.857, false copy flags 0%, the copy to keep kept 1.0,
+technical pages high/medium 0.346, off-topic high/medium 3.8%. Since phase 6 the model is trained on it, so its
+floors are in-sample regression floors: those held-out figures, rounded down, kept as they were; phase 6's copies
+(copy6: a reStructuredText changelog signed without its link targets and reference marks) find Dask's plain and
+source changelogs as copies of the rendered one: recall 1.0 (the target, 0.95).
 
 ``dev`` keeps its floors of phase 1: the issue's targets, two lower where dev's Debian part misses them
 (technical high/medium 0.6, measured 0.796 in phase 4; traps 0.9, measured 1.0).
@@ -77,6 +77,7 @@ FLOORS = {
     },
     "test3": {
         **TARGETS,
+        "traps_below_median": (">=", 0.97),
         "relevance_auc": (">=", 0.98),
         "spearman": (">=", 0.50),
         "copy_recall": (">=", 0.93),

@@ -117,6 +117,21 @@ CUES: dict[str, tuple[str, ...]] = {
         "slower", "x faster", "roofline",
     ),
 }
+# What a kernel's own code names: the subject a kernel engineer reads source for (tiles, shared memory, warps,
+# intrinsics), as against the bindings, argument checks and library calls of glue code. Not a cue group (the
+# type model does not read it): ``signals`` counts the distinct ones, and the value reads them inside code only
+# (``kernel_code``).
+KERNEL_NAMES: tuple[str, ...] = (
+    "__shared__", "__syncthreads", "__syncwarp", "__shfl_sync", "__shfl_xor_sync", "threadidx", "blockidx",
+    "blockdim", "griddim", "warp", "warps", "lane", "shared memory", "smem", "tile", "tiles", "tiled",
+    "tl load", "tl store", "tl dot", "tl program_id", "tl arange", "tl where", "tl max", "tl sum", "tl exp",
+    "tl exp2", "tl atomic_add", "block_m", "block_n", "block_k", "mma", "wgmma", "ldmatrix", "cp async",
+    "tma", "tensor core", "tensor cores", "coalesced", "bank conflict", "bank conflicts", "registers",
+    "register", "occupancy", "vectorized", "float4", "half2", "__restrict__", "__ldg", "atomicadd",
+    "accumulator", "accumulate", "pipeline", "prefetch", "software pipelining", "double buffering",
+    "cache line", "l2 cache", "online softmax", "_mm256", "_mm512", "intrinsic", "intrinsics", "simd",
+    "unroll", "pragma unroll", "stride", "strides", "offsets", "mask",
+)
 # fmt: on
 
 # a file name a crawler sees at the end of the URL, and the type it hints at
@@ -134,8 +149,8 @@ FILE_CUE_SCALE = 0.3  # a name is a weak prior: its features enter at 0.3 of a t
 
 
 def cue_phrases() -> list[str]:
-    """Every cue phrase, group by group (a phrase in two groups comes twice; the phrase pass keeps one)."""
-    return [phrase for phrases in CUES.values() for phrase in phrases]
+    """Every cue phrase, group by group, then the kernel names (a phrase twice: the phrase pass keeps one)."""
+    return [phrase for phrases in CUES.values() for phrase in phrases] + list(KERNEL_NAMES)
 
 
 def group_counts(found: dict[str, int]) -> tuple[dict[str, int], dict[str, int]]:

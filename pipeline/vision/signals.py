@@ -12,6 +12,10 @@ which the caller counts with the same phrase pass that finds profile terms and t
 lines, log lengths), the inputs of the document-type classifier (``doctype``) and the value model
 (``value_model``). Every name reads as what it measures, because ``shijie show`` prints them.
 
+One figure is the value model's alone (``VALUE_ONLY``, left out of the type model): ``kernel_code``, the distinct
+kernel names (``cues.KERNEL_NAMES``) × the share of code lines, since phase 6: a kernel's source that names its
+tiles, shared memory and warps against glue that binds and checks arguments around a library call.
+
 Nothing here looks at where we stored a file: the one name read is the last segment of the URL, as weak
 ``file_*`` cues (``cues.FILE_CUES``, scaled by ``FILE_CUE_SCALE``), and whether the URL is a source copy.
 """
@@ -22,9 +26,9 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from .cues import CUES, FILE_CUE_SCALE, FILE_CUES, cue_phrases, file_name, group_counts
+from .cues import CUES, FILE_CUE_SCALE, FILE_CUES, KERNEL_NAMES, cue_phrases, file_name, group_counts
 
-__all__ = ["CUES", "FILE_CUES", "FILE_CUE_SCALE", "Structure", "cue_phrases", "group_counts", "read"]
+__all__ = ["CUES", "FILE_CUES", "FILE_CUE_SCALE", "VALUE_ONLY", "Structure", "cue_phrases", "group_counts", "read"]
 
 
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
@@ -95,6 +99,8 @@ _NAMED_ITEM = re.compile(
     r"^\s*(?:[-*+•]\s+|\d{1,3}[.)]\s+|#{1,6}\s+)?(?:\[[^\]]{1,80}\]\([^)]*\)|\*\*[^*]{1,60}\*\*|`[^`]{1,60}`|"
     r"[\w.+-]+(?:\s[\w.+-]+){0,3}\s*(?::|\s[-–—]\s))"
 )
+# figures only the value model reads: the document-type model is fitted without them (training.fit_word_models)
+VALUE_ONLY = frozenset({"kernel_code"})
 SHORT_SECTION = 40  # a section body under this many words is an entry of an index, not a part of a guide
 HEAD_PART = 0.4  # the first 40% of the lines are "the opening" for index_then_prose
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -134,6 +140,7 @@ class Structure:
     exclaims: int = 0
     badges: int = 0
     cjk: int = 0
+    kernel_names: int = 0  # distinct kernel names (cues.KERNEL_NAMES: tiles, shared memory, warps, tl.dot, …)
     title_markup: bool = False  # the title is markup ("========"), as in a Sphinx source copy
     source_copy: bool = False  # a Sphinx/markdown source copy (_sources/, .rst.txt): a crawler sees the URL
     cues: dict[str, int] = field(default_factory=dict)  # cue phrase occurrences per group
@@ -179,6 +186,9 @@ class Structure:
             "cjk_share": self.cjk / max(self.chars, 1),
             "title_markup": float(self.title_markup),
             "source_copy": float(self.source_copy),
+            # value only: code is worth what it teaches. The subject a kernel's code names (distinct kernel
+            # names, log) where the page is code: a kernel with its tiles and warps, not glue around a library
+            "kernel_code": math.log1p(self.kernel_names) * self.code_lines / lines,
         }
         for group in CUES:
             out[f"cue_{group}"] = per_k(self.cues.get(group, 0))
@@ -203,6 +213,7 @@ def read(
     s = Structure(words=n_tokens, chars=len(text), code_blocks=len(code_blocks))
     s.cues, s.distinct_cues = group_counts(found)
     s.head_cues, _ = group_counts(head_found)
+    s.kernel_names = sum(1 for name in KERNEL_NAMES if name in found)
     name = file_name(url)
     s.file_cues = {k: 1 for k, pattern in FILE_CUES.items() if pattern.search(name)}
     s.source_copy = bool(_SOURCE_PATH.search(url))

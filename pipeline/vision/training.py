@@ -2,7 +2,7 @@
 
 Samples are the labelled documents read exactly as the scorer reads a stored document
 (``reading.Reader`` over the text the extractor made). The fit, on the documents it is given (since phase 5
-the train, dev, test, test2 and test3 splits together; never test4, the held-out split):
+the train, dev, test, test2 and test3 splits together, since phase 6 test4 too; never test5, the held-out split):
 
 1. vocabulary: stems and stem pairs in at least ``MIN_DF`` documents of at least ``MIN_FAMILIES`` families
    (a word only one project uses is that project's quirk, not the field's), the ``MAX_TERMS`` spread over
@@ -24,6 +24,11 @@ the train, dev, test, test2 and test3 splits together; never test4, the held-out
    0.670 (21 families better by more than 0.02, 12 worse), but the embedded corpus's "10 tips" listicle then
    reaches the curation cut (its list lines and Q&A form count within families); 5 is kept. C of the pairs'
    logistic 0.03 to 1.0 changes nothing (±0.001).
+   Since phase 6 one input is the value's alone (``signals.VALUE_ONLY``, the type model does not read it):
+   ``kernel_code``, the distinct kernel names a page's code holds × its code share. Leave-families-out over the
+   six splits, Spearman as scored 0.666 → 0.669 (Debian 0.512 → 0.518, GitHub 0.635 → 0.638), traps unchanged
+   (0.992); comment density, a source-file flag and length, glue names and links per sentence moved nothing
+   (docs/perf.md, "The Vision, phase 6: value").
 4. relevance labels, on the out-of-fold relevance of every document fitted on: ``medium`` at the lowest
    relevance that at most ``OFF_MEDIUM`` of the off-topic documents reach, ``high`` at the lowest that at most
    ``OFF_HIGH`` of off-topic and ``ADMIN_HIGH`` of the administrative ones reach (high: what a kernel
@@ -50,7 +55,7 @@ import numpy as np
 
 from ..profile import Profile
 from ..taxonomy import load_taxonomy
-from . import topic
+from . import signals, topic
 from .evaluate import TIER_RANK, TRAP_TYPES, auc, spearman
 from .labelled import TYPES, Label, LoadedDocument
 from .reading import Reader, Reading
@@ -159,7 +164,7 @@ def fit_word_models(samples: list[Sample], c_topic: float, alpha_words: float, c
 
     vocab = vocabulary(samples)
     matrix, idf = term_matrix(samples, vocab)
-    names = list(samples[0].structure)
+    names = [n for n in samples[0].structure if n not in signals.VALUE_ONLY]  # the type model's own inputs
     figures = np.array([[s.structure[n] for n in names] for s in samples])
     scaler = StandardScaler().fit(figures)
     scaler.scale_[scaler.scale_ == 0] = 1.0
