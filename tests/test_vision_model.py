@@ -474,10 +474,10 @@ def test_structure_sees_an_index_of_named_items_and_an_index_opening_a_guide():
 
 def test_training_never_reads_the_held_out_split():
     code = (
-        "import sys; sys.argv=['x']; sys.path.insert(0, 'tools'); import train_vision; train_vision.load('test4', None)"
+        "import sys; sys.argv=['x']; sys.path.insert(0, 'tools'); import train_vision; train_vision.load('test5', None)"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
-    assert result.returncode == 1 and "refusing to read split 'test4'" in result.stderr
+    assert result.returncode == 1 and "refusing to read split 'test5'" in result.stderr
 
 
 def test_every_value_feature_of_the_shipped_model_has_words_in_both_languages():
