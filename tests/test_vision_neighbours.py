@@ -55,3 +55,52 @@ def test_pull_is_independent_of_the_other_sources():
     alone, _ = neighbours.lift(relevance[:2], ["a", "a"])
     together, _ = neighbours.lift(relevance, ["a", "a", "b", "b"])
     assert together[:2] == pytest.approx(alone)
+
+
+SCHEDULER = """# Scheduling
+
+The scheduler keeps a queue of ready tasks and hands each to the worker with the least pending work. A task
+whose inputs sit on another worker is moved there when the transfer costs less than the wait. Workers report
+their load every 500 ms; the scheduler steals work from the busiest when another worker idles.
+"""
+
+GPU_PAGES = [
+    "# Shared memory tiling\n\nEach thread block loads a tile into shared memory; warps read coalesced rows, and the "
+    "kernel's occupancy on the SM depends on registers per thread. Tensor cores run the MMA on bf16 tiles.",
+    "# Fused attention backward\n\nThe CUDA kernel recomputes the softmax from the saved log-sum-exp; each warp "
+    "holds a tile of dQ in registers and the kernel reaches 70% of the H100's bf16 tensor core throughput.",
+    "# Warp shuffles\n\nA reduction across a warp uses __shfl_down_sync; the GPU kernel avoids shared memory bank "
+    "conflicts and keeps the SM's occupancy high with 128 threads per block.",
+]
+GARDEN_PAGES = [
+    "# Roses\n\nPrune roses in late winter, water them deeply once a week and feed them compost in spring.",
+    "# Tomatoes\n\nTomatoes want sun and a stake; pinch the side shoots and water the soil, not the leaves.",
+    "# Lawns\n\nMow high in summer, rake the moss in autumn and sow seed where the grass is thin.",
+]
+
+
+def test_a_generic_page_reads_in_its_sources_context(tmp_path):
+    from pipeline.score import score_corpus
+    from pipeline.store import open_db
+    from shijie.explain import reasons
+    from tests.test_vision_model import _store
+
+    db = open_db(tmp_path / "shijie.db")
+    for n, text in enumerate(GPU_PAGES):
+        _store(db, f"https://github.com/gpu/kernels/blob/main/{n}", text)
+    for n, text in enumerate(GARDEN_PAGES):
+        _store(db, f"https://github.com/home/garden/blob/main/{n}", text)
+    _store(db, "https://github.com/gpu/kernels/blob/main/scheduling", SCHEDULER)
+    _store(db, "https://github.com/home/garden/blob/main/scheduling", SCHEDULER + "\nWater the beds at dawn.")
+    scored = {s.url.split("github.com/", 1)[1]: s for s in score_corpus(db)}
+    among_gpu, among_garden = scored["gpu/kernels/blob/main/scheduling"], scored["home/garden/blob/main/scheduling"]
+    rel = among_gpu.components["relevance"]
+    # the same words, read beside GPU pages, rise; beside garden pages, fall
+    assert rel["source_lift"] > 0 > among_garden.components["relevance"]["source_lift"]
+    assert among_gpu.relevance_score > among_garden.relevance_score
+    assert rel["source_neighbours"] > rel["own_score"]
+    assert among_gpu.relevance_score == pytest.approx(rel["own_score"] + rel["source_lift"], abs=2e-4)
+    shown = {"relevance_score": among_gpu.relevance_score, "topic": "t", "components": {"relevance": rel}}
+    english = " ".join(line.text for line in reasons(shown, "en"))
+    chinese = " ".join(line.text for line in reasons(shown, "zh"))
+    assert "the other pages of its source read" in english and "同一来源的其他页面" in chinese
