@@ -4,10 +4,10 @@ The documents of a split whose texts come from Debian documentation packages (in
 cache is not there in CI) are stored in a fresh database as the crawler stores pages and scored by the Vision
 (``pipeline.score.score_corpus``); the issue's figures (``pipeline.vision.evaluate``) must reach the floors.
 
-Since phase 3 (2026-12-01) the shipped model is trained on the splits that have been looked at (phase 5: train,
-dev, test, test2 and test3; tools/train_vision.py): their floors are **regression floors on in-sample data**, not
-evidence of generalisation. That is what the leave-families-out figures in docs/perf.md and ``test4``, the
-held-out split of phase 5 (below), are for.
+Since phase 3 (2026-12-01) the shipped model is trained on the splits that have been looked at (phase 6: train,
+dev, test, test2, test3 and test4; tools/train_vision.py): their floors are **regression floors on in-sample
+data**, not evidence of generalisation. That is what the leave-families-out figures in docs/perf.md and the next
+held-out split (test5, scored by the coordinator only) are for.
 
 ``test``'s floors are the issue's targets where the Vision meets them and, where it does not, the figure
 measured rounded to two digits on the lenient side, so a real regression fails, with the issue's target beside
@@ -32,16 +32,18 @@ scored once by the merged phase 4. Its Debian part (185 documents) measured then
 0.332, traps below the median 0.978, near-copy recall 0.867, false copy flags 0.6%, the copy to keep kept 1.0,
 technical pages high/medium 0.548, off-topic high/medium 2.9%. Since phase 5 the model is trained on it, so its
 floors are in-sample regression floors at what phase 5 (value5) measures there: AUC 0.985 (floor 0.98), Spearman
-0.508 (0.50), traps 1.0, recall 0.867 (0.86), false flags 0.6%, copy kept 1.0, technical high/medium 0.589 (0.58),
-off-topic 0% (the targets where met).
+0.508 (0.50), recall 0.867 (0.86), false flags 0.6%, copy kept 1.0, technical high/medium 0.589 (0.58),
+off-topic 0% (the targets where met). Traps below the median: 1.0 in phase 5, 0.978 with the model trained on six
+splits (phase 6, rel6; floor 0.97): libxsmm's TensorFlow build page (valued 42, relevance gate 1.0, the pull of
+its source lowers its relevance by 0.02) sits above the median: the six-split value model's, not the relevance's.
 
-``test4`` is the held-out split of phase 5: 13 sources labelled after test3 was scored (docs/perf.md, "test4"),
-read by no training and no choice of the Vision, scored once by the merged phase 5. Its Debian part (136
-documents) measured: relevance AUC 0.875 (floor 0.87), Spearman 0.276 (0.27), traps below the median 0.852
-(0.85), near-copy recall 0.857 (0.85), false copy flags 0% (the target, 2%), the copy to keep kept 1.0 (the
-target), technical pages high/medium 0.346 (0.34), off-topic high/medium 3.8% (the target, 5%). Far from the
-issue's targets in five places, and said so (the GitHub part meets AUC and technical high/medium); the floors
-hold what generalises today.
+``test4`` was the held-out split of phase 5: 13 sources labelled after test3 was scored (docs/perf.md, "test4"),
+scored once by the merged phase 5. Its Debian part (136 documents) measured then: relevance AUC 0.875, Spearman
+0.276, traps below the median 0.852, near-copy recall 0.857, false copy flags 0%, the copy to keep kept 1.0,
+technical pages high/medium 0.346, off-topic high/medium 3.8%. Since phase 6 the model is trained on it, so its
+floors are in-sample regression floors at what phase 6 (rel6) measures there: AUC 0.988 (floor 0.98), Spearman
+0.468 (0.46), traps 0.963 (0.96), recall 0.857 (0.85), false flags 0%, copy kept 1.0, technical high/medium 0.519
+(0.51), off-topic 0% (the targets where met).
 
 ``dev`` keeps its floors of phase 1: the issue's targets, two lower where dev's Debian part misses them
 (technical high/medium 0.6, measured 0.796 in phase 4; traps 0.9, measured 1.0).
@@ -76,16 +78,17 @@ FLOORS = {
         **TARGETS,
         "relevance_auc": (">=", 0.98),
         "spearman": (">=", 0.50),
+        "traps_below_median": (">=", 0.97),
         "copy_recall": (">=", 0.86),
         "technical_high_medium": (">=", 0.58),
     },
     "test4": {
         **TARGETS,
-        "relevance_auc": (">=", 0.87),
-        "spearman": (">=", 0.27),
-        "traps_below_median": (">=", 0.85),
+        "relevance_auc": (">=", 0.98),
+        "spearman": (">=", 0.46),
+        "traps_below_median": (">=", 0.96),
         "copy_recall": (">=", 0.85),
-        "technical_high_medium": (">=", 0.34),
+        "technical_high_medium": (">=", 0.51),
     },
     "dev": {**TARGETS, "technical_high_medium": (">=", 0.6), "traps_below_median": (">=", 0.9)},
 }
