@@ -12,7 +12,8 @@ hold the reasons for ``shijie show``; ``pipeline.score.score_corpus`` runs it ov
     corpus   cosine of every document to the profile vector in the corpus's TF-IDF space;
              relevance  = profile score (topic.relevance), blended RELEVANCE_BLEND with the learned topic
                           probability when the profile is the one the model was trained with
-                          (an other --topic/--profile: the profile score alone), then 50/50 with the user's
+                          (an other --topic/--profile: the profile score alone), moved a fifth of the way
+                          towards the other pages of its source (neighbours.py), then 50/50 with the user's
                           good/bad marks model when there are marks (arxiv-sanity: logistic regression over the
                           corpus TF-IDF)
              type       doc_type over the structure figures (an arXiv record or a paper-shaped PDF: paper)
