@@ -140,6 +140,10 @@ def _relevance(shown: dict[str, Any], rel: dict[str, Any], lang: Lang | str) -> 
         parts.append(say("why.learned", lang, p=f"{rel['learned_topic']:.2f}"))
     elif rel.get("learned_for"):
         parts.append(say("why.learned_off", lang, name=rel["learned_for"]))
+    if rel.get("source_neighbours") is not None:  # the source's other pages (pipeline/vision/neighbours.py)
+        parts.append(
+            say("why.source", lang, m=f"{rel['source_neighbours']:.2f}", d=f"{rel.get('source_lift', 0.0):+.2f}")
+        )
     if rel.get("label_model") is not None:
         parts.append(say("why.marks", lang, p=f"{rel['label_model']:.2f}"))
     semicolon = say("punct.semicolon", lang)

@@ -235,6 +235,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "习得的主题模型只适用于默认主题（{name}）：此处仅由主题画像决定",
     ),
     "why.marks": ("your marks' model {p} (half of the relevance)", "你的标注模型 {p}（占相关性一半）"),
+    "why.source": (
+        "the other pages of its source read {m} on average: {d} towards them",
+        "同一来源的其他页面平均 {m}：向其靠拢 {d}",
+    ),
     "why.terms": ("terms found", "找到的术语"),
     "why.term_sense": ("sense {f}", "词义 {f}"),
     "why.term_general": ("general term, counts {f}", "通用术语，计 {f}"),

@@ -17,8 +17,9 @@ regularisation chosen on dev in phase 1 (``SETTINGS``: the grid below fitted on 
 because the leave-families-out figures over the six splits judge it (docs/perf.md, phases 3 to 6) and an inner
 search over 24 settings x 8 folds would take an hour on this machine; ``--tune`` repeats the choice (fit on
 train+test+test2+test3+test4, score on dev). The relevance cuts are calibrated on the out-of-fold relevance of all
-six splits' families (each family's relevance from word models fitted without it), so they are set by as many
-unseen families as there are.
+six splits' families (each family's relevance from word models fitted without it, then moved towards the other
+pages of its source, pipeline/vision/neighbours.py, as the scorer does), so they are set by as many unseen
+families as there are.
 
 ``--lofo`` / ``--lofo-only`` give the leave-families-out figures over the six splits, per origin (all, debian,
 github): the families dealt into ``LOFO_FOLDS`` groups, each scored by models fitted without it (one fit per
@@ -227,7 +228,7 @@ def main() -> None:
     # the shipped model: every labelled family but test5's; the cuts on out-of-fold relevance (by family)
     models, value, oof_relevance = fit_all(samples, settings, profile, alpha, blend)
     thresholds = training.calibrate(samples, oof_relevance)
-    alone = training.calibrate(samples, training.profile_scores(samples, profile))
+    alone = training.calibrate(samples, training.lifted(training.profile_scores(samples, profile), samples))
     thresholds |= {"profile_medium": alone["medium"], "profile_high": alone["high"]}
     provenance = {
         # only what the fit read: the label files holding a training family, and those families' splits, so

@@ -12,7 +12,8 @@ hold the reasons for ``shijie show``; ``pipeline.score.score_corpus`` runs it ov
     corpus   cosine of every document to the profile vector in the corpus's TF-IDF space;
              relevance  = profile score (topic.relevance), blended RELEVANCE_BLEND with the learned topic
                           probability when the profile is the one the model was trained with
-                          (an other --topic/--profile: the profile score alone), then 50/50 with the user's
+                          (an other --topic/--profile: the profile score alone), moved a fifth of the way
+                          towards the other pages of its source (neighbours.py), then 50/50 with the user's
                           good/bad marks model when there are marks (arxiv-sanity: logistic regression over the
                           corpus TF-IDF)
              type       doc_type over the structure figures (an arXiv record or a paper-shaped PDF: paper)
@@ -44,7 +45,7 @@ from ..profile import Profile
 from ..redundancy import redundancy_label
 from ..store.scores import ScoredDocument
 from ..taxonomy import Domain, load_taxonomy
-from . import analysis, copies, topic
+from . import analysis, copies, neighbours, topic
 from .reading import Reader, Reading, _loads
 from .value_model import ADMIN_TYPES, VisionModel, load_model
 
@@ -241,12 +242,19 @@ def score_rows(
 
     relevance_of: dict[int, dict] = {}
     value_of: dict[int, tuple[float, dict]] = {}
+    read = [topic.relevance(doc.reading.evidence, float(cosine[i])) for i, doc in enumerate(docs)]
+    own = np.array(
+        [
+            p if doc.topic_p is None else (1 - RELEVANCE_BLEND) * p + RELEVANCE_BLEND * doc.topic_p
+            for (p, _), doc in zip(read, docs, strict=True)
+        ]
+    )
+    # each page lifted towards the relevance of its source's other pages (neighbours.py)
+    lifted, beside = neighbours.lift(own, [neighbours.source_of(doc.reading.url) for doc in docs])
     for i, doc in enumerate(docs):
         r = doc.reading
-        profile_score, parts = topic.relevance(r.evidence, float(cosine[i]))
-        score = profile_score
-        if doc.topic_p is not None:
-            score = (1 - RELEVANCE_BLEND) * profile_score + RELEVANCE_BLEND * doc.topic_p
+        profile_score, parts = read[i]
+        score = float(lifted[i])
         if marks_p is not None:
             score = (1 - LABEL_SHARE) * score + LABEL_SHARE * float(marks_p[i])
         relevance_of[r.id] = {
@@ -254,6 +262,9 @@ def score_rows(
             "profile_score": round(profile_score, 4),
             **parts,
             "learned_topic": None if doc.topic_p is None else round(doc.topic_p, 4),
+            "own_score": round(float(own[i]), 4),
+            "source_neighbours": None if np.isnan(beside[i]) else round(float(beside[i]), 4),
+            "source_lift": round(float(lifted[i] - own[i]), 4),
             "learned_for": model.profile["name"],  # the one profile the learned topic model knows
             "learned_terms": doc.topic_terms,
             "matched_terms": r.evidence.matched,

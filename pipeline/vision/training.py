@@ -1,8 +1,8 @@
 """Fitting the Vision's learned parts on the labelled set (used by tools/train_vision.py and the tests).
 
 Samples are the labelled documents read exactly as the scorer reads a stored document
-(``reading.Reader`` over the text the extractor made). The fit, on the documents it is given (since phase 5
-the train, dev, test, test2 and test3 splits together, since phase 6 test4 too; never test5, the held-out split):
+(``reading.Reader`` over the text the extractor made). The fit, on the documents it is given (since phase 6
+the train, dev, test, test2, test3 and test4 splits together; never test5, the held-out split):
 
 1. vocabulary: stems and stem pairs in at least ``MIN_DF`` documents of at least ``MIN_FAMILIES`` families
    (a word only one project uses is that project's quirk, not the field's), the ``MAX_TERMS`` spread over
@@ -29,7 +29,8 @@ the train, dev, test, test2 and test3 splits together, since phase 6 test4 too; 
    six splits, Spearman as scored 0.666 → 0.669 (Debian 0.512 → 0.518, GitHub 0.635 → 0.638), traps unchanged
    (0.992); comment density, a source-file flag and length, glue names and links per sentence moved nothing
    (docs/perf.md, "The Vision, phase 6: value").
-4. relevance labels, on the out-of-fold relevance of every document fitted on: ``medium`` at the lowest
+4. relevance labels, on the out-of-fold relevance of every document fitted on (since phase 6 moved towards the
+   other pages of its source, ``lifted``, as the scorer moves it): ``medium`` at the lowest
    relevance that at most ``OFF_MEDIUM`` of the off-topic documents reach, ``high`` at the lowest that at most
    ``OFF_HIGH`` of off-topic and ``ADMIN_HIGH`` of the administrative ones reach (high: what a kernel
    engineer would read; administrative pages about the same tools stay below it). The same rule gives a
@@ -55,7 +56,7 @@ import numpy as np
 
 from ..profile import Profile
 from ..taxonomy import load_taxonomy
-from . import signals, topic
+from . import neighbours, signals, topic
 from .evaluate import TIER_RANK, TRAP_TYPES, auc, spearman
 from .labelled import TYPES, Label, LoadedDocument
 from .reading import Reader, Reading
@@ -219,7 +220,7 @@ def value_features(samples: list[Sample], words: dict[str, np.ndarray], profile_
     """The value model's named features (the scorer builds the same ones, scorer.score_rows)."""
     structure = [n for n in samples[0].structure if n not in VALUE_LEFT_OUT]
     names = structure + [f"type:{t}" for t in TYPES] + list(VALUE_EXTRA)
-    relevance = (1 - blend) * profile_score + blend * words["topic"]
+    relevance = lifted((1 - blend) * profile_score + blend * words["topic"], samples)
     rows = []
     for i, s in enumerate(samples):
         concepts = s.reading.concepts
@@ -235,6 +236,12 @@ def value_features(samples: list[Sample], words: dict[str, np.ndarray], profile_
             ]
         )
     return names, np.array(rows), relevance
+
+
+def lifted(relevance: np.ndarray, samples: list[Sample]) -> np.ndarray:
+    """``relevance`` lifted towards each sample's source's other samples, as the scorer does (neighbours.py):
+    the samples form the corpus, so their sources are their URLs' as a crawl of them all would store them."""
+    return neighbours.lift(relevance, [neighbours.source_of(s.reading.url) for s in samples])[0]
 
 
 def family_weights(samples: list[Sample]) -> np.ndarray:

@@ -1,0 +1,106 @@
+"""The source a page belongs to, from its URL, and the pull of the source's other pages on its relevance."""
+
+import numpy as np
+import pytest
+
+from pipeline.vision import neighbours
+
+
+@pytest.mark.parametrize(
+    ("url", "source"),
+    [
+        (
+            "https://raw.githubusercontent.com/NVIDIA/cutlass/abc123/media/docs/gemm.md",
+            "raw.githubusercontent.com/NVIDIA/cutlass",
+        ),
+        ("https://github.com/openai/triton/blob/main/README.md", "github.com/openai/triton"),
+        ("https://github.com/openai", None),  # an owner's page: no repository
+        ("https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html", "docs.nvidia.com/cuda"),
+        ("https://example.org/index.html", "example.org"),
+        ("file:///usr/share/doc/python-distributed-doc/html/scheduling-policies.html", "file:python-distributed"),
+        ("file:///usr/share/doc/libfftw3-dev/html/index.html", "file:libfftw3"),
+        ("file:///usr/share/doc/libfftw3-doc/copyright", "file:libfftw3"),  # -doc and -dev: one package
+        ("file:///usr/share/likwid/perfgroups/skylakeX/FLOPS_DP.txt", "file:likwid"),
+        ("file:///usr/share/man/man1/likwid-perfctr.1", "man:likwid"),
+        ("file:///usr/share/man/man3/MPI_Send.3", "man:mpi"),
+        ("file:///usr/share/gtk-doc/html/Ufo/index.html", "file:Ufo"),
+        ("file:///home/me/notes/cuda/streams.md", "file:/home/me/notes/cuda"),
+        ("file:///notes.txt", None),
+    ],
+)
+def test_source_of(url, source):
+    assert neighbours.source_of(url) == source
+
+
+def test_pull_towards_the_other_pages_of_the_source():
+    relevance = np.array([0.2, 0.8, 0.8, 0.8, 0.5, 0.3])
+    sources = ["a", "a", "a", "a", None, "b"]
+    moved, mean = neighbours.lift(relevance, sources)
+    # page 0's neighbours read 0.8; three of them weigh 3 / (3 + SHRINK)
+    weight = 3 / (3 + neighbours.SHRINK)
+    assert mean[0] == pytest.approx(0.8)
+    assert moved[0] == pytest.approx(0.2 + neighbours.PRIOR_SHARE * weight * 0.6)
+    # page 1's neighbours are the others (0.2, 0.8, 0.8), never itself: it moves down a little
+    assert mean[1] == pytest.approx(0.6)
+    assert moved[1] < 0.8
+    # no source, or a source of one page: unchanged, no neighbours
+    assert moved[4] == 0.5 and moved[5] == 0.3
+    assert np.isnan(mean[4]) and np.isnan(mean[5])
+    # the pull keeps the page's own order within its source
+    assert moved[0] < moved[1]
+
+
+def test_pull_is_independent_of_the_other_sources():
+    relevance = np.array([0.1, 0.9, 0.4, 0.6])
+    alone, _ = neighbours.lift(relevance[:2], ["a", "a"])
+    together, _ = neighbours.lift(relevance, ["a", "a", "b", "b"])
+    assert together[:2] == pytest.approx(alone)
+
+
+SCHEDULER = """# Scheduling
+
+The scheduler keeps a queue of ready tasks and hands each to the worker with the least pending work. A task
+whose inputs sit on another worker is moved there when the transfer costs less than the wait. Workers report
+their load every 500 ms; the scheduler steals work from the busiest when another worker idles.
+"""
+
+GPU_PAGES = [
+    "# Shared memory tiling\n\nEach thread block loads a tile into shared memory; warps read coalesced rows, and the "
+    "kernel's occupancy on the SM depends on registers per thread. Tensor cores run the MMA on bf16 tiles.",
+    "# Fused attention backward\n\nThe CUDA kernel recomputes the softmax from the saved log-sum-exp; each warp "
+    "holds a tile of dQ in registers and the kernel reaches 70% of the H100's bf16 tensor core throughput.",
+    "# Warp shuffles\n\nA reduction across a warp uses __shfl_down_sync; the GPU kernel avoids shared memory bank "
+    "conflicts and keeps the SM's occupancy high with 128 threads per block.",
+]
+GARDEN_PAGES = [
+    "# Roses\n\nPrune roses in late winter, water them deeply once a week and feed them compost in spring.",
+    "# Tomatoes\n\nTomatoes want sun and a stake; pinch the side shoots and water the soil, not the leaves.",
+    "# Lawns\n\nMow high in summer, rake the moss in autumn and sow seed where the grass is thin.",
+]
+
+
+def test_a_generic_page_reads_in_its_sources_context(tmp_path):
+    from pipeline.score import score_corpus
+    from pipeline.store import open_db
+    from shijie.explain import reasons
+    from tests.test_vision_model import _store
+
+    db = open_db(tmp_path / "shijie.db")
+    for n, text in enumerate(GPU_PAGES):
+        _store(db, f"https://github.com/gpu/kernels/blob/main/{n}", text)
+    for n, text in enumerate(GARDEN_PAGES):
+        _store(db, f"https://github.com/home/garden/blob/main/{n}", text)
+    _store(db, "https://github.com/gpu/kernels/blob/main/scheduling", SCHEDULER)
+    _store(db, "https://github.com/home/garden/blob/main/scheduling", SCHEDULER + "\nWater the beds at dawn.")
+    scored = {s.url.split("github.com/", 1)[1]: s for s in score_corpus(db)}
+    among_gpu, among_garden = scored["gpu/kernels/blob/main/scheduling"], scored["home/garden/blob/main/scheduling"]
+    rel = among_gpu.components["relevance"]
+    # the same words, read beside GPU pages, rise; beside garden pages, fall
+    assert rel["source_lift"] > 0 > among_garden.components["relevance"]["source_lift"]
+    assert among_gpu.relevance_score > among_garden.relevance_score
+    assert rel["source_neighbours"] > rel["own_score"]
+    assert among_gpu.relevance_score == pytest.approx(rel["own_score"] + rel["source_lift"], abs=2e-4)
+    shown = {"relevance_score": among_gpu.relevance_score, "topic": "t", "components": {"relevance": rel}}
+    english = " ".join(line.text for line in reasons(shown, "en"))
+    chinese = " ".join(line.text for line in reasons(shown, "zh"))
+    assert "the other pages of its source read" in english and "同一来源的其他页面" in chinese
