@@ -7,7 +7,8 @@ cache is not there in CI) are stored in a fresh database as the crawler stores p
 Since phase 3 (2026-12-01) the shipped model is trained on the splits that have been looked at (phase 6: train,
 dev, test, test2, test3 and test4; tools/train_vision.py): their floors are **regression floors on in-sample
 data**, not evidence of generalisation. That is what the leave-families-out figures in docs/perf.md and the
-held-out split of each phase (test5 for phase 6, scored by the coordinator, never here) are for.
+held-out split of each phase (test5 for phase 6: scored once by the coordinator; its floors below keep what it
+measured then) are for.
 
 ``test``'s floors are the issue's targets where the Vision meets them and, where it does not, the figure
 measured rounded to two digits on the lenient side, so a real regression fails, with the issue's target beside
@@ -50,6 +51,14 @@ share below the median rises, 0.992 -> 0.995), recall 1.0, false flags 0%, copy 
 high/medium 0.519 (0.51), off-topic 0% (the targets where met). Phase 6's copies
 (copy6: a reStructuredText changelog signed without its link targets and reference marks) find Dask's plain and
 source changelogs as copies of the rendered one: recall 1.0 (the target, 0.95).
+
+``test5`` is the held-out split of phase 6: 20 sources labelled after test4 was scored (docs/perf.md, "test5"),
+read by no training and no choice of the Vision, scored once by the merged phase 6. Its Debian part (169
+documents) measured: relevance AUC 0.906 (floor 0.90), Spearman 0.163 (0.16: tiers B and C only, Sphinx source
+copies labelled with their content's tier), traps below the median 0.917 (0.91), near-copy recall 0.833 (0.83),
+false copy flags 2.6% (0.03: petsc4py's one-template manual pages), the copy to keep kept 1.0 (the target),
+technical pages high/medium 0.561 (0.56), off-topic high/medium 1.6% (the target, 5%). Far from the issue's
+targets in five places, and said so; the floors hold what generalised.
 
 ``dev`` keeps its floors of phase 1: the issue's targets, two lower where dev's Debian part misses them
 (technical high/medium 0.6, measured 0.796 in phase 4; traps 0.9, measured 1.0).
@@ -94,6 +103,15 @@ FLOORS = {
         "spearman": (">=", 0.45),
         "traps_below_median": (">=", 0.92),
         "technical_high_medium": (">=", 0.51),
+    },
+    "test5": {
+        **TARGETS,
+        "relevance_auc": (">=", 0.90),
+        "spearman": (">=", 0.16),
+        "traps_below_median": (">=", 0.91),
+        "copy_recall": (">=", 0.83),
+        "false_flags": ("<=", 0.03),
+        "technical_high_medium": (">=", 0.56),
     },
     "dev": {**TARGETS, "technical_high_medium": (">=", 0.6), "traps_below_median": (">=", 0.9)},
 }
