@@ -95,8 +95,13 @@ def slow_site(pages: int) -> Site:
 def interrupt(argv: list[str], site: Site) -> subprocess.CompletedProcess:
     """Runs ``shijie argv`` and presses Ctrl-C (SIGINT) once the site has answered a few requests."""
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "shijie", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    process = subprocess.Popen(  # SIGINT as a terminal delivers it, even where the runner ignores it (nohup, &)
+        [sys.executable, "-m", "shijie", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     while len(site.requests) < 3 and process.poll() is None:
         time.sleep(0.02)
