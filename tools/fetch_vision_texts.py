@@ -1,6 +1,7 @@
 """Fills the GitHub part of the Vision's text cache, so that anyone can retrain and evaluate the model.
 
     python tools/fetch_vision_texts.py [--split train dev test] [--base URL] [--delay 0.25]
+    python tools/fetch_vision_texts.py --git DIR    # from local clones: DIR/<owner>+<repo>[/repo] (git dirs)
 
 The labels name each GitHub document by repository, commit, path and SHA-256 (data/vision/labels); the texts are
 never committed. This downloads each one at its commit from ``--base`` (raw.githubusercontent.com) into the cache
@@ -9,13 +10,16 @@ one request at a time with ``--delay`` seconds between them and shijie's User-Ag
 the labelled bytes is not fetched again; bytes that differ from the label are not written (the label describes
 other bytes: the weights would not be the ones it describes); a failed request is reported. It prints one line per
 problem and a summary, and exits 1 when any labelled file could not be had. Debian texts come from the packages
-(``apt-get install $(python3 tools/vision_packages.py)``), not from here.
+(``apt-get install $(python3 tools/vision_packages.py)``), not from here. With ``--git DIR`` nothing goes over the
+network: each file is read at its commit from a clone (bare or not) of its repository under DIR, named
+``<owner>+<repo>`` (its git directory there or in its ``repo`` sub-folder), for machines that reach no raw file host.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -58,11 +62,54 @@ def fetch_all(labels: list[Label], base: str, cache: Path, delay: float) -> dict
                 print(f"{label.key}: {url}: other bytes than labelled (not written)", file=sys.stderr)
                 outcome["mismatched"].append(label.key)
                 continue
-            target.parent.mkdir(parents=True, exist_ok=True)
-            partial = target.with_name(target.name + ".part")
-            partial.write_bytes(response.content)
-            partial.replace(target)  # a cache file is whole or absent
+            _store(target, response.content)
             outcome["fetched"].append(label.key)
+    return outcome
+
+
+def _store(target: Path, data: bytes) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".part")
+    partial.write_bytes(data)
+    partial.replace(target)  # a cache file is whole or absent
+
+
+def _git_dir(clones: Path, source: str) -> Path | None:
+    """The git directory of ``gh:owner/repo`` under ``clones``, or None when there is no clone."""
+    base = clones / source.removeprefix("gh:").replace("/", "+")
+    for candidate in (base / "repo", base / ".git", base):
+        if (candidate / "HEAD").is_file():
+            return candidate
+    return None
+
+
+def copy_all(labels: list[Label], clones: Path, cache: Path) -> dict[str, list[str]]:
+    """Copies every GitHub label's file, at its commit, out of a local clone; returns keys by outcome."""
+    outcome: dict[str, list[str]] = {"cached": [], "fetched": [], "mismatched": [], "failed": []}
+    for label in (label for label in labels if label.origin == "github"):
+        target = file_of(label, cache)
+        if target.is_file() and hashlib.sha256(target.read_bytes()).hexdigest() == label.sha256:
+            outcome["cached"].append(label.key)
+            continue
+        git_dir = _git_dir(clones, label.source)
+        if git_dir is None:
+            print(f"{label.key}: no clone of {label.source} under {clones}", file=sys.stderr)
+            outcome["failed"].append(label.key)
+            continue
+        shown = subprocess.run(
+            ["git", f"--git-dir={git_dir}", "show", f"{label.commit}:{label.file_path}"], capture_output=True
+        )
+        if shown.returncode != 0:
+            error = shown.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["git show failed"]
+            print(f"{label.key}: {git_dir}: {error[0]}", file=sys.stderr)
+            outcome["failed"].append(label.key)
+            continue
+        if hashlib.sha256(shown.stdout).hexdigest() != label.sha256:
+            print(f"{label.key}: {git_dir}: other bytes than labelled (not written)", file=sys.stderr)
+            outcome["mismatched"].append(label.key)
+            continue
+        _store(target, shown.stdout)
+        outcome["fetched"].append(label.key)
     return outcome
 
 
@@ -71,11 +118,12 @@ def main() -> None:
     parser.add_argument("--split", nargs="+", default=list(SPLITS), choices=SPLITS)
     parser.add_argument("--base", default=RAW, help="where raw files are served: BASE/<owner>/<repo>/<commit>/<path>")
     parser.add_argument("--delay", type=float, default=0.25, help="seconds between two requests")
+    parser.add_argument("--git", type=Path, metavar="DIR", help="read from local clones DIR/<owner>+<repo> instead")
     args = parser.parse_args()
     every = load_labels()
     labels = [label for split in args.split for label in select(every, split)]
     cache = cache_dir()
-    outcome = fetch_all(labels, args.base, cache, args.delay)
+    outcome = copy_all(labels, args.git, cache) if args.git else fetch_all(labels, args.base, cache, args.delay)
     print(
         f"{cache}: {len(outcome['fetched'])} fetched, {len(outcome['cached'])} already there, "
         f"{len(outcome['mismatched'])} with other bytes than labelled, {len(outcome['failed'])} failed"
