@@ -21,6 +21,8 @@ of all seven splits' families (each family's relevance from word models fitted w
 pages of its source, pipeline/vision/neighbours.py, as the scorer does), so they are set by as many unseen
 families as there are.
 
+``--lofo-only --by-split`` leaves out one training split at a time instead (each a batch of sources labelled
+together, as a held-out split is): the figures closest to a held-out report, and each split's own.
 ``--lofo`` / ``--lofo-only`` give the leave-families-out figures over the seven splits, per origin (all, debian,
 github): the families dealt into ``LOFO_FOLDS`` groups, each scored by models fitted without it (one fit per
 group, not per family, to keep it to minutes), its relevance cuts calibrated on the other groups' out-of-fold
@@ -112,19 +114,23 @@ LOFO_FOLDS = 8
 ORIGINS = (None, "debian", "github")
 
 
-def lofo(samples, settings, profile, alpha, blend, dump: Path | None = None) -> dict:
+def lofo(samples, settings, profile, alpha, blend, dump: Path | None = None, batches: list[str] | None = None) -> dict:
     """Leave-families-out figures: each family scored by models fitted without it (value, relevance and the
-    relevance cuts, calibrated on the out-of-fold relevance of the families fitted on), per origin."""
+    relevance cuts, calibrated on the out-of-fold relevance of the families fitted on), per origin.
+
+    With ``batches`` (each sample's split) the folds are the splits themselves: each labelling batch scored by
+    models fitted on the others, as a held-out split is, and its own figures printed too (``--by-split``)."""
     from sklearn.model_selection import GroupKFold
 
-    groups = [s.label.family for s in samples]
+    groups = [s.label.family for s in samples] if batches is None else list(batches)
+    n_folds = LOFO_FOLDS if batches is None else len(set(batches))
     profile_all = training.profile_scores(samples, profile)
     value = np.zeros(len(samples))
     relevance = np.zeros(len(samples))
     types = np.zeros((len(samples), len(TYPES)))
     medium = np.zeros(len(samples))
     high = np.zeros(len(samples))
-    folds = GroupKFold(n_splits=LOFO_FOLDS).split(samples, groups=groups)
+    folds = GroupKFold(n_splits=n_folds).split(samples, groups=groups)
     for n, (rest_idx, held) in enumerate(folds, 1):
         rest = [samples[i] for i in rest_idx]
         family = ", ".join(sorted({groups[i] for i in held}))
@@ -137,7 +143,7 @@ def lofo(samples, settings, profile, alpha, blend, dump: Path | None = None) -> 
         relevance[held] = rel[held]
         types[held] = words["types"][held]
         medium[held], high[held] = cuts["medium"], cuts["high"]
-        print(f"  left out {n}/{LOFO_FOLDS}: {family} (cuts {cuts})", flush=True)
+        print(f"  left out {n}/{n_folds}: {family} (cuts {cuts})", flush=True)
     if dump is not None:  # every document's out-of-fold figures, to study the mistakes (never a test5 one)
         rows = [
             {
@@ -168,6 +174,14 @@ def lofo(samples, settings, profile, alpha, blend, dump: Path | None = None) -> 
             right = sum(predicted[i] == name for i in idx)
             said = sum(p == name for p in predicted)
             print(f"  type {name}: {right} of {len(idx)} recognised, {said} typed so")
+    if batches is not None:  # each batch's own figures, as its held-out report would give them
+        for batch in sorted(set(batches)):
+            idx = [i for i, b in enumerate(batches) if b == batch]
+            part = [samples[i] for i in idx]
+            own = training.quality(part, gated[idx], relevance[idx]) | training.level_shares(
+                part, relevance[idx], medium[idx]
+            )
+            print(f"  {batch}: " + ", ".join(f"{k} {v:.3f}" for k, v in own.items() if isinstance(v, float)))
     result = {}
     for origin in ORIGINS:
         idx = [i for i, s in enumerate(samples) if origin in (None, s.label.origin)]
@@ -193,6 +207,11 @@ def main() -> None:
         help="only the leave-families-out figures, with the shipped model's settings",
     )
     parser.add_argument("--dump", type=Path, help="with --lofo-only: write each document's out-of-fold figures")
+    parser.add_argument(
+        "--by-split",
+        action="store_true",
+        help="with --lofo-only: the folds are the training splits (each labelling batch left out in turn)",
+    )
     parser.add_argument("--blend", type=float, help="with --lofo-only: another relevance blend, to compare")
     parser.add_argument("--setting", action="append", help="with --lofo-only: NAME=VALUE, another regularisation")
     parser.add_argument(
@@ -218,7 +237,8 @@ def main() -> None:
                 chosen[name] = float(number)
             else:
                 sys.exit(f"unknown setting {name!r}: one of value_alpha, {', '.join(chosen)}")
-        for origin, part in lofo(samples, chosen, profile, alpha, blend, args.dump).items():
+        batches = [split for split in TRAINING_SPLITS for _ in parts[split]] if args.by_split else None
+        for origin, part in lofo(samples, chosen, profile, alpha, blend, args.dump, batches).items():
             print(origin, json.dumps(part))
         return
 
