@@ -51,7 +51,13 @@ from ..resources import data_dir, read_data_file
 from .labelled import Label
 
 SPLITS = ("train", "dev", "test", "test2", "test3", "test4", "test5", "test6")
-HAND_PLACED = ("test2", "test3", "test4", "test5", "test6")  # placed by hand, outside the rule (see the module docstring)
+HAND_PLACED = (
+    "test2",
+    "test3",
+    "test4",
+    "test5",
+    "test6",
+)  # placed by hand, outside the rule (see the module docstring)
 RULE_SPLITS = tuple(s for s in SPLITS if s not in HAND_PLACED)
 TARGETS = {"test": 0.3, "dev": 0.2, "train": 0.5}
 _TIE_ORDER = ("test", "dev", "train")
