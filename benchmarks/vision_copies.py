@@ -1,7 +1,7 @@
 """The Vision's copies stage alone, on the labelled splits: recall, false flags and the copy kept, per split, per
 origin and per mechanism.
 
-    python benchmarks/vision_copies.py [--split train dev test test2 test3 test4] [--full] [--list] [--json FILE]
+    python benchmarks/vision_copies.py [--split train dev test test2 test3 test4 test5] [--full] [--list] [--json FILE]
 
 Each split is its own corpus, stored as the crawler stores pages (``pipeline.vision.evaluate.store_labelled``).
 By default only what the copies stage needs runs (the reading pass for the line counts and dates, then
@@ -12,7 +12,8 @@ found is flagged "high" and points into its copy group; a false flag is a docume
 
 Mechanisms, read from the two labelled paths of a pair (not from what the stage did):
 
-    translation   one path marks a language the other does not (``docs/zh/…``, ``.zh.md``, ``.en.md``)
+    translation   one path marks a language the other does not (``docs/zh/…``, ``.zh.md``, ``.en.md``,
+                  ``japanese/``, ``README-Chinese.md``)
     man/HTML twin one side is a man page (``man/manN/…``) or a plain README beside an HTML page
     source copy   a Sphinx ``_sources`` file, a Debian ``changelog.gz`` beside its page, a notebook or
                   Markdown file beside its rendered twin
@@ -23,8 +24,8 @@ a change that moves pairs towards the cut shows there before any pair falls unde
 False flags are split by the flagged document and the one it was flagged against: ``template`` when both
 live in one place (a repository, a package: pages built from one template), ``cross-place`` otherwise.
 
-The splits are the six this tool knows (train, dev, test, test2, test3, test4: all scored and reported, tuning
-data now); it never reads another (a held-out split is scored once, by the coordinator).
+The splits are the seven this tool knows (train, dev, test, test2, test3, test4, test5: all scored and reported,
+tuning data now); it never reads another (a held-out split is scored once, by the coordinator).
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ SPLITS = (
     "test2",
     "test3",
     "test4",
+    "test5",
 )  # never any other: a held-out split is scored by the coordinator
 MECHANISMS = ("version pair", "source copy", "man/HTML twin", "mirror", "translation")
 

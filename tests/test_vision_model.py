@@ -598,6 +598,157 @@ def test_a_prose_translation_in_latin_letters_is_found_by_what_translators_leave
     assert copies.measure([infos[0], infos[2]])[3].duplicate_of is None  # its anchors out of order
 
 
+def test_a_translation_in_a_language_folder_or_named_in_full_is_found_wherever_it_sits():
+    # a blog post translated into a sub-folder named for its language, and a README with the language in its name
+    repo = "https://raw.githubusercontent.com/org/kernels/abc1234/blogs"
+
+    def post(names: list[str]) -> tuple[str, str]:
+        english = "\n\n".join(
+            f"Step {n}: the loop issues {name} once per stage, and the warp waits on the barrier before the next "
+            f"stage reads shared memory."
+            for n, name in enumerate(names)
+        )
+        chinese = "\n\n".join(
+            f"第{n}步：循环在每个阶段发出 {name}，线程束在下一阶段读取共享内存之前等待屏障。"
+            for n, name in enumerate(names)
+        )
+        return english, chinese
+
+    english, chinese = post([f"tile_{n}_stride cp_async_{n} wgmma_m{n}n64k16 ldmatrix_x{n}" for n in range(12)])
+    english_fp6, chinese_fp6 = post([f"fp6_e{n}m2 dequant_{n} lut_{n}x4 mma_k{n}" for n in range(12)])
+    urls = {
+        1: f"{repo}/pipelining/README.md",
+        2: f"{repo}/pipelining/japanese/README.md",
+        3: f"{repo}/pipelining/2024-03-05/README.md",
+        4: f"{repo}/pipelining/2024-03-05/README-Chinese.md",
+    }
+    texts = {1: english, 2: chinese, 3: english_fp6, 4: chinese_fp6}
+    assert copies.language_of(urls[2]) == "ja" and copies.language_of(urls[4]) == "zh"
+    assert copies.page_name(urls[2]) == copies.page_name(urls[1]) == "pipelining/readme"  # the folder is a language
+    assert copies.page_name(urls[4]) == copies.page_name(urls[3]) == "2024-03-05/readme"  # so is the suffix
+    counts = copies.LineCounts()
+    for n, text in texts.items():
+        counts.add(copies_line_hashes(text), urls[n])
+    found = copies.measure([_info(n, urls[n], t, kind="markdown", counts=counts) for n, t in texts.items()])
+    assert found[2].duplicate_of == 1 and found[2].signal == "translation" and found[2].because["rule"] == "original"
+    assert found[4].duplicate_of == 3 and found[4].signal == "translation" and found[4].because["rule"] == "original"
+    assert found[1].duplicate_of is None and found[3].duplicate_of is None
+    # a folder or a name that is no language keeps its meaning: the post's own folder names the page
+    assert copies.page_name(f"{repo}/german-shepherd/README.md") == "german-shepherd/readme"
+    assert copies.language_of(f"{repo}/german-shepherd/README.md") == ""
+    assert copies.language_of("https://raw.githubusercontent.com/o/Chinese-Llama/abc1234/README.md") == ""
+
+
+_LISTED = [
+    "#include <vector>",
+    "",
+    "// the tile each block stages",
+    *(f"static float tile_{i}[{16 * (i + 1)}];" for i in range(8)),
+    "",
+    "int main()",
+    "{",
+    *(f"    acc_{i} += a[{i} * lda + k] * b[k * ldb + {i}];" for i in range(24)),
+    *(f"    store(out_{i}, acc_{i}, stride_{i});" for i in range(16)),
+    "    return 0;",
+    "}",
+]
+
+
+def test_a_numbered_source_listing_is_the_code_of_the_page_that_renders_it():
+    # a documentation generator's listing of an example file (a number before each line, the navigation and the
+    # tooltips of the symbols it links around it) and the tutorial page showing the same file between paragraphs
+    head = "Demo library 1.0\n\nClasses Files Pages\n\ntiling.cpp\n\n"
+    chunks = [_LISTED[i : i + 10] for i in range(0, len(_LISTED), 10)]
+    prose = [
+        f"Paragraph {n}: this part of the tutorial explains why the block stages its operands in shared memory "
+        f"before the accumulation loop {n} reads them."
+        for n in range(len(chunks))
+    ]
+    page = head + "\n\n".join(
+        f"{p}\n\n" + "\n\n".join(line for line in c if line) for p, c in zip(prose, chunks, strict=True)
+    )
+    listing = head + "Go to the documentation of this file.\n\n"
+    listing += "\n\n".join(f"{n} {line}".rstrip() for n, line in enumerate(_LISTED, start=1))
+    listing += "\n\n" + "\n\n".join(
+        f"demo::store_{i}\n\nvoid store_{i}(float *out, float acc, int stride)\n\nDefinition: store.hpp:{40 + i}"
+        for i in range(16)
+    )
+    unnumbered = copies.unnumbered(listing)
+    assert unnumbered is not None and unnumbered.split("\n")[0] == "#include <vector>"
+    assert (
+        "Definition" not in unnumbered and "Go to the documentation" not in unnumbered
+    )  # the generator's, not the file's
+    url = "file:///usr/share/doc/demo-doc/html"
+    infos = [_info(1, f"{url}/tiling_8cpp-example.html", page), _info(2, f"{url}/tiling_8cpp_source.html", listing)]
+    assert infos[1].source_copy and not infos[0].source_copy
+    found = copies.measure(infos)
+    assert found[2].duplicate_of == 1 and found[2].score >= copies.HIGH_REDUNDANCY  # the rendered page is kept
+    assert found[2].because == {"rule": "rendered"} and found[1].duplicate_of is None
+    # what is no listing: a table of losses by step, prose, a numbered list of steps ("1. …")
+    assert copies.unnumbered("step loss\n" + "\n".join(f"{n} {9 - n / 10:.2f}" for n in range(1, 40))) is None
+    assert copies.unnumbered(PAGE) is None
+    assert copies.unnumbered("\n".join(f"{n}. Install part {n} of the toolkit" for n in range(1, 20))) is None
+
+
+def _template_page(own: str, n: int) -> str:
+    shared = "\n\n".join(
+        f"Setup {i}: create the handle, describe tensor {i} with its strides and data type, build the graph, "
+        f"check support for the chosen engine, and allocate the workspace the plan asks for."
+        for i in range(12)
+    )
+    mine = "\n\n".join(f"{own} {i}. " + " ".join(f"{own.lower()}_{i}_{w}" for w in range(20)) for i in range(n))
+    return f"{shared}\n\n{mine}"
+
+
+def test_pages_of_one_folder_from_one_template_are_no_copies_but_versions_of_one_page_are():
+    # two samples of one folder, built from one template: the smaller is half inside the larger (containment
+    # ≥ 0.5) though they share under half their shingles (Jaccard < 0.5): two pages, not a copy
+    forward, backward = _template_page("Forward", 3), _template_page("Backward", 6)
+    folder = "https://raw.githubusercontent.com/org/frontend/abc1234/samples/python"
+    a = _info(1, f"{folder}/50_attention_forward.ipynb", forward, kind="markdown")
+    b = _info(2, f"{folder}/51_attention_backward.ipynb", backward, kind="markdown")
+    assert a.text and b.text
+    jaccard = a.text.minhash.jaccard(b.text.minhash)
+    assert jaccard < copies.SIBLING_JACCARD
+    assert copies.redundancy.containment(jaccard, a.text.size, b.text.size) >= copies.HIGH_REDUNDANCY
+    assert copies.siblings(a.url, b.url)
+    assert copies.measure([a, b])[1].duplicate_of is None
+    # numbered in a series (a documentation generator's a00197, a00198) is no version either
+    series = [
+        _info(3, "file:///usr/share/doc/d/html/a00197.html", forward),
+        _info(4, "file:///usr/share/doc/d/html/a00198.html", backward),
+    ]
+    assert copies.measure(series)[3].duplicate_of is None
+    # the same texts as a marked version of one page, or as one page in two folders, stay copies
+    versions = [_info(5, f"{folder}/attention.md", forward), _info(6, f"{folder}/attention-v2.md", backward)]
+    assert copies.measure(versions)[5].duplicate_of == 6
+    apart = [_info(7, f"{folder}/attention.ipynb", forward), _info(8, f"{folder}/../docs/attention.ipynb", backward)]
+    assert not copies.siblings(apart[0].url, apart[1].url)
+    assert copies.measure(apart)[7].duplicate_of == 8
+
+
+def test_a_licence_text_in_a_licenses_folder_is_each_projects_own():
+    # the REUSE layout: LICENSES/<licence id>.txt, the same text in two projects is each one's terms
+    terms = "\n\n".join(
+        f"Section {i}. You may share and adapt the material for any purpose, provided you give appropriate credit, "
+        f"link to the terms, and indicate whether changes were made (clause {i})."
+        for i in range(10)
+    )
+    ours = _info(1, "https://raw.githubusercontent.com/a/guide/abc1234/LICENSES/CC-BY-4.0.txt", terms, kind="text")
+    theirs = _info(
+        2, "https://raw.githubusercontent.com/b/other/def5678/LICENSES/CC-BY-4.0.txt", terms + "\n\nEnd.", kind="text"
+    )
+    assert all(c.duplicate_of is None for c in copies.measure([ours, theirs]).values())
+    again = _info(3, "https://raw.githubusercontent.com/a/guide/def5678/LICENSES/CC-BY-4.0.txt", terms, kind="text")
+    assert copies.measure([ours, again])[3].duplicate_of == 1  # its own project's licence at two revisions
+    # the same text as two projects' pages (not in a LICENSES folder) is one page read twice
+    pages = [
+        _info(4, ours.url.replace("LICENSES", "docs"), terms),
+        _info(5, theirs.url.replace("LICENSES", "docs"), terms),
+    ]
+    assert copies.measure(pages)[5].duplicate_of == 4
+
+
 def test_a_restructuredtext_changelog_and_its_rendered_page_sign_alike():
     # the source's link targets (a tenth of a changelog), reference marks and :pr: roles are not on the page
     people = ["Gabe Joseph", "Hendrik Makait", "Florian Jetter", "Thomas Grainger", "Laurence Watts"]

@@ -26,19 +26,26 @@ Two passes over the texts, both streaming:
    its shingles meet the rendered page's; after the boilerplate goes, ``neutral_markup`` takes what only one
    form of a page writes (reStructuredText link targets and reference marks, Markdown link targets in a source
    copy, ``GH#`` before an issue number anywhere); a notebook served as raw JSON is signed by its cells'
-   sources (``notebook_text``).
+   sources (``notebook_text``); a numbered source listing (a code browser's, Doxygen's ``*_source.html``) is
+   signed by its numbered lines without their numbers (``unnumbered``) and counts as the source copy of the
+   page that renders its file.
 
 ``measure(infos)`` finds candidate pairs four ways, none comparing documents blindly (the cost grows with
 the corpus, not its square):
 
 - both MinHashes in LSH (datasketch; expected O(1) candidates per query): pairs at Jaccard ≥ 0.3;
+  two pages of one folder under two names (``siblings``: a sample per case, a reference page per function,
+  often one template) count only from ``SIBLING_JACCARD``, or when one is an earlier form or the translation
+  of the other;
 - a consistent sample of each text's shingle hashes (``contained_in``: the hashes below a fixed cut, so a
   text inside another has its sample inside the other's): a short old README inside a long new one, whose
   Jaccard is small however complete the containment. Such a pair counts only when the two are one path at
   two revisions, or the larger text is the newer version, the newer date or the rendered page
-  (``GROWN_RULES``): a page quoting a whole example file is no copy of it;
+  (``GROWN_RULES``; between two pages of one folder, a version their names mark): a page quoting a whole
+  example file is no copy of it;
 - one page in two languages (``translated``: one place, one page name, different language marks on the
-  paths), by the words both languages write alike or by the anchors translators leave alone (``anchors``);
+  paths: a code, ``docs/zh/``, ``faq.ja.md``, or a name, ``blog/post/japanese/``, ``README-Chinese.md``), by
+  the words both languages write alike or by the anchors translators leave alone (``anchors``);
 - the crawler's word: a Sphinx source copy names its rendered page (``metadata["source_copy_of"]``), which
   it repeats whatever its markup leaves of the shingles.
 
@@ -54,6 +61,7 @@ the document, and ``CODE_CONTAINMENT`` of it lies in the other's code.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections import Counter
@@ -65,7 +73,7 @@ from datasketch import MinHashLSH
 
 from .. import redundancy
 from . import analysis
-from .preference import RULE_WEIGHT, CopyInfo, language_of, one_path_two_revisions, preference, revision_of
+from .preference import LANGUAGES, RULE_WEIGHT, CopyInfo, language_of, one_path_two_revisions, preference, revision_of
 from .reading import LINE_MIN_CHARS, line_keys
 
 BOILERPLATE_DOCS = 8  # a line in this many documents is a template (version groups stay below it)
@@ -81,6 +89,8 @@ SAMPLE_POSTINGS = 16  # a sampled shingle in more documents than this is a commo
 SAMPLE_MIN = 4  # shared sampled shingles a containment candidate needs (~64 shingles of text)
 SAMPLE_CONTAINMENT = 0.6
 GROWN_RULES = ("version", "date", "rendered")  # what makes a contained text an earlier form of the larger one
+SIBLING_JACCARD = 0.4  # two pages of one folder under two names are copies from this Jaccard on ...
+SIBLING_RULES = (*GROWN_RULES, "current", "original")  # ... or when one is an earlier form or the translation
 HIGH_REDUNDANCY = redundancy.HIGH_REDUNDANCY
 SKETCH_ROWS, SKETCH_BITS = 3, 22
 NEAR_BITS = 24  # the fine line count: 3 rows of 2^24 uint16 counters (96 MB); see LineCounts
@@ -136,7 +146,8 @@ def _has_licence(text: str) -> bool:
 
 _POLICY_FILE = re.compile(
     r"/(?:licen[cs]e|copying|copyright|notice|third[-_]?party[-_]?notices|contributing|code[-_]of[-_]conduct|"
-    r"security|governance)(?:[-_.][\w-]+)*$",
+    r"security|governance)(?:[-_.][\w-]+)*$"
+    r"|/licen[cs]es/[^/]+$",  # a licence text in a LICENSES folder (the REUSE layout: LICENSES/CC-BY-4.0.txt)
     re.IGNORECASE,
 )
 _DIGITS = re.compile(r"\d+")
@@ -231,20 +242,21 @@ _GENERIC_NAME = frozenset(
     " intro introduction summary".split()
 )
 _NAME = re.compile(r"(?:\.(?:html?|mdx?|markdown|rst|txt|ipynb|gz|[1-9][a-z]*))+$", re.IGNORECASE)
-_LANGUAGE_MARK = re.compile(r"[._-](?:zh|cn|zh[-_](?:cn|tw|hans|hant)|ja|jp|ko|kr|ru|fr|de|es|pt|en)$", re.IGNORECASE)
+_LANGUAGE_MARK = re.compile(rf"[._-](?:{LANGUAGES})$", re.IGNORECASE)  # faq.zh, README-Chinese
 _REVISION_PART = re.compile(
     r"[0-9a-f]{7,40}|v?\d+(?:\.\d+)*|main|master|latest|stable|dev|trunk|html"
-    r"|zh|cn|zh[-_](?:cn|tw|hans|hant)|ja|jp|ko|kr|ru|fr|de|es|pt|en",  # a language folder: docs/zh/index.md
+    rf"|{LANGUAGES}",  # a language folder: docs/zh/index.md, blog/post/japanese/README.md
     re.IGNORECASE,
 )
 
 
 def page_name(url: str) -> str:
     """The page a URL is one form or revision of: its file name without document extensions, a man section or a
-    language mark (``MPI_Send.3``, ``MPI_Send.html`` → ``mpi_send``; ``faq.zh.md`` → ``faq``), with its folder
-    when the name says nothing alone (``asyncAPI/readme``, ``cub/index``), a revision, version, language or
-    ``html`` segment skipped (``…/abc1234/README.md`` and ``…/def5678/README.md`` are one page). Lines shared only by the
-    forms of one page are not a template (``Signer._content``)."""
+    language mark (``MPI_Send.3``, ``MPI_Send.html`` → ``mpi_send``; ``faq.zh.md`` → ``faq``,
+    ``README-Chinese.md`` → ``readme``), with its folder when the name says nothing alone (``asyncAPI/readme``,
+    ``cub/index``), a revision, version, language (``zh``, ``japanese``) or ``html`` segment skipped
+    (``…/abc1234/README.md`` and ``…/def5678/README.md`` are one page). Lines shared only by the forms of one
+    page are not a template (``Signer._content``)."""
     parts = [p for p in url.split("://", 1)[-1].split("?", 1)[0].split("#", 1)[0].split("/") if p]
     if len(parts) < 2:
         return ""
@@ -255,7 +267,47 @@ def page_name(url: str) -> str:
     return name
 
 
+_NUMBERED_LINE = re.compile(r"^[ \t]*(\d+)(?:[ \t]+(.*?))?[ \t]*$", re.MULTILINE)
+_FIRST_LINE = re.compile(r"\n[ \t]*1(?:[ \t]|\n|$)")  # a literal first: ~1 ns a character
+_LETTER = re.compile(r"[^\W\d_]")
+LISTING_MIN_LINES = 10  # a source listing numbers at least this many lines ...
+LISTING_SHARE = 0.5  # ... this share of the text's non-blank lines ...
+LISTING_ASCENDING = 0.9  # ... its numbers rise from one numbered line to the next this often ...
+LISTING_WORDED = 0.25  # ... and this share of them hold a word (code does; a table of figures by step does not)
+
+
+def unnumbered(text: str) -> str | None:
+    """A source listing's own text: its numbered lines without their numbers (``12 int main()`` → ``int
+    main()``); None for a text that is no listing. A code browser or a documentation generator (Doxygen's
+    ``*_source.html``) shows a file with a number before each line, and around it what is not the file: the
+    navigation, the generator's tooltips for the symbols it links (a signature and where it is defined). The
+    number is a token of its own in every shingle, so no shingle of the listing met the code of the page it
+    renders (a tutorial page that shows the same file between its paragraphs). A listing numbers
+    ``LISTING_MIN_LINES`` lines or more from 1, ``LISTING_SHARE`` of its non-blank lines, rising
+    ``LISTING_ASCENDING`` of the time, ``LISTING_WORDED`` of them with a word (a table of losses by step is
+    none, nor a numbered list: it writes ``1.``)."""
+    first = _FIRST_LINE.search("\n" + text)  # a listing has a line 1; found at i, it starts text[i:]
+    if first is None:
+        return None
+    found = _NUMBERED_LINE.findall(text, first.start())
+    if len(found) < LISTING_MIN_LINES:
+        return None
+    numbers = [int(n) for n, _ in found]
+    rising = sum(b > a for a, b in itertools.pairwise(numbers))
+    worded = sum(1 for _, line in found if _LETTER.search(line))
+    lines = sum(1 for line in text.split("\n") if line.strip())
+    if (
+        len(found) < LISTING_SHARE * lines
+        or rising < LISTING_ASCENDING * (len(found) - 1)
+        or worded < LISTING_WORDED * len(found)
+    ):
+        return None
+    return "\n".join(line for _, line in found)
+
+
 def is_source_copy(url: str, title: str, kind: str, text: str, copy_of: str | None = None) -> bool:
+    """Whether a text is the source of a page rendered from it: a Sphinx source copy (named by the crawler or
+    by its ``_sources/`` URL), a title made of markup, reStructuredText markup in a text file."""
     if copy_of or _SOURCE_URL.search(url):
         return True
     if title.strip() and not any(ch.isalnum() for ch in title):
@@ -312,7 +364,10 @@ class Signer:
         cells = notebook_text(text) if kind == "text" else None
         if cells is not None:  # its lines as a reader of the notebook sees them (pass 1 counted the JSON's)
             text = cells
-        source_copy = is_source_copy(url, title, kind, text, copy_of)
+        listing = unnumbered(text)
+        if listing is not None:  # a numbered source listing: the code of the page that renders it
+            text = listing
+        source_copy = listing is not None or is_source_copy(url, title, kind, text, copy_of)
         if source_copy:
             text = _DIRECTIVE_OR_RULE.sub("", _ROLE.sub(r"\1", text))
         licence = _has_licence(text)
@@ -479,6 +534,14 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 if (signal == "code" and score < CODE_CONTAINMENT) or score <= best.score:
                     continue
                 better, because = preference(other, info)
+                if (
+                    better
+                    and signal == "text"
+                    and jaccard < SIBLING_JACCARD
+                    and not _earlier_form(because)
+                    and siblings(info.url, other.url)
+                ):
+                    continue  # two pages of one template: one folder, two names, half their text shared at most
                 if better:  # only a better copy to keep makes this one redundant
                     best = Copy(round(score, 4), other_id, round(jaccard, 4), signal, because)
         for other_id, share in contained.get(info.id, ()):
@@ -491,7 +554,8 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 continue
             if share > best.score and info.text is not None and other.text is not None:
                 better, because = preference(other, info)
-                if better and (because["rule"] in GROWN_RULES or one_path_two_revisions(info.url, other.url)):
+                grown = because["rule"] in GROWN_RULES and (_earlier_form(because) or not siblings(info.url, other.url))
+                if better and (grown or one_path_two_revisions(info.url, other.url)):
                     jaccard = info.text.minhash.jaccard(other.text.minhash)
                     best = Copy(round(share, 4), other_id, round(jaccard, 4), "contained", because)
         for other_id, share in translations.get(info.id, ()):
@@ -523,6 +587,32 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                     wins[a] += RULE_WEIGHT[because["rule"]]
         result[max(cycle, key=lambda d: (wins[d], -d))] = NO_COPY
     return result
+
+
+_MARKED_VERSION = re.compile(r"(?:^|[-_. ])(?:v|version|rev)[-_ ]?\d|\d+\.\d+", re.IGNORECASE)
+
+
+def _earlier_form(because: dict) -> bool:
+    """Whether the preference's reason says one page is an earlier form (or the translation) of the other
+    (``SIBLING_RULES``). Between two files of one folder, a number in their names is a version only when the
+    name marks it so (``notes-v2``, ``guide-1.2``): files numbered in a series (``ch01``/``ch02``,
+    ``50_forward``/``51_backward``, Doxygen's ``a00197``/``a00198``) are siblings, not versions."""
+    if because["rule"] == "version" and because.get("where") == "url":
+        return any(_MARKED_VERSION.search(part) for part in because.get("versions", ()))
+    return because["rule"] in SIBLING_RULES
+
+
+def siblings(a: str, b: str) -> bool:
+    """Whether two URLs are two pages of one folder (``chapters/getting_started_linux.md`` and
+    ``chapters/getting_started_windows.md``, ``samples/50_forward.ipynb`` and ``samples/51_backward.ipynb``):
+    the same path but the file name, and two ``page_name``s (not one page in two forms). Such pages are often
+    made from one template (a sample per case, a chapter per platform, a reference page per function), and the
+    template's text makes the smaller one look half contained in the larger; ``measure`` counts them copies
+    only when they share ``SIBLING_JACCARD`` of their shingles, or a rule of ``SIBLING_RULES`` says one is an
+    earlier form or the translation of the other."""
+    folder_a, _, file_a = a.split("?", 1)[0].split("#", 1)[0].rpartition("/")
+    folder_b, _, file_b = b.split("?", 1)[0].split("#", 1)[0].rpartition("/")
+    return folder_a == folder_b and file_a != file_b and page_name(a) != page_name(b)
 
 
 def translated(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:

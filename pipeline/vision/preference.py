@@ -164,24 +164,44 @@ def prefer(a: CopyInfo, b: CopyInfo) -> bool:
     return preference(a, b)[0]
 
 
-_LANGUAGE = re.compile(
-    r"(?:^|[/._-])(zh|cn|zh[-_](?:cn|tw|hans|hant)|ja|jp|ko|kr|ru|fr|de|es|pt|en)(?=$|[/._-])", re.IGNORECASE
+_LANGUAGE_NAMES = {
+    "chinese": "zh",
+    "japanese": "ja",
+    "korean": "ko",
+    "russian": "ru",
+    "french": "fr",
+    "german": "de",
+    "spanish": "es",
+    "portuguese": "pt",
+    "english": "en",
+}
+_CODES = "zh|cn|zh[-_](?:cn|tw|hans|hant)|ja|jp|ko|kr|ru|fr|de|es|pt|en"
+LANGUAGES = _CODES + "|" + "|".join(_LANGUAGE_NAMES)
+"""A language as a path marks it: a code (``docs/zh/…``, ``faq.en.md``) or its name in English (a translation
+in a ``japanese/`` folder beside the original, ``README-Chinese.md``)."""
+_LANGUAGE = re.compile(  # a name ends a segment or a file name: Chinese-LLaMA/, german-shepherd/ mark none
+    rf"(?:^|[/._-])(?:({_CODES})(?=$|[/._-])|({'|'.join(_LANGUAGE_NAMES)})(?=$|[/.]))", re.IGNORECASE
 )
 
 
-def language_of(url: str) -> str:
-    """The language a URL's path marks (``docs/zh/…``, ``faq.en.md``: "zh", "en"), "" for none."""
+def _marks(url: str) -> list[str]:
+    """The languages a URL's path marks, in order, a name read as its code (``japanese`` → ``ja``)."""
     path = url.split("://", 1)[-1].split("/", 1)[-1]
-    marks = _LANGUAGE.findall(path)
-    return marks[-1].lower() if marks else ""
+    return [code.lower() if code else _LANGUAGE_NAMES[name.lower()] for code, name in _LANGUAGE.findall(path)]
+
+
+def language_of(url: str) -> str:
+    """The language a URL's path marks (``docs/zh/…``, ``faq.en.md``, ``blog/japanese/README.md``: "zh", "en",
+    "ja"), "" for none."""
+    marks = _marks(url)
+    return marks[-1] if marks else ""
 
 
 def _language_mark(url: str) -> str:
-    """The language a URL's path marks as a translation (``docs/zh/…``, ``notes.zh.md``), "" for none; English
-    counts as none: "en" beside "zh" marks the original."""
-    path = url.split("://", 1)[-1].split("/", 1)[-1]
-    marks = [m.lower() for m in _LANGUAGE.findall(path)]
-    return "" if not marks or marks[-1] == "en" else marks[-1]
+    """The language a URL's path marks as a translation (``docs/zh/…``, ``notes.zh.md``, ``README-Chinese.md``),
+    "" for none; English counts as none: "en" beside "zh" marks the original."""
+    mark = language_of(url)
+    return "" if mark == "en" else mark
 
 
 _NUMBERS = re.compile(r"\d+")
