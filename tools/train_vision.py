@@ -128,6 +128,7 @@ def lofo(samples, settings, profile, alpha, blend, dump: Path | None = None, bat
     value = np.zeros(len(samples))
     relevance = np.zeros(len(samples))
     types = np.zeros((len(samples), len(TYPES)))
+    gate_types = np.zeros((len(samples), len(TYPES)))  # as the value reads them: a source copy's its content's
     medium = np.zeros(len(samples))
     high = np.zeros(len(samples))
     folds = GroupKFold(n_splits=n_folds).split(samples, groups=groups)
@@ -142,6 +143,7 @@ def lofo(samples, settings, profile, alpha, blend, dump: Path | None = None, bat
         value[held] = fit.predict(x[held])
         relevance[held] = rel[held]
         types[held] = words["types"][held]
+        gate_types[held] = training.content_types_of(samples, words["types"])[held]
         medium[held], high[held] = cuts["medium"], cuts["high"]
         print(f"  left out {n}/{n_folds}: {family} (cuts {cuts})", flush=True)
     if dump is not None:  # every document's out-of-fold figures, to study the mistakes (never a test5 one)
@@ -165,7 +167,7 @@ def lofo(samples, settings, profile, alpha, blend, dump: Path | None = None, bat
         if samples[i].label.relevance == "off" and relevance[i] >= medium[i]:
             print(f"  off-topic at medium or above: {relevance[i]:.3f} (cut {medium[i]:.3f}) {samples[i].label.key}")
     # the value as the scorer gives it: x the relevance gate below the medium cut, x the administrative-type gate
-    admin = types[:, [TYPES.index(t) for t in ADMIN_TYPES if t in TYPES]].sum(axis=1)
+    admin = gate_types[:, [TYPES.index(t) for t in ADMIN_TYPES if t in TYPES]].sum(axis=1)
     gated = value * np.minimum(1.0, relevance / medium) ** 2 * (1 - ADMIN_GATE * admin)
     predicted = [TYPES[j] for j in types.argmax(axis=1)]
     for name in ("toc", "readme", "guide", "tutorial", "api_reference", "link_list"):

@@ -61,7 +61,7 @@ from . import neighbours, signals, topic
 from .evaluate import TIER_RANK, TRAP_TYPES, auc, spearman
 from .labelled import TYPES, Label, LoadedDocument
 from .reading import Reader, Reading
-from .value_model import ADMIN_TYPES, profile_fingerprint
+from .value_model import ADMIN_TYPES, content_types, profile_fingerprint
 
 MIN_DF = 3
 MIN_FAMILIES = 2
@@ -213,8 +213,9 @@ def out_of_fold(samples: list[Sample], settings: dict) -> dict[str, np.ndarray]:
 VALUE_EXTRA = ("relevance", "words_value", "term_evidence", "distinct_concepts", "concept_mentions")
 # structure figures the type model reads but the value model does not: exclamation marks are a listicle's or an
 # announcement's mark, yet in the labelled set they are too rare (a handful of documents) for their value
-# coefficient to mean anything but those documents
-VALUE_LEFT_OUT = frozenset({"exclaims"})
+# coefficient to mean anything but those documents. ``source_copy`` (the URL of a Sphinx source copy) since phase 7:
+# the same column as ``file_source`` (the file name's cue) counted twice, and a copy is valued as its content
+VALUE_LEFT_OUT = frozenset({"exclaims", "source_copy"})
 
 
 def value_features(samples: list[Sample], words: dict[str, np.ndarray], profile_score: np.ndarray, blend: float):
@@ -222,13 +223,14 @@ def value_features(samples: list[Sample], words: dict[str, np.ndarray], profile_
     structure = [n for n in samples[0].structure if n not in VALUE_LEFT_OUT]
     names = structure + [f"type:{t}" for t in TYPES] + list(VALUE_EXTRA)
     relevance = lifted((1 - blend) * profile_score + blend * words["topic"], samples)
+    types = content_types_of(samples, words["types"])
     rows = []
     for i, s in enumerate(samples):
         concepts = s.reading.concepts
         rows.append(
             [
                 *(s.structure[n] for n in structure),
-                *words["types"][i],
+                *types[i],
                 relevance[i],
                 words["words_value"][i],
                 s.reading.evidence.score,
@@ -237,6 +239,14 @@ def value_features(samples: list[Sample], words: dict[str, np.ndarray], profile_
             ]
         )
     return names, np.array(rows), relevance
+
+
+def content_types_of(samples: list[Sample], types: np.ndarray) -> np.ndarray:
+    """The type probabilities (columns: ``TYPES``) the value and its administrative gate read: a source copy's
+    as its content's (value_model.content_types)."""
+    return np.array(
+        [content_types(types[i], TYPES, s.structure.get("source_copy", 0.0) > 0) for i, s in enumerate(samples)]
+    ).reshape(types.shape)
 
 
 def lifted(relevance: np.ndarray, samples: list[Sample]) -> np.ndarray:

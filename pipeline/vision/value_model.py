@@ -44,6 +44,26 @@ ADMIN_TYPES = frozenset(
 )
 
 
+SOURCE_COPY_TYPE = "generated"
+
+
+def content_types(probs: np.ndarray, classes: list[str] | tuple[str, ...], source_copy: bool) -> np.ndarray:
+    """The type probabilities the value and the administrative gate read. A source copy (a Sphinx ``_sources``
+    file: the URL says so) is a machine-made copy of a page, typed ``generated`` as it should be, but its
+    content is the page's: the value reads it as that page, the other types renormalized without
+    ``generated`` (the labels give a copy its content's tier; redundancy, not value, removes it)."""
+    probs = np.asarray(probs, dtype=float)
+    if not source_copy or SOURCE_COPY_TYPE not in classes:
+        return probs
+    out = probs.copy()
+    j = list(classes).index(SOURCE_COPY_TYPE)
+    rest = float(out.sum() - out[j])
+    if rest <= 1e-9:
+        return probs
+    out[j] = 0.0
+    return out / rest
+
+
 @dataclass(frozen=True)
 class Words:
     """A document's vector over the model vocabulary: indices and values (sparse)."""
