@@ -17,7 +17,9 @@ hold the reasons for ``shijie show``; ``pipeline.score.score_corpus`` runs it ov
                           good/bad marks model when there are marks (arxiv-sanity: logistic regression over the
                           corpus TF-IDF)
              type       doc_type over the structure figures (an arXiv record or a paper-shaped PDF: paper)
-             value      the learned linear model over named features; + MARK_POINTS × (2p − 1) with marks;
+             value      the learned linear model over named features (read against the other pages of the
+                        page's source, neighbours.relative, but for the words' figures; a Sphinx source copy's
+                        type as its content's, value_model.content_types); + MARK_POINTS × (2p − 1) with marks;
                         × (relevance / medium)² below the "medium" cut (an off-topic page is worth little to
                         this reader however well written: the gate the old scorer had, at the calibrated cut;
                         squared, so a page halfway to the cut keeps a quarter: dev's Spearman 0.735 → 0.737);
@@ -297,6 +299,14 @@ def score_rows(
         all_figures.append(figures)
         scores.append(score)
         admin_of.append(float(content[admin_columns].sum()) if doc.doc_type != "paper" else 0.0)
+    # the value's figures read against each page's source's other pages (neighbours.relative), as trained
+    relative = [n for n in model.value.get("relative", ()) if n in model.value["features"]]
+    if relative and all_figures:
+        means = dict(zip(model.value["features"], model.value["mean"], strict=True))
+        table = np.array([[f.get(n, means[n]) for n in relative] for f in all_figures])
+        moved = neighbours.relative(table, [neighbours.source_of(doc.reading.url) for doc in docs])
+        for figures, row in zip(all_figures, moved, strict=True):
+            figures.update(zip(relative, row.tolist(), strict=True))
     for i, doc in enumerate(docs):
         r = doc.reading
         score = scores[i]

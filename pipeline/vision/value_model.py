@@ -44,6 +44,11 @@ ADMIN_TYPES = frozenset(
 )
 
 
+# value features read as they stand, never against the page's source (``neighbours.relative``): what the
+# page's words say of its subject. A CUDA guide's source and an MPI reference's differ in subject, and the value
+# must tell them apart; the form figures, the type and the relevance (whose absolute part the relevance gate
+# carries) are read against the source's other pages (training.value_features, scorer.score_rows)
+ABSOLUTE = frozenset(("words_value", "term_evidence", "distinct_concepts", "concept_mentions"))
 SOURCE_COPY_TYPE = "generated"
 
 
