@@ -857,3 +857,15 @@ def test_the_profile_tells_compute_from_rendering_and_the_os_kernel():
     queued = {"work item": 20, "workqueue": 10, "kthread": 3, "interrupt": 3}
     assert matcher.sense_factor("work item", queued) < 0.3 < 0.8 < matcher.sense_factor("work item", {"opencl": 3})
     assert matcher.sense_factor("kernel", {"kernel": 5, "workqueue": 3, "interrupt": 3}) < 0.3
+
+
+def test_a_source_copy_is_valued_as_its_content_and_typed_as_a_copy():
+    import numpy as np
+
+    from pipeline.vision.value_model import content_types
+
+    classes = ["generated", "guide", "toc"]
+    probs = np.array([0.6, 0.3, 0.1])
+    assert np.allclose(content_types(probs, classes, source_copy=True), [0.0, 0.75, 0.25])
+    assert np.allclose(content_types(probs, classes, source_copy=False), probs)  # a genindex stays generated
+    assert "source_copy" not in load_model().value["features"]  # file_source, its twin, stays

@@ -104,3 +104,19 @@ def test_a_generic_page_reads_in_its_sources_context(tmp_path):
     english = " ".join(line.text for line in reasons(shown, "en"))
     chinese = " ".join(line.text for line in reasons(shown, "zh"))
     assert "the other pages of its source read" in english and "同一来源的其他页面" in chinese
+
+
+def test_the_value_reads_a_pages_figures_against_its_sources_other_pages():
+    # two sources of four pages, one written with long tables throughout (figure 0.8 + spread), one without
+    x = np.array([[0.9], [0.8], [0.7], [0.8], [0.1], [0.0], [0.2], [0.1], [0.5]])
+    sources = ["a"] * 4 + ["b"] * 4 + [None]
+    moved = neighbours.relative(x, sources)
+    corpus = x.mean()
+    # the source's offset from the corpus is taken out, shrunk as the relevance's pull is (3 others: half of it),
+    # and the order within the source is kept
+    assert np.argsort(moved[:4, 0]).tolist() == np.argsort(x[:4, 0]).tolist()
+    assert np.isclose(abs(moved[:4].mean() - corpus), abs(x[:4].mean() - corpus) / 2)
+    assert np.isclose(abs(moved[4:8].mean() - corpus), abs(x[4:8].mean() - corpus) / 2)
+    assert moved[8, 0] == x[8, 0]  # a page whose source is unknown keeps its figure
+    one = neighbours.relative(x[:4], sources[:4])  # a corpus of one source is read as it is
+    assert np.isclose(one.mean(), x[:4].mean()) and np.argsort(one[:, 0]).tolist() == np.argsort(x[:4, 0]).tolist()

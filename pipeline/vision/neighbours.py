@@ -92,3 +92,33 @@ def lift(relevance: np.ndarray, sources: Sequence[str | None]) -> tuple[np.ndarr
         neighbours[idx] = mean
         moved[idx] = own + PRIOR_SHARE * others / (others + SHRINK) * (mean - own)
     return moved, neighbours
+
+
+def relative(figures: np.ndarray, sources: Sequence[str | None]) -> np.ndarray:
+    """Each page's figures (rows; one column a figure) read against its source's other pages, for the value:
+
+        figure_i − w_i × (m_i − M)      m_i: the mean over the other pages of its source, M: over the corpus,
+                                        w_i = (n_S − 1) / (n_S − 1 + SHRINK), as ``lift``'s
+
+    A source whose every page is written one way (a generator's markup, a project's habit of long tables, its
+    pages all typed alike) moves the value of all of them by as much when figures are read alone: a whole
+    source valued high or low, which the value, compared across sources, must not do. Read this way, a page
+    keeps what sets it apart from its neighbours; a page alone in its source (or a source of one page) keeps its
+    own figures, and a corpus of one source is read as it is (m_i ≈ M)."""
+    figures = np.asarray(figures, dtype=float)
+    out = figures.copy()
+    if not len(figures):
+        return out
+    corpus = figures.mean(axis=0)
+    members: dict[str, list[int]] = defaultdict(list)
+    for i, source in enumerate(sources):
+        if source is not None:
+            members[source].append(i)
+    for idx in members.values():
+        if len(idx) < 2:
+            continue
+        own = figures[idx]
+        others = len(idx) - 1
+        mean = (own.sum(axis=0, keepdims=True) - own) / others
+        out[idx] = own - others / (others + SHRINK) * (mean - corpus)
+    return out

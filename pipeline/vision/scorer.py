@@ -17,7 +17,9 @@ hold the reasons for ``shijie show``; ``pipeline.score.score_corpus`` runs it ov
                           good/bad marks model when there are marks (arxiv-sanity: logistic regression over the
                           corpus TF-IDF)
              type       doc_type over the structure figures (an arXiv record or a paper-shaped PDF: paper)
-             value      the learned linear model over named features; + MARK_POINTS × (2p − 1) with marks;
+             value      the learned linear model over named features (read against the other pages of the
+                        page's source, neighbours.relative, but for the words' figures; a Sphinx source copy's
+                        type as its content's, value_model.content_types); + MARK_POINTS × (2p − 1) with marks;
                         × (relevance / medium)² below the "medium" cut (an off-topic page is worth little to
                         this reader however well written: the gate the old scorer had, at the calibrated cut;
                         squared, so a page halfway to the cut keeps a quarter: dev's Spearman 0.735 → 0.737);
@@ -47,7 +49,7 @@ from ..store.scores import ScoredDocument
 from ..taxonomy import Domain, load_taxonomy
 from . import analysis, copies, neighbours, topic
 from .reading import Reader, Reading, _loads
-from .value_model import ADMIN_TYPES, VisionModel, load_model
+from .value_model import ADMIN_TYPES, VisionModel, content_types, load_model
 
 MIN_DF, MAX_DF, SMALL_CORPUS = 2, 0.9, 20
 RELEVANCE_BLEND = 0.5  # share of the learned topic probability in the default profile's relevance
@@ -251,6 +253,9 @@ def score_rows(
     )
     # each page lifted towards the relevance of its source's other pages (neighbours.py)
     lifted, beside = neighbours.lift(own, [neighbours.source_of(doc.reading.url) for doc in docs])
+    scores: list[float] = []
+    all_figures: list[dict[str, float]] = []
+    admin_of: list[float] = []
     for i, doc in enumerate(docs):
         r = doc.reading
         profile_score, parts = read[i]
@@ -274,8 +279,12 @@ def score_rows(
             "label_model": None if marks_p is None else round(float(marks_p[i]), 4),
             "label_model_terms": _top_terms(matrix, i, marks_coef, vocabulary) if marks_coef is not None else [],
         }
+        source_copy = (
+            bool(doc.structure[structure_names.index("source_copy")]) if "source_copy" in structure_names else False
+        )
+        content = content_types(doc.type_probs, classes, source_copy)  # a source copy read as its content
         figures = dict(zip(structure_names, doc.structure.tolist(), strict=False))
-        figures.update({f"type:{c}": float(p) for c, p in zip(classes, doc.type_probs, strict=False)})
+        figures.update({f"type:{c}": float(p) for c, p in zip(classes, content, strict=False)})
         concept_total = sum(sum(c.values()) for c in r.concepts.values())
         distinct = sum(len(c) for c in r.concepts.values())
         figures.update(
@@ -287,13 +296,26 @@ def score_rows(
             distinct_concepts=float(np.log1p(distinct)),
             concept_mentions=float(np.log1p(concept_total)),
         )
-        value, explained = model.value_of(figures)
+        all_figures.append(figures)
+        scores.append(score)
+        admin_of.append(float(content[admin_columns].sum()) if doc.doc_type != "paper" else 0.0)
+    # the value's figures read against each page's source's other pages (neighbours.relative), as trained
+    relative = [n for n in model.value.get("relative", ()) if n in model.value["features"]]
+    if relative and all_figures:
+        means = dict(zip(model.value["features"], model.value["mean"], strict=True))
+        table = np.array([[f.get(n, means[n]) for n in relative] for f in all_figures])
+        moved = neighbours.relative(table, [neighbours.source_of(doc.reading.url) for doc in docs])
+        for figures, row in zip(all_figures, moved, strict=True):
+            figures.update(zip(relative, row.tolist(), strict=True))
+    for i, doc in enumerate(docs):
+        r = doc.reading
+        score = scores[i]
+        value, explained = model.value_of(all_figures[i])
         mark_points = 0.0
         if marks_p is not None:
             mark_points = MARK_POINTS * (2 * float(marks_p[i]) - 1)
         gate = min(1.0, score / cuts[0]) ** 2 if cuts[0] > 0 else 1.0
-        admin = float(doc.type_probs[admin_columns].sum()) if doc.doc_type != "paper" else 0.0
-        type_gate = 1.0 - ADMIN_GATE * admin
+        type_gate = 1.0 - ADMIN_GATE * admin_of[i]
         value_of[r.id] = (
             (value + mark_points) * gate * type_gate,
             {

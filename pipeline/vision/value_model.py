@@ -44,6 +44,31 @@ ADMIN_TYPES = frozenset(
 )
 
 
+# value features read as they stand, never against the page's source (``neighbours.relative``): what the
+# page's words say of its subject. A CUDA guide's source and an MPI reference's differ in subject, and the value
+# must tell them apart; the form figures, the type and the relevance (whose absolute part the relevance gate
+# carries) are read against the source's other pages (training.value_features, scorer.score_rows)
+ABSOLUTE = frozenset(("words_value", "term_evidence", "distinct_concepts", "concept_mentions"))
+SOURCE_COPY_TYPE = "generated"
+
+
+def content_types(probs: np.ndarray, classes: list[str] | tuple[str, ...], source_copy: bool) -> np.ndarray:
+    """The type probabilities the value and the administrative gate read. A source copy (a Sphinx ``_sources``
+    file: the URL says so) is a machine-made copy of a page, typed ``generated`` as it should be, but its
+    content is the page's: the value reads it as that page, the other types renormalized without
+    ``generated`` (the labels give a copy its content's tier; redundancy, not value, removes it)."""
+    probs = np.asarray(probs, dtype=float)
+    if not source_copy or SOURCE_COPY_TYPE not in classes:
+        return probs
+    out = probs.copy()
+    j = list(classes).index(SOURCE_COPY_TYPE)
+    rest = float(out.sum() - out[j])
+    if rest <= 1e-9:
+        return probs
+    out[j] = 0.0
+    return out / rest
+
+
 @dataclass(frozen=True)
 class Words:
     """A document's vector over the model vocabulary: indices and values (sparse)."""
