@@ -240,8 +240,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     ),
     "why.marks": ("your marks' model {p} (half of the relevance)", "你的标注模型 {p}（占相关性一半）"),
     "why.source": (
-        "the other pages of its source read {m} on average: {d} towards them",
-        "同一来源的其他页面平均 {m}：向其靠拢 {d}",
+        "nine in ten of the other pages of its source read {m} or more: {d} towards that",
+        "同一来源的其他页面九成在 {m} 以上：向其靠拢 {d}",
     ),
     "why.terms": ("terms found", "找到的术语"),
     "why.term_sense": ("sense {f}", "词义 {f}"),

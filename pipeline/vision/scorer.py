@@ -13,8 +13,9 @@ hold the reasons for ``shijie show``; ``pipeline.score.score_corpus`` runs it ov
              relevance  = profile score (topic.relevance), blended RELEVANCE_BLEND with the learned topic
                           probability (× topic.learned_weight: less where the senses read another field)
                           when the profile is the one the model was trained with
-                          (an other --topic/--profile: the profile score alone), moved a fifth of the way
-                          towards the other pages of its source (neighbours.py), then 50/50 with the user's
+                          (an other --topic/--profile: the profile score alone), moved three tenths of the
+                          way towards the floor of its source's other pages (neighbours.py: the level nine in
+                          ten of them reach), then 50/50 with the user's
                           good/bad marks model when there are marks (arxiv-sanity: logistic regression over the
                           corpus TF-IDF)
              type       doc_type over the structure figures (an arXiv record or a paper-shaped PDF: paper)
