@@ -229,6 +229,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "主题画像 {score}（主题术语 {evidence}，TF-IDF 余弦 {cosine}）",
     ),
     "why.learned": ("learned topic model {p}, blended half and half", "习得的主题模型 {p}，二者各占一半"),
+    "why.learned_sense": (
+        "learned topic model {p}, counted ×{w}: its topic words read mostly in another sense",
+        "习得的主题模型 {p}，按 ×{w} 计：其主题词多为另一词义",
+    ),
     "why.domain": ("the topic terms weighed within {domain} alone", "主题术语只在“{domain}”一域内计"),
     "why.learned_off": (
         "the learned topic model applies to the default topic ({name}) only: the profile alone decides",
@@ -236,8 +240,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     ),
     "why.marks": ("your marks' model {p} (half of the relevance)", "你的标注模型 {p}（占相关性一半）"),
     "why.source": (
-        "the other pages of its source read {m} on average: {d} towards them",
-        "同一来源的其他页面平均 {m}：向其靠拢 {d}",
+        "nine in ten of the other pages of its source read {m} or more: {d} towards that",
+        "同一来源的其他页面九成在 {m} 以上：向其靠拢 {d}",
     ),
     "why.terms": ("terms found", "找到的术语"),
     "why.term_sense": ("sense {f}", "词义 {f}"),

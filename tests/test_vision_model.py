@@ -869,3 +869,29 @@ def test_a_source_copy_is_valued_as_its_content_and_typed_as_a_copy():
     assert np.allclose(content_types(probs, classes, source_copy=True), [0.0, 0.75, 0.25])
     assert np.allclose(content_types(probs, classes, source_copy=False), probs)  # a genindex stays generated
     assert "source_copy" not in load_model().value["features"]  # file_source, its twin, stays
+
+
+def test_the_learned_topic_counts_less_where_the_senses_read_another_field():
+    from pipeline.profile import DEFAULT_PROFILE, load_profile
+    from pipeline.resources import data_dir
+
+    matcher = topic.TopicMatcher(load_profile(data_dir() / "profiles" / DEFAULT_PROFILE))
+    gpu = matcher.evidence({"kernel": 6, "gpu": 4, "warp": 3, "thread block": 2}, 800)
+    bare = matcher.evidence({"kernel": 6}, 800)  # an ambiguous term, no context either way: a third elsewhere
+    os_kernel = matcher.evidence({"kernel": 6, "workqueue": 3, "interrupt": 3, "kthread": 3}, 800)
+    assert gpu.other_sense < bare.other_sense <= topic.SENSE_NEUTRAL + 1e-9 < os_kernel.other_sense
+    assert topic.learned_weight(gpu) == 1.0 and topic.learned_weight(bare) == pytest.approx(1.0)
+    assert topic.learned_weight(os_kernel) < 0.3
+    assert topic.learned_weight(topic.Evidence(0.0, 1.0, [], {}, None, 1.0)) == 0.0
+
+
+def test_show_says_when_the_learned_topic_counts_less():
+    from shijie.explain import reasons
+
+    relevance = {"profile_score": 0.1, "term_evidence": 0.1, "cosine": 0.02, "learned_topic": 0.8}
+    shown = {"relevance_score": 0.3, "topic": "operator-adaptation", "components": {"relevance": relevance}}
+    assert "another sense" not in " ".join(line.text for line in reasons(shown, "en"))
+    relevance["learned_weight"] = 0.25
+    english = " ".join(line.text for line in reasons(shown, "en"))
+    chinese = " ".join(line.text for line in reasons(shown, "zh"))
+    assert "counted ×0.25: its topic words read mostly in another sense" in english and "另一词义" in chinese

@@ -35,19 +35,39 @@ def test_source_of(url, source):
 def test_pull_towards_the_other_pages_of_the_source():
     relevance = np.array([0.2, 0.8, 0.8, 0.8, 0.5, 0.3])
     sources = ["a", "a", "a", "a", None, "b"]
-    moved, mean = neighbours.lift(relevance, sources)
+    moved, floor = neighbours.lift(relevance, sources)
     # page 0's neighbours read 0.8; three of them weigh 3 / (3 + SHRINK)
     weight = 3 / (3 + neighbours.SHRINK)
-    assert mean[0] == pytest.approx(0.8)
+    assert floor[0] == pytest.approx(0.8)
     assert moved[0] == pytest.approx(0.2 + neighbours.PRIOR_SHARE * weight * 0.6)
-    # page 1's neighbours are the others (0.2, 0.8, 0.8), never itself: it moves down a little
-    assert mean[1] == pytest.approx(0.6)
+    # page 1's neighbours are the others (0.2, 0.8, 0.8), never itself: their floor is near the low one
+    assert floor[1] == pytest.approx(np.quantile([0.2, 0.8, 0.8], neighbours.FLOOR_QUANTILE))
     assert moved[1] < 0.8
     # no source, or a source of one page: unchanged, no neighbours
     assert moved[4] == 0.5 and moved[5] == 0.3
-    assert np.isnan(mean[4]) and np.isnan(mean[5])
+    assert np.isnan(floor[4]) and np.isnan(floor[5])
     # the pull keeps the page's own order within its source
     assert moved[0] < moved[1]
+
+
+def test_a_source_lifts_a_page_only_when_nearly_all_its_other_pages_read_high():
+    # one page reads low in two sources of ten: the other nine all read high, or five of them read low
+    on_topic = np.array([0.3] + [0.7] * 9)
+    mixed = np.array([0.3] + [0.7] * 4 + [0.1] * 5)
+    lifted_on, _ = neighbours.lift(on_topic, ["a"] * 10)
+    lifted_mixed, _ = neighbours.lift(mixed, ["a"] * 10)
+    assert lifted_on[0] > 0.3 + 0.5 * neighbours.PRIOR_SHARE * 0.4 and lifted_mixed[0] < 0.3
+    # and the best-sounding pages of the mixed source are drawn towards its floor
+    assert lifted_mixed[1] < 0.7 - 0.5 * neighbours.PRIOR_SHARE * 0.6
+
+
+def test_the_floor_of_the_others_is_numpys_quantile_without_the_page():
+    rng = np.random.default_rng(7)
+    for n in (2, 3, 5, 11, 40):
+        values = rng.random(n)
+        values[1] = values[0]  # ties
+        expected = [np.quantile(np.delete(values, j), neighbours.FLOOR_QUANTILE) for j in range(n)]
+        assert neighbours._floors(values) == pytest.approx(expected)
 
 
 def test_pull_is_independent_of_the_other_sources():
@@ -103,7 +123,7 @@ def test_a_generic_page_reads_in_its_sources_context(tmp_path):
     shown = {"relevance_score": among_gpu.relevance_score, "topic": "t", "components": {"relevance": rel}}
     english = " ".join(line.text for line in reasons(shown, "en"))
     chinese = " ".join(line.text for line in reasons(shown, "zh"))
-    assert "the other pages of its source read" in english and "同一来源的其他页面" in chinese
+    assert "of the other pages of its source read" in english and "同一来源的其他页面" in chinese
 
 
 def test_the_value_reads_a_pages_figures_against_its_sources_other_pages():

@@ -11,9 +11,11 @@ hold the reasons for ``shijie show``; ``pipeline.score.score_corpus`` runs it ov
              the learned topic probability and words value right away; nothing keeps the text
     corpus   cosine of every document to the profile vector in the corpus's TF-IDF space;
              relevance  = profile score (topic.relevance), blended RELEVANCE_BLEND with the learned topic
-                          probability when the profile is the one the model was trained with
-                          (an other --topic/--profile: the profile score alone), moved a fifth of the way
-                          towards the other pages of its source (neighbours.py), then 50/50 with the user's
+                          probability (× topic.learned_weight: less where the senses read another field)
+                          when the profile is the one the model was trained with
+                          (an other --topic/--profile: the profile score alone), moved three tenths of the
+                          way towards the floor of its source's other pages (neighbours.py: the level nine in
+                          ten of them reach), then 50/50 with the user's
                           good/bad marks model when there are marks (arxiv-sanity: logistic regression over the
                           corpus TF-IDF)
              type       doc_type over the structure figures (an arXiv record or a paper-shaped PDF: paper)
@@ -247,7 +249,9 @@ def score_rows(
     read = [topic.relevance(doc.reading.evidence, float(cosine[i])) for i, doc in enumerate(docs)]
     own = np.array(
         [
-            p if doc.topic_p is None else (1 - RELEVANCE_BLEND) * p + RELEVANCE_BLEND * doc.topic_p
+            p
+            if doc.topic_p is None
+            else (1 - RELEVANCE_BLEND) * p + RELEVANCE_BLEND * doc.topic_p * topic.learned_weight(doc.reading.evidence)
             for (p, _), doc in zip(read, docs, strict=True)
         ]
     )
@@ -267,6 +271,7 @@ def score_rows(
             "profile_score": round(profile_score, 4),
             **parts,
             "learned_topic": None if doc.topic_p is None else round(doc.topic_p, 4),
+            "learned_weight": round(topic.learned_weight(r.evidence), 4),
             "own_score": round(float(own[i]), 4),
             "source_neighbours": None if np.isnan(beside[i]) else round(float(beside[i]), 4),
             "source_lift": round(float(lifted[i] - own[i]), 4),

@@ -45,6 +45,7 @@ EVIDENCE_FULL = 0.6
 COSINE_FULL = 0.12
 EVIDENCE_SHARE = 0.7
 TOP_TERMS = 8
+SENSE_NEUTRAL = 1 / 3  # the share of an ambiguous term's occurrences read in another sense when no context says
 
 
 def saturate(count: int, words: int) -> float:
@@ -59,6 +60,7 @@ class Evidence:
     matched: list[dict]  # the strongest terms: term, count, weight, sense
     senses: dict[str, float]  # sense factor of each ambiguous term present
     domain: str | None = None  # the domain whose evidence alone is the score, when one outweighs the whole
+    other_sense: float = 0.0  # 0..1: the share of the matched terms' occurrences read in another sense
 
 
 class TopicMatcher:
@@ -146,13 +148,30 @@ class TopicMatcher:
             alone = (own + against + confirming * own_confirm) * dominant / scale
             if alone > score:
                 score, strongest = alone, domain
-        return Evidence(max(0.0, score), agreement, top, senses, strongest)
+        other = other_sense / occurrences if occurrences else 0.0
+        return Evidence(max(0.0, score), agreement, top, senses, strongest, other)
 
 
 def relevance_label(score: float, cuts: tuple[float, float]) -> Level:
     """high / medium / low for a relevance score, at the (medium, high) cuts (``VisionModel.cuts``)."""
     medium, high = cuts
     return Level.high if score >= high else Level.medium if score >= medium else Level.low
+
+
+def learned_weight(evidence: Evidence) -> float:
+    """How much of the learned topic probability a page keeps, by the senses of its ambiguous terms.
+
+    The learned topic model reads words without their senses: an OS kernel's book, a Jupyter kernel's protocol
+    or the Triton Inference Server's deployment guide say "kernel", "GPU", "Triton", "shared memory" as the
+    field does, and a family of them it never saw reads on topic (0.64-0.88), though the profile's senses put
+    most of their field words in the other sense. A term with no sense words either way counts a third of its
+    occurrences as the other sense (``sense_factor`` 1/1.5), so a page at ``SENSE_NEUTRAL`` or below keeps the
+    whole probability; beyond it the page's own context words point elsewhere, and the learned probability
+    falls linearly to nothing at twice that share::
+
+        weight = 1 − clip((other_sense − SENSE_NEUTRAL) / SENSE_NEUTRAL, 0, 1)
+    """
+    return 1.0 - min(1.0, max(0.0, (evidence.other_sense - SENSE_NEUTRAL) / SENSE_NEUTRAL))
 
 
 def relevance(evidence: Evidence, cosine: float) -> tuple[float, dict]:
