@@ -61,7 +61,17 @@ documents) measured: relevance AUC 0.906 (floor 0.90), Spearman 0.163 (0.16: tie
 copies labelled with their content's tier), traps below the median 0.917 (0.91), near-copy recall 0.833 (0.83),
 false copy flags 2.6% (0.03: petsc4py's one-template manual pages), the copy to keep kept 1.0 (the target),
 technical pages high/medium 0.561 (0.56), off-topic high/medium 1.6% (the target, 5%). Far from the issue's
-targets in five places, and said so; the floors hold what generalised.
+targets in five places, and said so; the floors hold what generalised. Since phase 7 the model is trained on it
+(its floors stay where phase 6 measured them, as regression floors).
+
+``test6`` is the held-out split of phase 7: 20 sources labelled after test5 was scored (docs/perf.md, "test6"),
+read by no training and no choice of the Vision, scored once by the merged phase 7. Its Debian part (170
+documents: LAPACK, CombBLAS, ORC, OPARI2, the ARM compute library; OpenSubdiv, vkd3d, tachyon, SciPy and Sphinx
+mostly off-topic) measured: relevance AUC 0.877 (floor 0.87), Spearman 0.435 (0.43: tiers B and C only), traps
+below the median 1.0, near-copy recall 1.0, the copy to keep kept 1.0 (the targets), false copy flags 2.5%
+(0.03: LAPACK's variant pages and CombBLAS's page index), technical pages high/medium 0.672 (0.67), off-topic
+high/medium 13.4% (0.14: pages of OpenSubdiv, a GPU graphics library, and tachyon, a parallel ray tracer, at
+medium, above phase 7's lower medium cut; the target is 5%).
 
 ``dev`` keeps its floors of phase 1: the issue's targets, two lower where dev's Debian part misses them
 (technical high/medium 0.6, measured 0.796 in phase 4; traps 0.9, measured 1.0).
@@ -115,6 +125,14 @@ FLOORS = {
         "copy_recall": (">=", 0.83),
         "false_flags": ("<=", 0.03),
         "technical_high_medium": (">=", 0.56),
+    },
+    "test6": {
+        **TARGETS,
+        "relevance_auc": (">=", 0.87),
+        "spearman": (">=", 0.43),
+        "false_flags": ("<=", 0.03),
+        "technical_high_medium": (">=", 0.67),
+        "off_high_medium": ("<=", 0.14),
     },
     "dev": {**TARGETS, "technical_high_medium": (">=", 0.6), "traps_below_median": (">=", 0.9)},
 }
