@@ -3,27 +3,27 @@
     python tools/train_vision.py [--lofo] [--tune] [--out data/vision/model.json]
     python tools/train_vision.py --lofo-only
 
-Reads the train, dev, test, test2, test3, test4 and test5 splits (data/vision/splits.toml) of the labels
+Reads the train, dev, test, test2, test3, test4, test5 and test6 splits (data/vision/splits.toml) of the labels
 (data/vision/labels), the texts from Debian packages and the GitHub cache ($SHIJIE_VISION_CACHE), through the same
 reading the scorer does, and refuses to train when any of those documents is missing or its bytes differ from the
-labelled SHA-256: the weights would not be the ones the labels describe. It never reads test6, the held-out split
-of phase 7, nor any split it does not name (``load`` refuses any split but ``TRAINING_SPLITS``): the coordinator
-scores test6 once, with benchmarks/vision_eval.py.
+labelled SHA-256: the weights would not be the ones the labels describe. It never reads test7, the held-out split
+of phase 8, nor any split it does not name (``load`` refuses any split but ``TRAINING_SPLITS``): the coordinator
+scores test7 once, with benchmarks/vision_eval.py.
 
-Protocol (phase 7, 2026-12-01). test5 was scored and reported at the end of phase 6 (as test4 was at the end of
-phase 5), so it is training data like train, dev, test, test2, test3 and test4 now: the shipped model is fitted on
-all seven splits (every labelled family but test6's; the value model's word inputs out-of-fold by family, pipeline/vision/training.py), with the
-regularisation chosen on dev in phase 1 (``SETTINGS``: the grid below fitted on train, scored on dev) and kept,
-because the leave-families-out figures over the seven splits judge it (docs/perf.md, phases 3 to 7) and an inner
-search over 24 settings x 8 folds would take an hour on this machine; ``--tune`` repeats the choice (fit on
-train+test+test2+test3+test4+test5, score on dev). The relevance cuts are calibrated on the out-of-fold relevance
-of all seven splits' families (each family's relevance from word models fitted without it, then moved towards the other
-pages of its source, pipeline/vision/neighbours.py, as the scorer does), so they are set by as many unseen
-families as there are.
+Protocol (phase 8, 2026-12-05). test6 was scored and reported at the end of phase 7 (as test5 was at the end of
+phase 6), so it is training data like the seven splits before it: the shipped model is fitted on all eight
+(every labelled family but test7's; the value model's word inputs out-of-fold by family,
+pipeline/vision/training.py), with the regularisation chosen on dev in phase 1 (``SETTINGS``: the grid below
+fitted on train, scored on dev) and kept, because the out-of-fold figures over the training splits judge it
+(docs/perf.md, phases 3 to 8) and an inner search over 24 settings x 8 folds would take an hour on this machine;
+``--tune`` repeats the choice (fit on every training split but dev, score on dev). The relevance cuts are
+calibrated on the out-of-fold relevance of all training splits' families (each family's relevance from word
+models fitted without it, then moved towards the other pages of its source, pipeline/vision/neighbours.py, as
+the scorer does), so they are set by as many unseen families as there are.
 
 ``--lofo-only --by-split`` leaves out one training split at a time instead (each a batch of sources labelled
 together, as a held-out split is): the figures closest to a held-out report, and each split's own.
-``--lofo`` / ``--lofo-only`` give the leave-families-out figures over the seven splits, per origin (all, debian,
+``--lofo`` / ``--lofo-only`` give the leave-families-out figures over the training splits, per origin (all, debian,
 github): the families dealt into ``LOFO_FOLDS`` groups, each scored by models fitted without it (one fit per
 group, not per family, to keep it to minutes), its relevance cuts calibrated on the other groups' out-of-fold
 relevance: the closest thing here to a corpus nobody labelled. Judge every change by them. ``--dump FILE``
@@ -60,7 +60,7 @@ WORD_GRID = [
 VALUE_ALPHAS = (10.0, 30.0, 100.0)
 BLENDS = (0.5,)
 # the word and value regularisation, chosen on dev in phase 1 (the grid above, fitted on train) and kept: the
-# leave-families-out figures over the seven splits judge them (docs/perf.md, phases 3 to 7); --tune chooses again.
+# out-of-fold figures over the training splits judge them (docs/perf.md, phases 3 to 8); --tune chooses again.
 # c_type since phase 6: 0.03, the best of 1, 0.3, 0.1, 0.03, 0.01, 0.003 by the type model's accuracy
 # leave-families-out over the six splits (0.548 at 1.0 -> 0.575, macro-F1 0.514 -> 0.553); with it the value as
 # scored, out of fold, Spearman 0.668 -> 0.673 and traps 0.992 -> 0.995, relevance unchanged. At 1.0 the six-split
@@ -69,12 +69,12 @@ SETTINGS = {"c_topic": 1.0, "alpha_words": 3.0, "c_type": 0.03}
 # value alpha 100 since phase 7 (30 before): with the value's figures read against their source, each training split
 # left out in turn, Spearman as scored mean 0.644 -> 0.645, worst split (test5) 0.433 -> 0.452
 SETTINGS_VALUE_ALPHA = 100.0
-# never test6: the held-out split of phase 7
-TRAINING_SPLITS = ("train", "dev", "test", "test2", "test3", "test4", "test5")
+# never test7: the held-out split of phase 8 (test6, held out in phase 7, was scored and reported)
+TRAINING_SPLITS = ("train", "dev", "test", "test2", "test3", "test4", "test5", "test6")
 
 
 def load(split: str, profile) -> list[training.Sample]:
-    if split not in TRAINING_SPLITS:  # test6 is held out: the coordinator scores it once, with vision_eval
+    if split not in TRAINING_SPLITS:  # test7 is held out: the coordinator scores it once, with vision_eval
         sys.exit(f"refusing to read split {split!r}: this tool reads only {', '.join(TRAINING_SPLITS)}")
     splits = load_splits()
     labels = select(load_labels(), split, splits)
@@ -148,7 +148,7 @@ def lofo(samples, settings, profile, alpha, blend, dump: Path | None = None, bat
         gate_types[held] = training.content_types_of(samples, words["types"])[held]
         medium[held], high[held] = cuts["medium"], cuts["high"]
         print(f"  left out {n}/{n_folds}: {family} (cuts {cuts})", flush=True)
-    if dump is not None:  # every document's out-of-fold figures, to study the mistakes (never a test5 one)
+    if dump is not None:  # every document's out-of-fold figures, to study the mistakes (never a held-out one)
         rows = [
             {
                 "key": s.label.key,
@@ -204,7 +204,7 @@ def lofo(samples, settings, profile, alpha, blend, dump: Path | None = None, bat
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=model_path())
-    parser.add_argument("--lofo", action="store_true", help="also the leave-families-out figures (the seven splits)")
+    parser.add_argument("--lofo", action="store_true", help="also the leave-families-out figures (the training splits)")
     parser.add_argument(
         "--lofo-only",
         action="store_true",
@@ -221,7 +221,7 @@ def main() -> None:
     parser.add_argument(
         "--tune",
         action="store_true",
-        help="choose the regularisation again: fit on train+test+test2+test3+test4+test5, score dev, over WORD_GRID x VALUE_ALPHAS",
+        help="choose the regularisation again: fit on every training split but dev, score dev, over WORD_GRID x VALUE_ALPHAS",
     )
     args = parser.parse_args()
     started = time.perf_counter()
@@ -254,14 +254,14 @@ def main() -> None:
         )
         print(f"chosen on dev: {settings}, value alpha {alpha}, blend {blend}")
 
-    # the shipped model: every labelled family but test6's; the cuts on out-of-fold relevance (by family)
+    # the shipped model: every labelled family but test7's; the cuts on out-of-fold relevance (by family)
     models, value, oof_relevance = fit_all(samples, settings, profile, alpha, blend)
     thresholds = training.calibrate(samples, oof_relevance)
     alone = training.calibrate(samples, training.lifted(training.profile_scores(samples, profile), samples))
     thresholds |= {"profile_medium": alone["medium"], "profile_high": alone["high"]}
     provenance = {
         # only what the fit read: the label files holding a training family, and those families' splits, so
-        # that a held-out split added later (test6) changes neither, and the model stays reproducible
+        # that a held-out split added later (test7) changes neither, and the model stays reproducible
         "labels": {p.name: training.sha256_of(p) for p in training_label_files(samples)},
         "splits": training_splits_digest(),
         "profile": training.sha256_of(profile_file),
