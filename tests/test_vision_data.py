@@ -114,16 +114,16 @@ def test_test6_holds_what_a_held_out_split_needs():
 
 
 def test_test7_holds_what_a_held_out_split_needs():
-    # test7, the sixth fresh held-out split (phase 8), was labelled after test6 was scored: twenty families from
+    # test7, the sixth fresh held-out split (phase 8), was labelled after test6 was scored: nineteen families from
     # sources labelled nowhere else, a mix of technical, admin and off-topic documents in both origins, copies that
     # name a labelled document of their own family, and every Debian text on this machine (CI installs the packages)
     labels = labelled.load_labels()
     placed = splits.load_splits()
     fresh = splits.select(labels, "test7", placed)
-    assert len(fresh) >= 300 and len({label.family for label in fresh}) == 20
+    assert len(fresh) >= 300 and len({label.family for label in fresh}) == 19
     assert not {label.source for label in fresh} & {label.source for label in labels if placed[label.family] != "test7"}
     assert not {label.family for label in fresh} & {f for f, s in placed.items() if s != "test7"}
-    for origin, floors in (("debian", (55, 45, 60)), ("github", (65, 40, 50))):
+    for origin, floors in (("debian", (50, 40, 60)), ("github", (65, 40, 50))):
         members = [label for label in fresh if label.origin == origin]
         counts = [sum(label.relevance == r for label in members) for r in ("technical", "admin", "off")]
         assert all(n >= floor for n, floor in zip(counts, floors, strict=True)), (origin, counts)
