@@ -113,6 +113,34 @@ def test_test6_holds_what_a_held_out_split_needs():
     )
 
 
+def test_test7_holds_what_a_held_out_split_needs():
+    # test7, the sixth fresh held-out split (phase 8), was labelled after test6 was scored: nineteen families from
+    # sources labelled nowhere else, a mix of technical, admin and off-topic documents in both origins, copies that
+    # name a labelled document of their own family, and every Debian text on this machine (CI installs the packages)
+    labels = labelled.load_labels()
+    placed = splits.load_splits()
+    fresh = splits.select(labels, "test7", placed)
+    assert len(fresh) >= 300 and len({label.family for label in fresh}) == 19
+    assert not {label.source for label in fresh} & {label.source for label in labels if placed[label.family] != "test7"}
+    assert not {label.family for label in fresh} & {f for f, s in placed.items() if s != "test7"}
+    for origin, floors in (("debian", (50, 40, 60)), ("github", (65, 40, 50))):
+        members = [label for label in fresh if label.origin == origin]
+        counts = [sum(label.relevance == r for label in members) for r in ("technical", "admin", "off")]
+        assert all(n >= floor for n, floor in zip(counts, floors, strict=True)), (origin, counts)
+    by_key = {label.key: label for label in fresh}
+    copies = [label for label in fresh if label.dup_of]
+    assert len(copies) >= 40 and sum(label.origin == "debian" for label in copies) >= 15
+    for copy in copies:
+        kept = by_key[copy.dup_of]  # a copy names a labelled test7 document
+        assert kept.family == copy.family and not kept.dup_of
+    debian = [label for label in fresh if label.origin == "debian"]
+    assert len(debian) >= 150
+    missing = [label.key for label in debian if labelled.read_bytes(label) is None]
+    assert missing == [], (
+        f"Debian texts not installed: {missing[:5]} (apt-get install $(python3 tools/vision_packages.py))"
+    )
+
+
 def _write_labels(folder, root, docs, origin="debian", source="deb:pkg-doc"):
     entries = "\n".join(
         textwrap.dedent(f'''
