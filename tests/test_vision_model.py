@@ -749,6 +749,71 @@ def test_a_licence_text_in_a_licenses_folder_is_each_projects_own():
     assert copies.measure(pages)[5].duplicate_of == 4
 
 
+def test_stubs_repeat_only_their_own_page():
+    # two redirect notes of one folder: a sentence each, the same but for the page they point to
+    note = "This chapter has moved. The text now lives in the {} section of the new guide, kept up to date there."
+    folder = "https://raw.githubusercontent.com/org/guide/abc1234/chapters"
+    a = _info(1, f"{folder}/fences.md", note.format("fences"), kind="markdown")
+    b = _info(2, f"{folder}/barriers.md", note.format("barriers"), kind="markdown")
+    assert a.text and b.text and max(a.text.size, b.text.size) < copies.STUB_SHINGLES
+    assert a.text.minhash.jaccard(b.text.minhash) >= copies.SIBLING_JACCARD
+    assert all(c.duplicate_of is None for c in copies.measure([a, b]).values())
+    # the same note at two revisions of one repository is one page read twice
+    again = _info(3, f"{folder.replace('abc1234', 'def5678')}/fences.md", note.format("fences"), kind="markdown")
+    assert {c.duplicate_of for c in copies.measure([a, again]).values()} == {None, 1}
+    # a short page index of one generator in two packages is each package's own
+    index = "Related Pages. Here is a list of all related documentation pages: the todo list, the bug list."
+    ours = _info(4, "file:///usr/share/doc/alpha-doc/html/pages.html", index)
+    theirs = _info(5, "file:///usr/share/doc/beta-doc/html/pages.html", index + " The deprecated list.")
+    assert all(c.duplicate_of is None for c in copies.measure([ours, theirs]).values())
+
+
+def test_a_generators_fixed_pages_and_a_debian_changelog_are_each_places_own():
+    legend = "\n\n".join(
+        f"Box {i}: a node drawn with a {i}-pixel border stands for a class whose members are shown in part, and an "
+        f"arrow of colour {i} for a relation between two classes of the documented code."
+        for i in range(12)
+    )
+    ours = _info(1, "file:///usr/share/doc/alpha-doc/html/graph_legend.html", legend)
+    theirs = _info(2, "file:///usr/share/doc/beta-doc/html/graph_legend.html", legend)
+    assert all(c.duplicate_of is None for c in copies.measure([ours, theirs]).values())
+    # one package's changelog installed by two binary packages of one source: each package's record
+    uploads = "\n\n".join(
+        f"alpha ({i}.0-1) unstable; urgency=medium. New upstream release {i}; rebuild the documentation with the "
+        f"newer generator and drop patch {i}, applied upstream. -- A Maintainer, release {i}"
+        for i in range(12)
+    )
+    lib = _info(3, "file:///usr/share/doc/libalpha-doc/changelog.Debian", uploads, kind="text")
+    tool = _info(4, "file:///usr/share/doc/alpha-tools-doc/changelog.Debian", uploads, kind="text")
+    assert all(c.duplicate_of is None for c in copies.measure([lib, tool]).values())
+    # the same texts as two packages' ordinary pages are one page read twice
+    pages = [
+        _info(5, ours.url.replace("graph_legend", "legend"), legend),
+        _info(6, theirs.url.replace("graph_legend", "legend"), legend),
+    ]
+    assert {c.duplicate_of for c in copies.measure(pages).values()} == {None, 5}
+
+
+def test_a_notebook_quoted_by_a_readme_is_no_copy_but_its_rendering_is():
+    cells = "\n\n".join(
+        f"Step {i}: load the model and the tokenizer, encode the sentence pair and call the view with layer {i} "
+        f"and head {i}, then show the attention of every token to the others."
+        for i in range(8)
+    )
+    readme = "\n\n".join(
+        f"Section {i}: what the tool shows, how to install it with pip, and the options it takes ({i})."
+        for i in range(40)
+    )
+    base = "https://raw.githubusercontent.com/org/viz/abc1234"
+    notebook = _info(1, f"{base}/notebooks/model_view.ipynb", cells, title="{", kind="markdown")
+    page = _info(2, f"{base}/README.md", readme + "\n\n" + cells, kind="markdown")
+    assert notebook.source_copy
+    assert copies.measure([notebook, page])[1].duplicate_of is None
+    # rendered to HTML, the page is its rendering and the notebook its source copy
+    rendered = _info(3, f"{base}/docs/model_view.html", readme + "\n\n" + cells)
+    assert copies.measure([notebook, rendered])[1].duplicate_of == 3
+
+
 def test_a_restructuredtext_changelog_and_its_rendered_page_sign_alike():
     # the source's link targets (a tenth of a changelog), reference marks and :pr: roles are not on the page
     people = ["Gabe Joseph", "Hendrik Makait", "Florian Jetter", "Thomas Grainger", "Laurence Watts"]

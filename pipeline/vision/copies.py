@@ -91,6 +91,7 @@ SAMPLE_CONTAINMENT = 0.6
 GROWN_RULES = ("version", "date", "rendered")  # what makes a contained text an earlier form of the larger one
 SIBLING_JACCARD = 0.4  # two pages of one folder under two names are copies from this Jaccard on ...
 SIBLING_RULES = (*GROWN_RULES, "current", "original")  # ... or when one is an earlier form or the translation
+STUB_SHINGLES = 36  # a text with fewer shingles of its own (a redirect, a title and a link) repeats only itself
 HIGH_REDUNDANCY = redundancy.HIGH_REDUNDANCY
 SKETCH_ROWS, SKETCH_BITS = 3, 22
 NEAR_BITS = 24  # the fine line count: 3 rows of 2^24 uint16 counters (96 MB); see LineCounts
@@ -147,7 +148,12 @@ def _has_licence(text: str) -> bool:
 _POLICY_FILE = re.compile(
     r"/(?:licen[cs]e|copying|copyright|notice|third[-_]?party[-_]?notices|contributing|code[-_]of[-_]conduct|"
     r"security|governance)(?:[-_.][\w-]+)*$"
-    r"|/licen[cs]es/[^/]+$",  # a licence text in a LICENSES folder (the REUSE layout: LICENSES/CC-BY-4.0.txt)
+    r"|/licen[cs]es/[^/]+$"  # a licence text in a LICENSES folder (the REUSE layout: LICENSES/CC-BY-4.0.txt)
+    r"|/changelog\.debian(?:\.gz)?$"  # Debian's record of a package's uploads, in each binary package of a source
+    # a documentation generator's fixed pages, the same in every project it documents: Doxygen's graph legend
+    # and its lists of pages, files, classes and modules; Sphinx's index, search and module-index pages
+    r"|/(?:graph_legend|pages|files|annotated|classes|hierarchy|modules|namespaces|genindex|search|py-modindex)"
+    r"\.html?$",
     re.IGNORECASE,
 )
 _DIGITS = re.compile(r"\d+")
@@ -512,9 +518,19 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
     policy = {info.id for info in infos if _POLICY_FILE.search(info.url)}
 
     def foreign_policy(a: int, b: int) -> bool:
-        """A project's policy file (licence, contributing, conduct, security, notices) against another
-        project's: the same template text is each project's own terms, not a page read twice."""
+        """A project's policy file (licence, contributing, conduct, security, notices, a Debian package's
+        changelog) or a generator's fixed page (a graph legend, an index of pages) against another project's: the
+        same template text is each project's own terms or frame, not a page read twice."""
         return (a in policy or b in policy) and place[a] != place[b]
+
+    def stubs(a: CopyInfo, b: CopyInfo) -> bool:
+        """Two short texts (``STUB_SHINGLES``: a redirect note, a page index, a licence pointer) that are not
+        one page in one place: what little they write is the template's ("this page moved to …"), and a page
+        this short is copied only as itself (its revisions and forms)."""
+        assert a.text is not None and b.text is not None
+        return min(a.text.size, b.text.size) < STUB_SHINGLES and (
+            page_name(a.url) != page_name(b.url) or place[a.id] != place[b.id]
+        )
 
     result: dict[int, Copy] = {}
     for info in infos:
@@ -532,6 +548,8 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 jaccard = own.minhash.jaccard(theirs.minhash)
                 score = redundancy.containment(jaccard, own.size, theirs.size)
                 if (signal == "code" and score < CODE_CONTAINMENT) or score <= best.score:
+                    continue
+                if signal == "text" and stubs(info, other):
                     continue
                 better, because = preference(other, info)
                 if (
@@ -552,9 +570,13 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
             other = by_id[other_id]
             if foreign_policy(info.id, other_id):
                 continue
-            if share > best.score and info.text is not None and other.text is not None:
+            if share > best.score and info.text is not None and other.text is not None and not stubs(info, other):
                 better, because = preference(other, info)
-                grown = because["rule"] in GROWN_RULES and (_earlier_form(because) or not siblings(info.url, other.url))
+                grown = (
+                    because["rule"] in GROWN_RULES
+                    and (_earlier_form(because) or not siblings(info.url, other.url))
+                    and not _quoted_source(info, other, because)
+                )
                 if better and (grown or one_path_two_revisions(info.url, other.url)):
                     jaccard = info.text.minhash.jaccard(other.text.minhash)
                     best = Copy(round(share, 4), other_id, round(jaccard, 4), "contained", because)
@@ -600,6 +622,19 @@ def _earlier_form(because: dict) -> bool:
     if because["rule"] == "version" and because.get("where") == "url":
         return any(_MARKED_VERSION.search(part) for part in because.get("versions", ()))
     return because["rule"] in SIBLING_RULES
+
+
+def _quoted_source(small: CopyInfo, large: CopyInfo, because: dict) -> bool:
+    """Whether a source copy (a notebook's cells, a Markdown source) lies inside a larger page that is not its
+    rendering: the page a source renders to is HTML or bears the source's own name (``pipelining.ipynb`` →
+    ``pipelining.md``); a README in another folder that repeats a notebook's code cells quotes the notebook,
+    and the notebook stays a page of its own."""
+    return (
+        because["rule"] == "rendered"
+        and small.source_copy
+        and large.kind != "html"
+        and page_name(small.url) != page_name(large.url)
+    )
 
 
 def siblings(a: str, b: str) -> bool:
