@@ -39,7 +39,9 @@ def test_pull_towards_the_other_pages_of_the_source():
     # page 0's neighbours read 0.8; three of them weigh 3 / (3 + SHRINK)
     weight = 3 / (3 + neighbours.SHRINK)
     assert floor[0] == pytest.approx(0.8)
-    assert moved[0] == pytest.approx(0.2 + neighbours.PRIOR_SHARE * weight * 0.6)
+    assert moved[0] == pytest.approx(0.2 + neighbours.PRIOR_SHARE * neighbours.PULL_UP * weight * 0.6)
+    # a page above its floor is drawn down by the whole share, one below it lifted by PULL_UP of it
+    assert 0 < neighbours.PULL_UP < 1
     # page 1's neighbours are the others (0.2, 0.8, 0.8), never itself: their floor is near the low one
     assert floor[1] == pytest.approx(np.quantile([0.2, 0.8, 0.8], neighbours.FLOOR_QUANTILE))
     assert moved[1] < 0.8
@@ -56,7 +58,7 @@ def test_a_source_lifts_a_page_only_when_nearly_all_its_other_pages_read_high():
     mixed = np.array([0.3] + [0.7] * 4 + [0.1] * 5)
     lifted_on, _ = neighbours.lift(on_topic, ["a"] * 10)
     lifted_mixed, _ = neighbours.lift(mixed, ["a"] * 10)
-    assert lifted_on[0] > 0.3 + 0.5 * neighbours.PRIOR_SHARE * 0.4 and lifted_mixed[0] < 0.3
+    assert lifted_on[0] > 0.3 + 0.5 * neighbours.PRIOR_SHARE * neighbours.PULL_UP * 0.4 and lifted_mixed[0] < 0.3
     # and the best-sounding pages of the mixed source are drawn towards its floor
     assert lifted_mixed[1] < 0.7 - 0.5 * neighbours.PRIOR_SHARE * 0.6
 

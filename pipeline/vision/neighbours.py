@@ -17,7 +17,7 @@ For page i of a source S with n_S ≥ 2 pages (relevance r_j, before this step):
 
     f_i         = FLOOR_QUANTILE quantile of r_j over the other pages of S    # the page itself left out
     w_i         = (n_S − 1) / (n_S − 1 + SHRINK)                              # few neighbours: little weight
-    relevance_i = r_i + PRIOR_SHARE × w_i × (f_i − r_i)
+    relevance_i = r_i + PRIOR_SHARE × w_i × (f_i − r_i)        × PULL_UP when f_i > r_i (a lift)
 
 The source vouches for a page only as far as nearly all of its other pages are on topic: the pull goes towards
 the level nine in ten of them reach (the 10th percentile), not towards their mean. A source whose pages are
@@ -34,6 +34,13 @@ Debian mean 0.616 → 0.670, ROC AUC per split mean 0.963 → 0.967; pooled over
 pages of GPU sources with their sources and took the cut up (share 0.4: technical 0.756 per split); towards the
 median or the upper quartile likewise. The 10th percentile of the others is computed from one sort per source
 (``_floors``), so a source of many pages costs n log n.
+
+Phase 8 (rel9): a source vouches for a page less than it draws one down (``PULL_UP`` 0.5): a source whose pages
+all run on GPUs lifted its pages about another subject (an image codec's or a cryptography sample's README, a
+geometry library's build page) as far as its kernels. Each training split left out in turn, off-topic pages at
+high/medium per split max/mean 0.297/0.069 -> 0.270/0.065, pooled 5.08% -> 4.9%, technical pages unchanged
+(0.836 pooled, per split min/mean 0.686/0.821), AUC pooled 0.9677 -> 0.9676 (per split min/mean 0.926/0.965 ->
+0.927/0.965). No pull-up at all was not measured.
 """
 
 from __future__ import annotations
@@ -48,6 +55,7 @@ import numpy as np
 PRIOR_SHARE = 0.3
 FLOOR_QUANTILE = 0.1
 SHRINK = 3.0
+PULL_UP = 0.5
 FORGES = frozenset(("github.com", "raw.githubusercontent.com", "gitlab.com", "codeberg.org", "bitbucket.org"))
 _PACKAGE_SUFFIX = re.compile(r"-(doc|dev|headers|examples|common)$")
 _SHARED_FOLDERS = frozenset(("doc", "gtk-doc", "html", "help", "devhelp", "books"))
@@ -95,7 +103,8 @@ def lift(relevance: np.ndarray, sources: Sequence[str | None]) -> tuple[np.ndarr
         others = len(idx) - 1
         floor = _floors(own)
         floors[idx] = floor
-        moved[idx] = own + PRIOR_SHARE * others / (others + SHRINK) * (floor - own)
+        gap = floor - own
+        moved[idx] = own + PRIOR_SHARE * others / (others + SHRINK) * np.where(gap > 0, PULL_UP * gap, gap)
     return moved, floors
 
 
