@@ -73,6 +73,17 @@ below the median 1.0, near-copy recall 1.0, the copy to keep kept 1.0 (the targe
 high/medium 13.4% (0.14: pages of OpenSubdiv, a GPU graphics library, and tachyon, a parallel ray tracer, at
 medium, above phase 7's lower medium cut; the target is 5%).
 
+Since phase 8 test6 is training data too (its floors stay where phase 7 measured them, as regression floors).
+
+``test7`` is the held-out split of phase 8: 19 sources labelled after test6 was scored (docs/perf.md, "test7"),
+read by no training and no choice of the Vision, scored once by the merged phase 8. Its Debian part (163
+documents: Valgrind's manual, BLIS, SuperLU, pyFFTW, gpyfft; PostgreSQL, SymPy, pandas and Maxima mostly off-topic)
+measured: relevance AUC 0.891 (floor 0.89), Spearman 0.286 (0.28), traps below the median 1.0 (the target),
+near-copy recall 0.632 (0.63: SuperLU's precision twins and gpyfft's Sphinx sources missed), false copy flags 1.4%
+(the target), the copy to keep kept 0.947 (0.94), technical pages high/medium 0.538 (0.53: Valgrind's and
+pyFFTW's manuals read low), off-topic high/medium 4.5% (the target). Far from the issue's targets in five places,
+and said so; the floors hold what generalised.
+
 ``dev`` keeps its floors of phase 1: the issue's targets, two lower where dev's Debian part misses them
 (technical high/medium 0.6, measured 0.796 in phase 4; traps 0.9, measured 1.0).
 """
@@ -133,6 +144,14 @@ FLOORS = {
         "false_flags": ("<=", 0.03),
         "technical_high_medium": (">=", 0.67),
         "off_high_medium": ("<=", 0.14),
+    },
+    "test7": {
+        **TARGETS,
+        "relevance_auc": (">=", 0.89),
+        "spearman": (">=", 0.28),
+        "copy_recall": (">=", 0.63),
+        "newer_kept": (">=", 0.94),
+        "technical_high_medium": (">=", 0.53),
     },
     "dev": {**TARGETS, "technical_high_medium": (">=", 0.6), "traps_below_median": (">=", 0.9)},
 }
