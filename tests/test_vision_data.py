@@ -85,53 +85,35 @@ def test_test5_holds_what_a_held_out_split_needs_and_training_refuses_test7():
     assert result.returncode == 1 and "refusing to read split 'test7'" in result.stderr
 
 
-def test_test6_holds_what_a_held_out_split_needs():
-    # test6, the fifth fresh held-out split (phase 7), was labelled after test5 was scored: twenty families from
-    # sources labelled nowhere else, a mix of technical, admin and off-topic documents in both origins, copies that
-    # name a labelled document of their own family, and every Debian text on this machine (CI installs the packages)
-    labels = labelled.load_labels()
-    placed = splits.load_splits()
-    fresh = splits.select(labels, "test6", placed)
-    assert len(fresh) >= 300 and len({label.family for label in fresh}) == 20
-    assert not {label.source for label in fresh} & {label.source for label in labels if placed[label.family] != "test6"}
-    assert not {label.family for label in fresh} & {f for f, s in placed.items() if s != "test6"}
-    for origin, floors in (("debian", (55, 35, 55)), ("github", (65, 50, 35))):
-        members = [label for label in fresh if label.origin == origin]
-        counts = [sum(label.relevance == r for label in members) for r in ("technical", "admin", "off")]
-        assert all(n >= floor for n, floor in zip(counts, floors, strict=True)), (origin, counts)
-    by_key = {label.key: label for label in fresh}
-    copies = [label for label in fresh if label.dup_of]
-    assert len(copies) >= 35 and sum(label.origin == "debian" for label in copies) >= 10
-    for copy in copies:
-        kept = by_key[copy.dup_of]  # a copy names a labelled test6 document
-        assert kept.family == copy.family and not kept.dup_of
-    debian = [label for label in fresh if label.origin == "debian"]
-    assert len(debian) >= 150
-    missing = [label.key for label in debian if labelled.read_bytes(label) is None]
-    assert missing == [], (
-        f"Debian texts not installed: {missing[:5]} (apt-get install $(python3 tools/vision_packages.py))"
-    )
+# each fresh held-out split since phase 7: (families, documents per origin and relevance at least (technical, admin,
+# off), copies at least, of them Debian at least), as labelled
+HELD_OUT = {
+    "test6": (20, {"debian": (55, 35, 55), "github": (65, 50, 35)}, 35, 10),  # phase 7, labelled after test5 was scored
+    "test7": (19, {"debian": (50, 40, 60), "github": (65, 40, 50)}, 40, 15),  # phase 8, labelled after test6 was scored
+}
 
 
-def test_test7_holds_what_a_held_out_split_needs():
-    # test7, the sixth fresh held-out split (phase 8), was labelled after test6 was scored: nineteen families from
-    # sources labelled nowhere else, a mix of technical, admin and off-topic documents in both origins, copies that
-    # name a labelled document of their own family, and every Debian text on this machine (CI installs the packages)
+@pytest.mark.parametrize("split", sorted(HELD_OUT))
+def test_a_fresh_held_out_split_holds_what_it_needs(split):
+    # families from sources labelled nowhere else, a mix of technical, admin and off-topic documents in both
+    # origins, copies that name a labelled document of their own family, and every Debian text on this machine (CI
+    # installs the packages)
+    families, floors, least_copies, least_debian_copies = HELD_OUT[split]
     labels = labelled.load_labels()
     placed = splits.load_splits()
-    fresh = splits.select(labels, "test7", placed)
-    assert len(fresh) >= 300 and len({label.family for label in fresh}) == 19
-    assert not {label.source for label in fresh} & {label.source for label in labels if placed[label.family] != "test7"}
-    assert not {label.family for label in fresh} & {f for f, s in placed.items() if s != "test7"}
-    for origin, floors in (("debian", (50, 40, 60)), ("github", (65, 40, 50))):
+    fresh = splits.select(labels, split, placed)
+    assert len(fresh) >= 300 and len({label.family for label in fresh}) == families
+    assert not {label.source for label in fresh} & {label.source for label in labels if placed[label.family] != split}
+    assert not {label.family for label in fresh} & {f for f, s in placed.items() if s != split}
+    for origin, least in floors.items():
         members = [label for label in fresh if label.origin == origin]
         counts = [sum(label.relevance == r for label in members) for r in ("technical", "admin", "off")]
-        assert all(n >= floor for n, floor in zip(counts, floors, strict=True)), (origin, counts)
+        assert all(n >= floor for n, floor in zip(counts, least, strict=True)), (origin, counts)
     by_key = {label.key: label for label in fresh}
     copies = [label for label in fresh if label.dup_of]
-    assert len(copies) >= 40 and sum(label.origin == "debian" for label in copies) >= 15
+    assert len(copies) >= least_copies and sum(label.origin == "debian" for label in copies) >= least_debian_copies
     for copy in copies:
-        kept = by_key[copy.dup_of]  # a copy names a labelled test7 document
+        kept = by_key[copy.dup_of]  # a copy names a labelled document of its split
         assert kept.family == copy.family and not kept.dup_of
     debian = [label for label in fresh if label.origin == "debian"]
     assert len(debian) >= 150

@@ -523,9 +523,8 @@ def test_every_value_feature_of_the_shipped_model_has_words_in_both_languages():
         assert feature_words(name, "en") != name and feature_words(name, "zh") != name, name
 
 
-def test_a_translation_is_found_by_the_names_and_code_both_languages_write_alike():
-    repo = "https://raw.githubusercontent.com/org/kernels/abc1234/docs"
-    names = [f"tile_{n}_stride cp_async_{n} wgmma_m{n}n64k16 ldmatrix_x{n} swizzle_{n}b" for n in range(12)]
+def _bilingual_post(names: list[str]) -> tuple[str, str]:
+    """A page of our own in English and its Chinese translation: one step a name, the names written alike."""
     english = "\n\n".join(
         f"Step {n}: the loop issues {name} once per stage, and the warp waits on the barrier before the next "
         f"stage reads shared memory."
@@ -534,6 +533,14 @@ def test_a_translation_is_found_by_the_names_and_code_both_languages_write_alike
     chinese = "\n\n".join(
         f"第{n}步：循环在每个阶段发出 {name}，线程束在下一阶段读取共享内存之前等待屏障。"
         for n, name in enumerate(names)
+    )
+    return english, chinese
+
+
+def test_a_translation_is_found_by_the_names_and_code_both_languages_write_alike():
+    repo = "https://raw.githubusercontent.com/org/kernels/abc1234/docs"
+    english, chinese = _bilingual_post(
+        [f"tile_{n}_stride cp_async_{n} wgmma_m{n}n64k16 ldmatrix_x{n} swizzle_{n}b" for n in range(12)]
     )
     other = "\n\n".join(f"第{n}步：另一页讲的是 reduce_{n} 与 atomic_add_{n}，和上面的内容无关。" for n in range(12))
     urls = {1: f"{repo}/pipelining.md", 2: f"{repo}/pipelining.zh.md", 3: f"{repo}/reduction.zh.md"}
@@ -602,20 +609,10 @@ def test_a_translation_in_a_language_folder_or_named_in_full_is_found_wherever_i
     # a blog post translated into a sub-folder named for its language, and a README with the language in its name
     repo = "https://raw.githubusercontent.com/org/kernels/abc1234/blogs"
 
-    def post(names: list[str]) -> tuple[str, str]:
-        english = "\n\n".join(
-            f"Step {n}: the loop issues {name} once per stage, and the warp waits on the barrier before the next "
-            f"stage reads shared memory."
-            for n, name in enumerate(names)
-        )
-        chinese = "\n\n".join(
-            f"第{n}步：循环在每个阶段发出 {name}，线程束在下一阶段读取共享内存之前等待屏障。"
-            for n, name in enumerate(names)
-        )
-        return english, chinese
-
-    english, chinese = post([f"tile_{n}_stride cp_async_{n} wgmma_m{n}n64k16 ldmatrix_x{n}" for n in range(12)])
-    english_fp6, chinese_fp6 = post([f"fp6_e{n}m2 dequant_{n} lut_{n}x4 mma_k{n}" for n in range(12)])
+    english, chinese = _bilingual_post(
+        [f"tile_{n}_stride cp_async_{n} wgmma_m{n}n64k16 ldmatrix_x{n}" for n in range(12)]
+    )
+    english_fp6, chinese_fp6 = _bilingual_post([f"fp6_e{n}m2 dequant_{n} lut_{n}x4 mma_k{n}" for n in range(12)])
     urls = {
         1: f"{repo}/pipelining/README.md",
         2: f"{repo}/pipelining/japanese/README.md",
