@@ -284,11 +284,9 @@ def score_rows(
             "label_model": None if marks_p is None else round(float(marks_p[i]), 4),
             "label_model_terms": _top_terms(matrix, i, marks_coef, vocabulary) if marks_coef is not None else [],
         }
-        source_copy = (
-            bool(doc.structure[structure_names.index("source_copy")]) if "source_copy" in structure_names else False
-        )
-        content = content_types(doc.type_probs, classes, source_copy)  # a source copy read as its content
         figures = dict(zip(structure_names, doc.structure.tolist(), strict=False))
+        # a source copy read as its content (the flag as training reads it, training.content_types_of)
+        content = content_types(doc.type_probs, classes, figures.get("source_copy", 0.0) > 0)
         figures.update({f"type:{c}": float(p) for c, p in zip(classes, content, strict=False)})
         concept_total = sum(sum(c.values()) for c in r.concepts.values())
         distinct = sum(len(c) for c in r.concepts.values())
