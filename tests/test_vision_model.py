@@ -636,6 +636,34 @@ def test_a_translation_in_a_language_folder_or_named_in_full_is_found_wherever_i
     assert copies.language_of("https://raw.githubusercontent.com/o/Chinese-Llama/abc1234/README.md") == ""
 
 
+def test_a_translation_tree_beside_the_original_tree_meets_it_under_a_generic_name():
+    # a project keeps its guide in docs/ and each translation in a tree of its own, translations/<code>/: a page
+    # with a generic name sits at the top of both trees, under two different folders
+    repo = "https://raw.githubusercontent.com/org/os-course/abc1234"
+    english, korean_like = _bilingual_post([f"mmu_{n}_entry el{n}_vector gic_irq_{n} mbox_ch{n}" for n in range(12)])
+    urls = {
+        1: f"{repo}/docs/Introduction.md",
+        2: f"{repo}/translations/ko/Introduction.md",
+        3: f"{repo}/lessons/lesson01/README.md",  # a deeper page of the same generic name keeps its folder
+        4: f"{repo}/translations/ko/lesson02/README.md",
+    }
+    assert copies.page_name(urls[1]) != copies.page_name(urls[2])  # the folders differ: docs/, translations/
+    assert copies.translation_name(urls[1]) == copies.translation_name(urls[2]) == "introduction"
+    assert copies.translation_name(urls[3]) == "lesson01/readme" != copies.translation_name(urls[4])
+    assert copies.translation_name(f"{repo}/lessons/scheduler.md") == copies.page_name(f"{repo}/lessons/scheduler.md")
+    english_2, korean_2 = _bilingual_post([f"sched_{n}_tick rq_{n}_len ctx_sw{n} pid_{n}map" for n in range(12)])
+    texts = {1: english, 2: korean_like, 3: english_2, 4: korean_2}
+    counts = copies.LineCounts()
+    for n, text in texts.items():
+        counts.add(copies_line_hashes(text), urls[n])
+    found = copies.measure([_info(n, urls[n], t, kind="markdown", counts=counts) for n, t in texts.items()])
+    assert found[2].duplicate_of == 1 and found[2].signal == "translation" and found[2].because["rule"] == "original"
+    assert found[1].duplicate_of is None and found[4].duplicate_of is None  # lesson02 is no form of lesson01
+    # one language tree alone marks nothing a translation: no original of that name, no pair
+    alone = copies.measure([_info(2, urls[2], korean_like, kind="markdown", counts=counts)])
+    assert alone[2].duplicate_of is None
+
+
 _LISTED = [
     "#include <vector>",
     "",

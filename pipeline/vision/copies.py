@@ -43,7 +43,8 @@ the corpus, not its square):
   two revisions, or the larger text is the newer version, the newer date or the rendered page
   (``GROWN_RULES``; between two pages of one folder, a version their names mark): a page quoting a whole
   example file is no copy of it;
-- one page in two languages (``translated``: one place, one page name, different language marks on the
+- one page in two languages (``translated``: one place, one page name (``translation_name``: a translation
+  tree beside the original's meets it), different language marks on the
   paths: a code, ``docs/zh/``, ``faq.ja.md``, or a name, ``blog/post/japanese/``, ``README-Chinese.md``), by
   the words both languages write alike or by the anchors translators leave alone (``anchors``);
 - the crawler's word: a Sphinx source copy names its rendered page (``metadata["source_copy_of"]``), which
@@ -202,7 +203,7 @@ class LineCounts:
         to note a page whose path marks a language: it and its original are compared across languages)."""
         name = page_name(url) if url else ""
         if name and language_of(url):
-            self.translated.add((neighbourhood(url), name))
+            self.translated.add((neighbourhood(url), translation_name(url)))
         if hashes.size:
             self._add(self.table, hashes, SKETCH_BITS)
             self._add(self.fine, hashes, NEAR_BITS)
@@ -271,6 +272,33 @@ def page_name(url: str) -> str:
         folder = next((p for p in reversed(parts[1:-1]) if not _REVISION_PART.fullmatch(p)), "")
         name = f"{folder.lower()}/{name}"
     return name
+
+
+def translation_name(url: str) -> str:
+    """The page a translation and its original share (``translated`` compares the pages of one place under one
+    such name): ``page_name``, except for a generic name (``README``, ``index``, ``Introduction``) at most one
+    folder below its place's root, once revision and language segments are skipped, which is the bare name. A
+    project's translations often sit in a tree of their own beside the original's (``translations/ko/…``,
+    ``i18n/ja/…`` beside ``docs/…``): below the language folder the two trees are the same, so
+    ``translations/ko/Introduction.md`` and ``docs/Introduction.md`` are one page, as
+    ``translations/ko/lesson01/rpi-os.md`` and ``docs/lesson01/rpi-os.md`` already were. Deeper generic names
+    keep their folder (``lesson01/README.md`` is no translation of ``lesson02/README.md``); only a page whose
+    path marks a language is compared across languages, and the text tests of ``translated`` still decide."""
+    name = page_name(url)
+    if "/" not in name:
+        return name
+    below = [p for p in _below_place(url)[:-1] if not _REVISION_PART.fullmatch(p)]
+    return name.rpartition("/")[2] if len(below) <= 1 else name
+
+
+def _below_place(url: str) -> list[str]:
+    """The path segments of a URL below its place (``neighbourhood``): a Debian package's folder, a repository
+    (and, on a raw file host, its revision)."""
+    parts = [p for p in url.split("://", 1)[-1].split("?", 1)[0].split("#", 1)[0].split("/") if p]
+    found = _DEB_DOC.match(url)
+    if found:
+        return [p for p in found.string[found.end() :].split("/") if p]
+    return parts[3:] if _SITE.match(url) else parts[1:]
 
 
 _NUMBERED_LINE = re.compile(r"^[ \t]*(\d+)(?:[ \t]+(.*?))?[ \t]*$", re.MULTILINE)
@@ -392,7 +420,7 @@ class Signer:
         dropped = 1 - len(toks) / len(all_toks) if all_toks else 0.0
         hashes = redundancy.shingle_hashes(toks)
         words = anchored = None
-        if (neighbourhood(url), page_name(url)) in self.counts.translated:  # a translation or its original
+        if (neighbourhood(url), translation_name(url)) in self.counts.translated:  # a translation or its original
             words = np.unique(np.array([hash(t) for t in all_toks if _NEUTRAL.fullmatch(t)], dtype=np.int64))
             anchored = anchors(content if content is not None else text)
         code_toks = analysis.tokens(self._content("\n".join(map(str, code_blocks)))[0]) if code_blocks else []
@@ -652,7 +680,7 @@ def siblings(a: str, b: str) -> bool:
 
 def translated(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:
     """id → [(id of the same page in another language, the share that makes it one)]: pages of one place and one
-    ``page_name`` whose paths mark different languages (``language_of``; one may mark none), that share
+    ``translation_name`` whose paths mark different languages (``language_of``; one may mark none), that share
 
     - ``TRANSLATION_WORDS`` and ``TRANSLATION_SHARE`` of their language-neutral words (``[a-z0-9_]{2,}``: the
       names, identifiers and code a Chinese page keeps in Latin letters), or
@@ -667,7 +695,7 @@ def translated(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:
     groups: dict[tuple[str, str], list[CopyInfo]] = {}
     for info in infos:
         if info.words is not None and len(info.words):
-            groups.setdefault((neighbourhood(info.url), page_name(info.url)), []).append(info)
+            groups.setdefault((neighbourhood(info.url), translation_name(info.url)), []).append(info)
     found: dict[int, list[tuple[int, float]]] = {}
     for members in groups.values():
         for i, a in enumerate(members):
