@@ -664,6 +664,38 @@ def test_a_translation_tree_beside_the_original_tree_meets_it_under_a_generic_na
     assert alone[2].duplicate_of is None
 
 
+def test_a_sphinx_source_stub_is_a_copy_of_the_page_it_renders_to():
+    # the source of an API page: a title, a comment the quick-start tool wrote, one autodoc directive with its
+    # member list; the page it renders to holds the whole class reference the directive pulls in
+    source = (
+        ".. demo documentation master file, created by the quick-start tool.\n"
+        "   You can adapt this file completely to your liking.\n\n"
+        "Plan\n====\n\n.. autoclass:: demo.Plan\n   :members: bake, enqueue, strides_in, strides_out\n"
+    )
+    page_url = "file:///usr/share/doc/demo-doc/html/plan.html"
+    page = _info(1, page_url, "Plan\n\n" + PAGE)
+    stub = _info(2, "file:///usr/share/doc/demo-doc/html/_sources/plan.rst.txt", source, kind="text", copy_of=page_url)
+    assert stub.text is not None and stub.text.size < copies.STUB_SHINGLES
+    found = copies.measure([page, stub])
+    assert found[2].duplicate_of == 1 and found[2].score == 1.0 and found[2].because == {"rule": "rendered"}
+    assert found[1].duplicate_of is None
+    # a comment is never rendered; directives, footnotes, targets and substitutions are not comments
+    rst = ".. a note\n   on two lines\n\nText.\n\n.. note::\n   kept\n\n.. [1] a footnote\n\n.. |x| image:: a.png\n"
+    assert (
+        copies._RST_COMMENT.sub("", rst) == "Text.\n\n.. note::\n   kept\n\n.. [1] a footnote\n\n.. |x| image:: a.png\n"
+    )
+    # a long source of its own is compared by its text as before: the stub rule names no copy by itself
+    long_source = _info(
+        3,
+        "file:///usr/share/doc/demo-doc/html/_sources/other.rst.txt",
+        PAGE,
+        kind="text",
+        copy_of="file:///usr/share/doc/demo-doc/html/other.html",
+    )
+    other = _info(4, "file:///usr/share/doc/demo-doc/html/other.html", "Other\n\n" + _paragraphs(30, "atomics"))
+    assert copies.measure([long_source, other])[3].duplicate_of is None
+
+
 _LISTED = [
     "#include <vector>",
     "",

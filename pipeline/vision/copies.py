@@ -22,7 +22,7 @@ Two passes over the texts, both streaming:
    wording) is compared by its holder lines only (lines with a year, Debian's ``Files:`` lines; fewer than
    ``HOLDER_MIN_TOKENS`` words of them and it is compared with nothing): two MIT
    licences of two projects are not copies of each other, the same project's licence in two places is;
-   a source copy (reStructuredText) loses its role markup (``:func:`x``` → ``x``) and directive lines, so
+   a source copy (reStructuredText) loses its role markup (``:func:`x``` → ``x``), directive lines and comments, so
    its shingles meet the rendered page's; after the boilerplate goes, ``neutral_markup`` takes what only one
    form of a page writes (reStructuredText link targets and reference marks, Markdown link targets in a source
    copy, ``GH#`` before an issue number anywhere); a notebook served as raw JSON is signed by its cells'
@@ -108,6 +108,10 @@ HOLDER_MIN_TOKENS = 20
 _HOLDER_LINE = re.compile(r"\b(?:19|20)\d\d\b|^\s*files:", re.IGNORECASE)
 _ROLE = re.compile(r":[\w:+-]+:`([^`<]*?)(?:\s*<[^>]*>)?`")
 _DIRECTIVE_OR_RULE = re.compile(r"^\s*(?:\.\. [\w:-]+::.*|[=\-~^*#+`'\"]{4,})\s*$", re.MULTILINE)
+_RST_COMMENT = re.compile(  # ".. a note", its indented lines: never rendered (not a directive, target, footnote)
+    r"^\.\.(?:[ \t]+(?![\w:-]+::|_|\||\[)[^\n]*)?[ \t]*(?:\n|$)(?:[ \t]*\n)*(?:[ \t]+\S[^\n]*(?:\n|$)(?:[ \t]*\n)*)*",
+    re.MULTILINE,
+)
 _RST_TARGET = re.compile(r"^\s*\.\. _[^\n]*?:(?:\s.*)?$", re.MULTILINE)  # .. _`Gabe Joseph`: https://…, .. _v1.2:
 _RST_REFERENCE = re.compile(r"`([^`<]+?)(?:\s*<[^>]*>)?`__?")  # `Gabe Joseph`_, `the guide <https://…>`__
 _RST_WORD_REFERENCE = re.compile(r"\b([A-Za-z][\w.-]*?)__?(?=[\s.,;:!?)]|$)", re.MULTILINE)  # crusaderky_
@@ -403,7 +407,7 @@ class Signer:
             text = listing
         source_copy = listing is not None or is_source_copy(url, title, kind, text, copy_of)
         if source_copy:
-            text = _DIRECTIVE_OR_RULE.sub("", _ROLE.sub(r"\1", text))
+            text = _DIRECTIVE_OR_RULE.sub("", _ROLE.sub(r"\1", _RST_COMMENT.sub("", text)))
         licence = _has_licence(text)
         content = None
         if licence and _licence_share(text) >= LICENCE_DOMINATED:
@@ -619,10 +623,14 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
         page_text = by_id[page].text if page is not None and page != info.id else None
         if page is not None and page_text is not None and info.text is not None:
             # the crawler read this from Sphinx's _sources/ and named its rendered page: a candidate however
-            # little the page's navigation leaves of the Jaccard (a source that only includes another file
-            # shares no text with its page, and stays no copy)
+            # little the page's navigation leaves of the Jaccard. A source with less than a stub's text of its
+            # own once its markup, directives and comments go (a title and an autodoc, include or doxygen
+            # directive, a toctree) holds nothing its page does not show: the page renders it, and pulls in
+            # what its directives name
             jaccard = info.text.minhash.jaccard(page_text.minhash)
             score = redundancy.containment(jaccard, info.text.size, page_text.size)
+            if info.text.size < STUB_SHINGLES:
+                score = 1.0
             if score > best.score:
                 best = Copy(round(score, 4), page, round(jaccard, 4), "source", {"rule": "rendered"})
         result[info.id] = best
