@@ -784,6 +784,48 @@ def test_pages_of_one_folder_from_one_template_are_no_copies_but_versions_of_one
     assert copies.measure(apart)[7].duplicate_of == 8
 
 
+def _routine_page(letter: str, routine: str, steps: int) -> str:
+    """A generated reference page of our own for one routine in one precision: the arguments every routine of the
+    library describes alike (a template), then the routine's own description, written once for all precisions
+    but for the precision letter in its names."""
+    upper = letter.upper()
+    arguments = "\n\n".join(
+        f"Argument {i}: the matrix descriptor {i} holds its storage type, data type and shape, and is left "
+        f"unchanged on exit unless the options ask for equilibration."
+        for i in range(10)
+    )
+    own = "\n\n".join(
+        f"{upper}{routine.upper()} step {i} calls {letter}{routine}_kernel_{i}: "
+        + " ".join(f"{routine}_{i}_{w}" for w in range(14))
+        for i in range(steps)
+    )
+    return f"{letter}{routine}.c File Reference\n\n{arguments}\n\n{own}"
+
+
+def test_one_routines_page_in_two_precisions_is_one_page_and_the_double_one_is_kept():
+    # a numerical library documents each routine once per precision (s, d, c, z), from one template
+    folder = "file:///usr/share/doc/solver-doc/html"
+    pages = {
+        1: (f"{folder}/dgssv_8c.html", _routine_page("d", "gssv", 12)),
+        2: (f"{folder}/sgssv_8c.html", _routine_page("s", "gssv", 12)),
+        3: (f"{folder}/dpanel_8c.html", _routine_page("d", "panel", 14)),
+        4: (f"{folder}/zpanel_8c.html", _routine_page("z", "panel", 14)),
+        5: (f"{folder}/dcolumn_8c.html", _routine_page("d", "column", 13)),  # another routine, one precision
+    }
+    assert copies.precision_twins(pages[2][0], pages[1][0]) == ("s", "d")
+    assert copies.precision_twins(pages[1][0], pages[3][0]) is None  # two routines
+    assert copies.precision_twins(f"{folder}/cpu.html", f"{folder}/dpu.html") is None  # a letter and two: no routine
+    assert copies.precision_twins(f"{folder}/sgssv_8c.html", f"{folder}/../man/dgssv_8c.html") is None
+    counts = copies.LineCounts()
+    for url, text in pages.values():
+        counts.add(copies_line_hashes(text), url)
+    assert counts.page(pages[1][0]) == counts.page(pages[2][0]) != counts.page(pages[5][0]) == "dcolumn_8c"
+    found = copies.measure([_info(n, url, text, counts=counts) for n, (url, text) in pages.items()])
+    assert found[2].duplicate_of == 1 and found[2].because["rule"] == "precision"
+    assert found[4].duplicate_of == 3 and found[4].because == {"rule": "precision", "precisions": ["d", "z"]}
+    assert all(found[n].duplicate_of is None for n in (1, 3, 5))  # the routines stay pages of one template
+
+
 def test_a_licence_text_in_a_licenses_folder_is_each_projects_own():
     # the REUSE layout: LICENSES/<licence id>.txt, the same text in two projects is each one's terms
     terms = "\n\n".join(

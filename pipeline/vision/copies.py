@@ -13,7 +13,8 @@ Two passes over the texts, both streaming:
    ``NEIGHBOUR_DOCS`` documents, ``NEIGHBOUR_DOCS - 1`` of them other pages (MPICH's thread-safety and error
    sections, a per-sample README's build notes), dropped from a page where they hold ``TEMPLATE_SHARE`` of
    the words. What is left is the page's own text: two pages of one template are copies only when their own
-   texts are; the revisions of one page share lines only with each other and stay copies. A page with less
+   texts are; the revisions of one page share lines only with each other and stay copies,
+   as do one routine's pages in two precisions (``LineCounts.page``: ``sgssv`` beside ``dgssv``). A page with less
    than ``OWN_MIN_TOKENS`` words of its own is a copy of many and keeps its full text. What is left becomes
    4-word shingles and a MinHash (``pipeline.redundancy``). Code blocks, filtered the same way (a licence
    header in a code fence is no shared code), get a second MinHash of their own: a translation of a tutorial
@@ -74,7 +75,17 @@ from datasketch import MinHashLSH
 
 from .. import redundancy
 from . import analysis
-from .preference import LANGUAGES, RULE_WEIGHT, CopyInfo, language_of, one_path_two_revisions, preference, revision_of
+from .preference import (
+    LANGUAGES,
+    RULE_WEIGHT,
+    CopyInfo,
+    language_of,
+    one_path_two_revisions,
+    precision_name,
+    precision_twins,
+    preference,
+    revision_of,
+)
 from .reading import LINE_MIN_CHARS, line_keys
 
 BOILERPLATE_DOCS = 8  # a line in this many documents is a template (version groups stay below it)
@@ -182,6 +193,7 @@ class LineCounts:
         self.fine = np.zeros((SKETCH_ROWS, 1 << NEAR_BITS), dtype=np.uint16)
         self.named = np.zeros((SKETCH_ROWS, 1 << NAMED_BITS), dtype=np.uint16)
         self.translated: set[tuple[str, str]] = set()  # (place, page name) of the pages a path marks a language of
+        self.precisions: dict[str, set[str]] = {}  # a routine's name without its precision letter → the letters read
 
     @staticmethod
     def _slots(hashes: np.ndarray, bits: int) -> np.ndarray:
@@ -208,11 +220,25 @@ class LineCounts:
         name = page_name(url) if url else ""
         if name and language_of(url):
             self.translated.add((neighbourhood(url), translation_name(url)))
+        routine = precision_name(url) if url else None
+        if routine is not None:
+            self.precisions.setdefault(routine, set()).add(url[routine.rfind("/") + 1].lower())  # the letter
         if hashes.size:
             self._add(self.table, hashes, SKETCH_BITS)
             self._add(self.fine, hashes, NEAR_BITS)
             if name:
                 self._add(self.named, self._keyed(hashes, name), NAMED_BITS)
+            if routine is not None:  # its lines counted as the routine's too: its precisions are one page
+                self._add(self.named, self._keyed(hashes, routine), NAMED_BITS)
+
+    def page(self, url: str) -> str:
+        """The page a URL is one form of, for the template count (``Signer._content``): its ``page_name``, or for
+        one routine's page in two or more precisions (``preference.precision_twins``: ``sgssv_8c.html`` beside
+        ``dgssv_8c.html``) the routine, whose lines the precisions share as the revisions of one page do."""
+        routine = precision_name(url)
+        if routine is not None and len(self.precisions.get(routine, ())) > 1:
+            return routine
+        return page_name(url)
 
     def count(self, hashes: np.ndarray) -> np.ndarray:
         if not hashes.size:
@@ -416,7 +442,7 @@ class Signer:
             if len(toks) < HOLDER_MIN_TOKENS:  # a holder line or two tell no copy apart
                 toks = []
         else:
-            content, changed = self._content(text, licence, page_name(url))
+            content, changed = self._content(text, licence, self.counts.page(url))
             toks = analysis.tokens(neutral_markup(content, source_copy))
             all_toks = analysis.tokens(neutral_markup(text, source_copy)) if changed else toks
             if len(toks) < OWN_MIN_TOKENS:  # next to nothing of its own: a copy of many, compared whole
@@ -561,7 +587,7 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
         this short is copied only as itself (its revisions and forms)."""
         assert a.text is not None and b.text is not None
         return min(a.text.size, b.text.size) < STUB_SHINGLES and (
-            page_name(a.url) != page_name(b.url) or place[a.id] != place[b.id]
+            (page_name(a.url) != page_name(b.url) and not precision_twins(a.url, b.url)) or place[a.id] != place[b.id]
         )
 
     result: dict[int, Copy] = {}
@@ -680,10 +706,11 @@ def siblings(a: str, b: str) -> bool:
     made from one template (a sample per case, a chapter per platform, a reference page per function), and the
     template's text makes the smaller one look half contained in the larger; ``measure`` counts them copies
     only when they share ``SIBLING_JACCARD`` of their shingles, or a rule of ``SIBLING_RULES`` says one is an
-    earlier form or the translation of the other."""
+    earlier form or the translation of the other. One routine's pages in two precisions (``precision_twins``:
+    ``sgssv_8c.html``, ``dgssv_8c.html``) are one page, no siblings."""
     folder_a, _, file_a = a.split("?", 1)[0].split("#", 1)[0].rpartition("/")
     folder_b, _, file_b = b.split("?", 1)[0].split("#", 1)[0].rpartition("/")
-    return folder_a == folder_b and file_a != file_b and page_name(a) != page_name(b)
+    return folder_a == folder_b and file_a != file_b and page_name(a) != page_name(b) and not precision_twins(a, b)
 
 
 def translated(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:
