@@ -826,6 +826,48 @@ def test_one_routines_page_in_two_precisions_is_one_page_and_the_double_one_is_k
     assert all(found[n].duplicate_of is None for n in (1, 3, 5))  # the routines stay pages of one template
 
 
+def _kernel_file(variant: str, lines: int) -> str:
+    """A kernel source file of our own: the scaffolding every variant of the folder repeats (includes, the launch
+    helper, the host check), then a body of the variant's own."""
+    scaffold = [
+        "#include <cuda_fp16.h>",
+        "#include <mma.h>",
+        *(f"#define TILE_{i} ({16 * (i + 1)})" for i in range(6)),
+        *(f"static inline int ceil_div_{i}(int a, int b) {{ return (a + b - 1) / b + {i}; }}" for i in range(8)),
+        *(f"void check_{i}(cudaError_t e) {{ if (e != cudaSuccess) abort_with(e, {i}); }}" for i in range(8)),
+    ]
+    body = [
+        f"    acc_{variant}_{i} = mma_{variant}(frag_a_{i}, frag_b_{variant}_{i}, acc_{variant}_{i}, stage_{i});"
+        for i in range(lines)
+    ]
+    return "\n".join(
+        [*scaffold, f"__global__ void hgemm_{variant}(const half *a, const half *b, half *c) {{", *body, "}"]
+    )
+
+
+def test_two_kernel_files_of_one_folder_need_more_in_common_than_two_pages():
+    folder = "https://raw.githubusercontent.com/org/hgemm/abc1234/src/mma"
+    permuted, stage4 = _kernel_file("permuted", 6), _kernel_file("async_stage4", 10)
+    a = _info(1, f"{folder}/mma_permuted.cu", permuted, kind="text")
+    b = _info(2, f"{folder}/mma_async_stage4.cu", stage4, kind="text")
+    assert a.text and b.text
+    jaccard = a.text.minhash.jaccard(b.text.minhash)
+    assert copies.SIBLING_JACCARD <= jaccard < copies.SIBLING_CODE_JACCARD  # a page pair this close would be copies
+    assert copies.redundancy.containment(jaccard, a.text.size, b.text.size) >= copies.HIGH_REDUNDANCY
+    assert copies.sibling_cut(a.url, b.url) == copies.SIBLING_CODE_JACCARD
+    assert all(c.duplicate_of is None for c in copies.measure([a, b]).values())
+    # the same two texts as two pages (not source files) are held to the pages' cut
+    pages = [
+        _info(3, f"{folder}/permuted.md", permuted, kind="markdown"),
+        _info(4, f"{folder}/async_stage4.md", stage4, kind="markdown"),
+    ]
+    assert copies.sibling_cut(pages[0].url, pages[1].url) == copies.SIBLING_JACCARD
+    assert copies.measure(pages)[3].duplicate_of == 4
+    # one kernel file at two revisions stays a copy: revisions are no siblings
+    again = _info(5, f"{folder.replace('abc1234', 'def5678')}/mma_permuted.cu", permuted, kind="text")
+    assert {c.duplicate_of for c in copies.measure([a, again]).values()} == {None, 1}
+
+
 def test_a_licence_text_in_a_licenses_folder_is_each_projects_own():
     # the REUSE layout: LICENSES/<licence id>.txt, the same text in two projects is each one's terms
     terms = "\n\n".join(
