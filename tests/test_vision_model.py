@@ -679,6 +679,16 @@ def test_a_sphinx_source_stub_is_a_copy_of_the_page_it_renders_to():
     found = copies.measure([page, stub])
     assert found[2].duplicate_of == 1 and found[2].score == 1.0 and found[2].because == {"rule": "rendered"}
     assert found[1].duplicate_of is None
+    # a source that only includes another file (the project's NEWS) has no text of its own at all
+    include = _info(
+        5,
+        "file:///usr/share/doc/demo-doc/html/_sources/news.rst.txt",
+        ".. _news:\n\n.. include:: ../NEWS\n",
+        kind="text",
+        copy_of="file:///usr/share/doc/demo-doc/html/news.html",
+    )
+    news = _info(6, "file:///usr/share/doc/demo-doc/html/news.html", "Release notes\n\n" + PAGE)
+    assert include.text is None and copies.measure([include, news])[5].duplicate_of == 6
     # a comment is never rendered; directives, footnotes, targets and substitutions are not comments
     rst = ".. a note\n   on two lines\n\nText.\n\n.. note::\n   kept\n\n.. [1] a footnote\n\n.. |x| image:: a.png\n"
     assert (

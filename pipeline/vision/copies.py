@@ -649,16 +649,18 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                     best = Copy(round(share, 4), other_id, 0.0, "translation", because)
         page = by_url.get(info.copy_of or "")
         page_text = by_id[page].text if page is not None and page != info.id else None
-        if page is not None and page_text is not None and info.text is not None:
+        if page is not None and page_text is not None:
             # the crawler read this from Sphinx's _sources/ and named its rendered page: a candidate however
-            # little the page's navigation leaves of the Jaccard. A source with less than a stub's text of its
-            # own once its markup, directives and comments go (a title and an autodoc, include or doxygen
-            # directive, a toctree) holds nothing its page does not show: the page renders it, and pulls in
-            # what its directives name
-            jaccard = info.text.minhash.jaccard(page_text.minhash)
-            score = redundancy.containment(jaccard, info.text.size, page_text.size)
-            if info.text.size < STUB_SHINGLES:
-                score = 1.0
+            # little the page's navigation leaves of the Jaccard. A source with no text or less than a stub's
+            # of its own once its markup, directives and comments go (an include directive alone; a title and
+            # an autodoc, include or doxygen directive; a toctree) holds nothing its page does not show: the
+            # page renders it, and pulls in what its directives name
+            jaccard, score = 0.0, 1.0
+            if info.text is not None:
+                jaccard = info.text.minhash.jaccard(page_text.minhash)
+                score = redundancy.containment(jaccard, info.text.size, page_text.size)
+                if info.text.size < STUB_SHINGLES:
+                    score = 1.0
             if score > best.score:
                 best = Copy(round(score, 4), page, round(jaccard, 4), "source", {"rule": "rendered"})
         result[info.id] = best
