@@ -662,6 +662,18 @@ def test_a_translation_tree_beside_the_original_tree_meets_it_under_a_generic_na
     # one language tree alone marks nothing a translation: no original of that name, no pair
     alone = copies.measure([_info(2, urls[2], korean_like, kind="markdown", counts=counts)])
     assert alone[2].duplicate_of is None
+    # more languages by code where a path seldom means anything else, and by name everywhere
+    assert copies.language_of(f"{repo}/translations/vi/Introduction.md") == "vi"
+    assert copies.language_of(f"{repo}/README-Polish.md") == "pl" and copies.language_of(f"{repo}/italian/x.md") == "it"
+    assert copies.translation_name(f"{repo}/translations/tr/Introduction.md") == "introduction"
+    for plain in (
+        "tools/build.pl",
+        "docs/ml/intro.md",
+        "docs/try-it-out.md",
+        "docs/id/index.md",
+        "hindi-bert/README.md",
+    ):
+        assert copies.language_of(f"{repo}/{plain}") == "", plain
 
 
 def test_a_sphinx_source_stub_is_a_copy_of_the_page_it_renders_to():

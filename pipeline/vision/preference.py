@@ -208,8 +208,26 @@ _LANGUAGE_NAMES = {
     "spanish": "es",
     "portuguese": "pt",
     "english": "en",
+    "italian": "it",
+    "vietnamese": "vi",
+    "turkish": "tr",
+    "polish": "pl",
+    "dutch": "nl",
+    "ukrainian": "uk",
+    "czech": "cs",
+    "greek": "el",
+    "arabic": "ar",
+    "persian": "fa",
+    "hebrew": "he",
+    "hindi": "hi",
+    "bengali": "bn",
+    "indonesian": "id",
+    "thai": "th",
 }
-_CODES = "zh|cn|zh[-_](?:cn|tw|hans|hant)|ja|jp|ko|kr|ru|fr|de|es|pt|en"
+# the codes read alone: those paths seldom use for anything else (``it`` is a word of file names, ``try-it-out.md``;
+# ``pl`` is Perl's extension; ``id``, ``ml``, ``cs``, ``ms`` and ``uk`` name other things): the other languages
+# mark a path by their names (``italian/``, ``README-Polish.md``)
+_CODES = "zh|cn|zh[-_](?:cn|tw|hans|hant)|ja|jp|ko|kr|ru|fr|de|es|pt|en|vi|tr"
 LANGUAGES = _CODES + "|" + "|".join(_LANGUAGE_NAMES)
 """A language as a path marks it: a code (``docs/zh/…``, ``faq.en.md``) or its name in English (a translation
 in a ``japanese/`` folder beside the original, ``README-Chinese.md``)."""
