@@ -289,6 +289,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     ),
     "why.rule.version": ("it is the newer version ({a} after {b})", "它是更新的版本（{a} 晚于 {b}）"),
     "why.rule.date": ("it shows a newer date ({a} after {b})", "它的日期更新（{a} 晚于 {b}）"),
+    "why.rule.precision": (
+        "it is the same routine's page in double precision ({a}), this one in another ({b})",
+        "它是同一例程的双精度页面（{a}），本篇是另一种精度（{b}）",
+    ),
     "why.rule.complete": (
         "it is more complete ({a} distinct passages against {b})",
         "它更完整（{a} 个不同片段，本篇 {b} 个）",

@@ -636,6 +636,88 @@ def test_a_translation_in_a_language_folder_or_named_in_full_is_found_wherever_i
     assert copies.language_of("https://raw.githubusercontent.com/o/Chinese-Llama/abc1234/README.md") == ""
 
 
+def test_a_translation_tree_beside_the_original_tree_meets_it_under_a_generic_name():
+    # a project keeps its guide in docs/ and each translation in a tree of its own, translations/<code>/: a page
+    # with a generic name sits at the top of both trees, under two different folders
+    repo = "https://raw.githubusercontent.com/org/os-course/abc1234"
+    english, korean_like = _bilingual_post([f"mmu_{n}_entry el{n}_vector gic_irq_{n} mbox_ch{n}" for n in range(12)])
+    urls = {
+        1: f"{repo}/docs/Introduction.md",
+        2: f"{repo}/translations/ko/Introduction.md",
+        3: f"{repo}/lessons/lesson01/README.md",  # a deeper page of the same generic name keeps its folder
+        4: f"{repo}/translations/ko/lesson02/README.md",
+    }
+    assert copies.page_name(urls[1]) != copies.page_name(urls[2])  # the folders differ: docs/, translations/
+    assert copies.translation_name(urls[1]) == copies.translation_name(urls[2]) == "introduction"
+    assert copies.translation_name(urls[3]) == "lesson01/readme" != copies.translation_name(urls[4])
+    assert copies.translation_name(f"{repo}/lessons/scheduler.md") == copies.page_name(f"{repo}/lessons/scheduler.md")
+    english_2, korean_2 = _bilingual_post([f"sched_{n}_tick rq_{n}_len ctx_sw{n} pid_{n}map" for n in range(12)])
+    texts = {1: english, 2: korean_like, 3: english_2, 4: korean_2}
+    counts = copies.LineCounts()
+    for n, text in texts.items():
+        counts.add(copies_line_hashes(text), urls[n])
+    found = copies.measure([_info(n, urls[n], t, kind="markdown", counts=counts) for n, t in texts.items()])
+    assert found[2].duplicate_of == 1 and found[2].signal == "translation" and found[2].because["rule"] == "original"
+    assert found[1].duplicate_of is None and found[4].duplicate_of is None  # lesson02 is no form of lesson01
+    # one language tree alone marks nothing a translation: no original of that name, no pair
+    alone = copies.measure([_info(2, urls[2], korean_like, kind="markdown", counts=counts)])
+    assert alone[2].duplicate_of is None
+    # more languages by code where a path seldom means anything else, and by name everywhere
+    assert copies.language_of(f"{repo}/translations/vi/Introduction.md") == "vi"
+    assert copies.language_of(f"{repo}/README-Polish.md") == "pl" and copies.language_of(f"{repo}/italian/x.md") == "it"
+    assert copies.translation_name(f"{repo}/translations/tr/Introduction.md") == "introduction"
+    for plain in (
+        "tools/build.pl",
+        "docs/ml/intro.md",
+        "docs/try-it-out.md",
+        "docs/id/index.md",
+        "hindi-bert/README.md",
+    ):
+        assert copies.language_of(f"{repo}/{plain}") == "", plain
+
+
+def test_a_sphinx_source_stub_is_a_copy_of_the_page_it_renders_to():
+    # the source of an API page: a title, a comment the quick-start tool wrote, one autodoc directive with its
+    # member list; the page it renders to holds the whole class reference the directive pulls in
+    source = (
+        ".. demo documentation master file, created by the quick-start tool.\n"
+        "   You can adapt this file completely to your liking.\n\n"
+        "Plan\n====\n\n.. autoclass:: demo.Plan\n   :members: bake, enqueue, strides_in, strides_out\n"
+    )
+    page_url = "file:///usr/share/doc/demo-doc/html/plan.html"
+    page = _info(1, page_url, "Plan\n\n" + PAGE)
+    stub = _info(2, "file:///usr/share/doc/demo-doc/html/_sources/plan.rst.txt", source, kind="text", copy_of=page_url)
+    assert stub.text is not None and stub.text.size < copies.STUB_SHINGLES
+    found = copies.measure([page, stub])
+    assert found[2].duplicate_of == 1 and found[2].score == 1.0 and found[2].because == {"rule": "rendered"}
+    assert found[1].duplicate_of is None
+    # a source that only includes another file (the project's NEWS) has no text of its own at all
+    include = _info(
+        5,
+        "file:///usr/share/doc/demo-doc/html/_sources/news.rst.txt",
+        ".. _news:\n\n.. include:: ../NEWS\n",
+        kind="text",
+        copy_of="file:///usr/share/doc/demo-doc/html/news.html",
+    )
+    news = _info(6, "file:///usr/share/doc/demo-doc/html/news.html", "Release notes\n\n" + PAGE)
+    assert include.text is None and copies.measure([include, news])[5].duplicate_of == 6
+    # a comment is never rendered; directives, footnotes, targets and substitutions are not comments
+    rst = ".. a note\n   on two lines\n\nText.\n\n.. note::\n   kept\n\n.. [1] a footnote\n\n.. |x| image:: a.png\n"
+    assert (
+        copies._RST_COMMENT.sub("", rst) == "Text.\n\n.. note::\n   kept\n\n.. [1] a footnote\n\n.. |x| image:: a.png\n"
+    )
+    # a long source of its own is compared by its text as before: the stub rule names no copy by itself
+    long_source = _info(
+        3,
+        "file:///usr/share/doc/demo-doc/html/_sources/other.rst.txt",
+        PAGE,
+        kind="text",
+        copy_of="file:///usr/share/doc/demo-doc/html/other.html",
+    )
+    other = _info(4, "file:///usr/share/doc/demo-doc/html/other.html", "Other\n\n" + _paragraphs(30, "atomics"))
+    assert copies.measure([long_source, other])[3].duplicate_of is None
+
+
 _LISTED = [
     "#include <vector>",
     "",
@@ -722,6 +804,90 @@ def test_pages_of_one_folder_from_one_template_are_no_copies_but_versions_of_one
     apart = [_info(7, f"{folder}/attention.ipynb", forward), _info(8, f"{folder}/../docs/attention.ipynb", backward)]
     assert not copies.siblings(apart[0].url, apart[1].url)
     assert copies.measure(apart)[7].duplicate_of == 8
+
+
+def _routine_page(letter: str, routine: str, steps: int) -> str:
+    """A generated reference page of our own for one routine in one precision: the arguments every routine of the
+    library describes alike (a template), then the routine's own description, written once for all precisions
+    but for the precision letter in its names."""
+    upper = letter.upper()
+    arguments = "\n\n".join(
+        f"Argument {i}: the matrix descriptor {i} holds its storage type, data type and shape, and is left "
+        f"unchanged on exit unless the options ask for equilibration."
+        for i in range(10)
+    )
+    own = "\n\n".join(
+        f"{upper}{routine.upper()} step {i} calls {letter}{routine}_kernel_{i}: "
+        + " ".join(f"{routine}_{i}_{w}" for w in range(14))
+        for i in range(steps)
+    )
+    return f"{letter}{routine}.c File Reference\n\n{arguments}\n\n{own}"
+
+
+def test_one_routines_page_in_two_precisions_is_one_page_and_the_double_one_is_kept():
+    # a numerical library documents each routine once per precision (s, d, c, z), from one template
+    folder = "file:///usr/share/doc/solver-doc/html"
+    pages = {
+        1: (f"{folder}/dgssv_8c.html", _routine_page("d", "gssv", 12)),
+        2: (f"{folder}/sgssv_8c.html", _routine_page("s", "gssv", 12)),
+        3: (f"{folder}/dpanel_8c.html", _routine_page("d", "panel", 14)),
+        4: (f"{folder}/zpanel_8c.html", _routine_page("z", "panel", 14)),
+        5: (f"{folder}/dcolumn_8c.html", _routine_page("d", "column", 13)),  # another routine, one precision
+    }
+    assert copies.precision_twins(pages[2][0], pages[1][0]) == ("s", "d")
+    assert copies.precision_twins(pages[1][0], pages[3][0]) is None  # two routines
+    assert copies.precision_twins(f"{folder}/cpu.html", f"{folder}/dpu.html") is None  # a letter and two: no routine
+    assert copies.precision_twins(f"{folder}/sgssv_8c.html", f"{folder}/../man/dgssv_8c.html") is None
+    counts = copies.LineCounts()
+    for url, text in pages.values():
+        counts.add(copies_line_hashes(text), url)
+    assert counts.page(pages[1][0]) == counts.page(pages[2][0]) != counts.page(pages[5][0]) == "dcolumn_8c"
+    found = copies.measure([_info(n, url, text, counts=counts) for n, (url, text) in pages.items()])
+    assert found[2].duplicate_of == 1 and found[2].because["rule"] == "precision"
+    assert found[4].duplicate_of == 3 and found[4].because == {"rule": "precision", "precisions": ["d", "z"]}
+    assert all(found[n].duplicate_of is None for n in (1, 3, 5))  # the routines stay pages of one template
+
+
+def _kernel_file(variant: str, lines: int) -> str:
+    """A kernel source file of our own: the scaffolding every variant of the folder repeats (includes, the launch
+    helper, the host check), then a body of the variant's own."""
+    scaffold = [
+        "#include <cuda_fp16.h>",
+        "#include <mma.h>",
+        *(f"#define TILE_{i} ({16 * (i + 1)})" for i in range(6)),
+        *(f"static inline int ceil_div_{i}(int a, int b) {{ return (a + b - 1) / b + {i}; }}" for i in range(8)),
+        *(f"void check_{i}(cudaError_t e) {{ if (e != cudaSuccess) abort_with(e, {i}); }}" for i in range(8)),
+    ]
+    body = [
+        f"    acc_{variant}_{i} = mma_{variant}(frag_a_{i}, frag_b_{variant}_{i}, acc_{variant}_{i}, stage_{i});"
+        for i in range(lines)
+    ]
+    return "\n".join(
+        [*scaffold, f"__global__ void hgemm_{variant}(const half *a, const half *b, half *c) {{", *body, "}"]
+    )
+
+
+def test_two_kernel_files_of_one_folder_need_more_in_common_than_two_pages():
+    folder = "https://raw.githubusercontent.com/org/hgemm/abc1234/src/mma"
+    permuted, stage4 = _kernel_file("permuted", 6), _kernel_file("async_stage4", 10)
+    a = _info(1, f"{folder}/mma_permuted.cu", permuted, kind="text")
+    b = _info(2, f"{folder}/mma_async_stage4.cu", stage4, kind="text")
+    assert a.text and b.text
+    jaccard = a.text.minhash.jaccard(b.text.minhash)
+    assert copies.SIBLING_JACCARD <= jaccard < copies.SIBLING_CODE_JACCARD  # a page pair this close would be copies
+    assert copies.redundancy.containment(jaccard, a.text.size, b.text.size) >= copies.HIGH_REDUNDANCY
+    assert copies.sibling_cut(a.url, b.url) == copies.SIBLING_CODE_JACCARD
+    assert all(c.duplicate_of is None for c in copies.measure([a, b]).values())
+    # the same two texts as two pages (not source files) are held to the pages' cut
+    pages = [
+        _info(3, f"{folder}/permuted.md", permuted, kind="markdown"),
+        _info(4, f"{folder}/async_stage4.md", stage4, kind="markdown"),
+    ]
+    assert copies.sibling_cut(pages[0].url, pages[1].url) == copies.SIBLING_JACCARD
+    assert copies.measure(pages)[3].duplicate_of == 4
+    # one kernel file at two revisions stays a copy: revisions are no siblings
+    again = _info(5, f"{folder.replace('abc1234', 'def5678')}/mma_permuted.cu", permuted, kind="text")
+    assert {c.duplicate_of for c in copies.measure([a, again]).values()} == {None, 1}
 
 
 def test_a_licence_text_in_a_licenses_folder_is_each_projects_own():

@@ -13,7 +13,8 @@ Two passes over the texts, both streaming:
    ``NEIGHBOUR_DOCS`` documents, ``NEIGHBOUR_DOCS - 1`` of them other pages (MPICH's thread-safety and error
    sections, a per-sample README's build notes), dropped from a page where they hold ``TEMPLATE_SHARE`` of
    the words. What is left is the page's own text: two pages of one template are copies only when their own
-   texts are; the revisions of one page share lines only with each other and stay copies. A page with less
+   texts are; the revisions of one page share lines only with each other and stay copies,
+   as do one routine's pages in two precisions (``LineCounts.page``: ``sgssv`` beside ``dgssv``). A page with less
    than ``OWN_MIN_TOKENS`` words of its own is a copy of many and keeps its full text. What is left becomes
    4-word shingles and a MinHash (``pipeline.redundancy``). Code blocks, filtered the same way (a licence
    header in a code fence is no shared code), get a second MinHash of their own: a translation of a tutorial
@@ -22,7 +23,7 @@ Two passes over the texts, both streaming:
    wording) is compared by its holder lines only (lines with a year, Debian's ``Files:`` lines; fewer than
    ``HOLDER_MIN_TOKENS`` words of them and it is compared with nothing): two MIT
    licences of two projects are not copies of each other, the same project's licence in two places is;
-   a source copy (reStructuredText) loses its role markup (``:func:`x``` → ``x``) and directive lines, so
+   a source copy (reStructuredText) loses its role markup (``:func:`x``` → ``x``), directive lines and comments, so
    its shingles meet the rendered page's; after the boilerplate goes, ``neutral_markup`` takes what only one
    form of a page writes (reStructuredText link targets and reference marks, Markdown link targets in a source
    copy, ``GH#`` before an issue number anywhere); a notebook served as raw JSON is signed by its cells'
@@ -35,7 +36,8 @@ the corpus, not its square):
 
 - both MinHashes in LSH (datasketch; expected O(1) candidates per query): pairs at Jaccard ≥ 0.3;
   two pages of one folder under two names (``siblings``: a sample per case, a reference page per function,
-  often one template) count only from ``SIBLING_JACCARD``, or when one is an earlier form or the translation
+  often one template) count only from ``SIBLING_JACCARD`` (``SIBLING_CODE_JACCARD`` for two source files or
+  notebooks, ``sibling_cut``), or when one is an earlier form or the translation
   of the other;
 - a consistent sample of each text's shingle hashes (``contained_in``: the hashes below a fixed cut, so a
   text inside another has its sample inside the other's): a short old README inside a long new one, whose
@@ -43,7 +45,8 @@ the corpus, not its square):
   two revisions, or the larger text is the newer version, the newer date or the rendered page
   (``GROWN_RULES``; between two pages of one folder, a version their names mark): a page quoting a whole
   example file is no copy of it;
-- one page in two languages (``translated``: one place, one page name, different language marks on the
+- one page in two languages (``translated``: one place, one page name (``translation_name``: a translation
+  tree beside the original's meets it), different language marks on the
   paths: a code, ``docs/zh/``, ``faq.ja.md``, or a name, ``blog/post/japanese/``, ``README-Chinese.md``), by
   the words both languages write alike or by the anchors translators leave alone (``anchors``);
 - the crawler's word: a Sphinx source copy names its rendered page (``metadata["source_copy_of"]``), which
@@ -73,7 +76,17 @@ from datasketch import MinHashLSH
 
 from .. import redundancy
 from . import analysis
-from .preference import LANGUAGES, RULE_WEIGHT, CopyInfo, language_of, one_path_two_revisions, preference, revision_of
+from .preference import (
+    LANGUAGES,
+    RULE_WEIGHT,
+    CopyInfo,
+    language_of,
+    one_path_two_revisions,
+    precision_name,
+    precision_twins,
+    preference,
+    revision_of,
+)
 from .reading import LINE_MIN_CHARS, line_keys
 
 BOILERPLATE_DOCS = 8  # a line in this many documents is a template (version groups stay below it)
@@ -90,6 +103,7 @@ SAMPLE_MIN = 4  # shared sampled shingles a containment candidate needs (~64 shi
 SAMPLE_CONTAINMENT = 0.6
 GROWN_RULES = ("version", "date", "rendered")  # what makes a contained text an earlier form of the larger one
 SIBLING_JACCARD = 0.4  # two pages of one folder under two names are copies from this Jaccard on ...
+SIBLING_CODE_JACCARD = 0.6  # ... two source files or notebooks from this one (a sample or kernel per case) ...
 SIBLING_RULES = (*GROWN_RULES, "current", "original")  # ... or when one is an earlier form or the translation
 STUB_SHINGLES = 36  # a text with fewer shingles of its own (a redirect, a title and a link) repeats only itself
 HIGH_REDUNDANCY = redundancy.HIGH_REDUNDANCY
@@ -107,6 +121,10 @@ HOLDER_MIN_TOKENS = 20
 _HOLDER_LINE = re.compile(r"\b(?:19|20)\d\d\b|^\s*files:", re.IGNORECASE)
 _ROLE = re.compile(r":[\w:+-]+:`([^`<]*?)(?:\s*<[^>]*>)?`")
 _DIRECTIVE_OR_RULE = re.compile(r"^\s*(?:\.\. [\w:-]+::.*|[=\-~^*#+`'\"]{4,})\s*$", re.MULTILINE)
+_RST_COMMENT = re.compile(  # ".. a note", its indented lines: never rendered (not a directive, target, footnote)
+    r"^\.\.(?:[ \t]+(?![\w:-]+::|_|\||\[)[^\n]*)?[ \t]*(?:\n|$)(?:[ \t]*\n)*(?:[ \t]+\S[^\n]*(?:\n|$)(?:[ \t]*\n)*)*",
+    re.MULTILINE,
+)
 _RST_TARGET = re.compile(r"^\s*\.\. _[^\n]*?:(?:\s.*)?$", re.MULTILINE)  # .. _`Gabe Joseph`: https://…, .. _v1.2:
 _RST_REFERENCE = re.compile(r"`([^`<]+?)(?:\s*<[^>]*>)?`__?")  # `Gabe Joseph`_, `the guide <https://…>`__
 _RST_WORD_REFERENCE = re.compile(r"\b([A-Za-z][\w.-]*?)__?(?=[\s.,;:!?)]|$)", re.MULTILINE)  # crusaderky_
@@ -177,6 +195,7 @@ class LineCounts:
         self.fine = np.zeros((SKETCH_ROWS, 1 << NEAR_BITS), dtype=np.uint16)
         self.named = np.zeros((SKETCH_ROWS, 1 << NAMED_BITS), dtype=np.uint16)
         self.translated: set[tuple[str, str]] = set()  # (place, page name) of the pages a path marks a language of
+        self.precisions: dict[str, set[str]] = {}  # a routine's name without its precision letter → the letters read
 
     @staticmethod
     def _slots(hashes: np.ndarray, bits: int) -> np.ndarray:
@@ -202,12 +221,26 @@ class LineCounts:
         to note a page whose path marks a language: it and its original are compared across languages)."""
         name = page_name(url) if url else ""
         if name and language_of(url):
-            self.translated.add((neighbourhood(url), name))
+            self.translated.add((neighbourhood(url), translation_name(url)))
+        routine = precision_name(url) if url else None
+        if routine is not None:
+            self.precisions.setdefault(routine, set()).add(url[routine.rfind("/") + 1].lower())  # the letter
         if hashes.size:
             self._add(self.table, hashes, SKETCH_BITS)
             self._add(self.fine, hashes, NEAR_BITS)
             if name:
                 self._add(self.named, self._keyed(hashes, name), NAMED_BITS)
+            if routine is not None:  # its lines counted as the routine's too: its precisions are one page
+                self._add(self.named, self._keyed(hashes, routine), NAMED_BITS)
+
+    def page(self, url: str) -> str:
+        """The page a URL is one form of, for the template count (``Signer._content``): its ``page_name``, or for
+        one routine's page in two or more precisions (``preference.precision_twins``: ``sgssv_8c.html`` beside
+        ``dgssv_8c.html``) the routine, whose lines the precisions share as the revisions of one page do."""
+        routine = precision_name(url)
+        if routine is not None and len(self.precisions.get(routine, ())) > 1:
+            return routine
+        return page_name(url)
 
     def count(self, hashes: np.ndarray) -> np.ndarray:
         if not hashes.size:
@@ -271,6 +304,33 @@ def page_name(url: str) -> str:
         folder = next((p for p in reversed(parts[1:-1]) if not _REVISION_PART.fullmatch(p)), "")
         name = f"{folder.lower()}/{name}"
     return name
+
+
+def translation_name(url: str) -> str:
+    """The page a translation and its original share (``translated`` compares the pages of one place under one
+    such name): ``page_name``, except for a generic name (``README``, ``index``, ``Introduction``) at most one
+    folder below its place's root, once revision and language segments are skipped, which is the bare name. A
+    project's translations often sit in a tree of their own beside the original's (``translations/ko/…``,
+    ``i18n/ja/…`` beside ``docs/…``): below the language folder the two trees are the same, so
+    ``translations/ko/Introduction.md`` and ``docs/Introduction.md`` are one page, as
+    ``translations/ko/lesson01/rpi-os.md`` and ``docs/lesson01/rpi-os.md`` already were. Deeper generic names
+    keep their folder (``lesson01/README.md`` is no translation of ``lesson02/README.md``); only a page whose
+    path marks a language is compared across languages, and the text tests of ``translated`` still decide."""
+    name = page_name(url)
+    if "/" not in name:
+        return name
+    below = [p for p in _below_place(url)[:-1] if not _REVISION_PART.fullmatch(p)]
+    return name.rpartition("/")[2] if len(below) <= 1 else name
+
+
+def _below_place(url: str) -> list[str]:
+    """The path segments of a URL below its place (``neighbourhood``): a Debian package's folder, a repository
+    (and, on a raw file host, its revision)."""
+    parts = [p for p in url.split("://", 1)[-1].split("?", 1)[0].split("#", 1)[0].split("/") if p]
+    found = _DEB_DOC.match(url)
+    if found:
+        return [p for p in found.string[found.end() :].split("/") if p]
+    return parts[3:] if _SITE.match(url) else parts[1:]
 
 
 _NUMBERED_LINE = re.compile(r"^[ \t]*(\d+)(?:[ \t]+(.*?))?[ \t]*$", re.MULTILINE)
@@ -375,7 +435,7 @@ class Signer:
             text = listing
         source_copy = listing is not None or is_source_copy(url, title, kind, text, copy_of)
         if source_copy:
-            text = _DIRECTIVE_OR_RULE.sub("", _ROLE.sub(r"\1", text))
+            text = _DIRECTIVE_OR_RULE.sub("", _ROLE.sub(r"\1", _RST_COMMENT.sub("", text)))
         licence = _has_licence(text)
         content = None
         if licence and _licence_share(text) >= LICENCE_DOMINATED:
@@ -384,7 +444,7 @@ class Signer:
             if len(toks) < HOLDER_MIN_TOKENS:  # a holder line or two tell no copy apart
                 toks = []
         else:
-            content, changed = self._content(text, licence, page_name(url))
+            content, changed = self._content(text, licence, self.counts.page(url))
             toks = analysis.tokens(neutral_markup(content, source_copy))
             all_toks = analysis.tokens(neutral_markup(text, source_copy)) if changed else toks
             if len(toks) < OWN_MIN_TOKENS:  # next to nothing of its own: a copy of many, compared whole
@@ -392,7 +452,7 @@ class Signer:
         dropped = 1 - len(toks) / len(all_toks) if all_toks else 0.0
         hashes = redundancy.shingle_hashes(toks)
         words = anchored = None
-        if (neighbourhood(url), page_name(url)) in self.counts.translated:  # a translation or its original
+        if (neighbourhood(url), translation_name(url)) in self.counts.translated:  # a translation or its original
             words = np.unique(np.array([hash(t) for t in all_toks if _NEUTRAL.fullmatch(t)], dtype=np.int64))
             anchored = anchors(content if content is not None else text)
         code_toks = analysis.tokens(self._content("\n".join(map(str, code_blocks)))[0]) if code_blocks else []
@@ -529,7 +589,7 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
         this short is copied only as itself (its revisions and forms)."""
         assert a.text is not None and b.text is not None
         return min(a.text.size, b.text.size) < STUB_SHINGLES and (
-            page_name(a.url) != page_name(b.url) or place[a.id] != place[b.id]
+            (page_name(a.url) != page_name(b.url) and not precision_twins(a.url, b.url)) or place[a.id] != place[b.id]
         )
 
     result: dict[int, Copy] = {}
@@ -555,7 +615,7 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 if (
                     better
                     and signal == "text"
-                    and jaccard < SIBLING_JACCARD
+                    and jaccard < sibling_cut(info.url, other.url)
                     and not _earlier_form(because)
                     and siblings(info.url, other.url)
                 ):
@@ -589,12 +649,18 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                     best = Copy(round(share, 4), other_id, 0.0, "translation", because)
         page = by_url.get(info.copy_of or "")
         page_text = by_id[page].text if page is not None and page != info.id else None
-        if page is not None and page_text is not None and info.text is not None:
+        if page is not None and page_text is not None:
             # the crawler read this from Sphinx's _sources/ and named its rendered page: a candidate however
-            # little the page's navigation leaves of the Jaccard (a source that only includes another file
-            # shares no text with its page, and stays no copy)
-            jaccard = info.text.minhash.jaccard(page_text.minhash)
-            score = redundancy.containment(jaccard, info.text.size, page_text.size)
+            # little the page's navigation leaves of the Jaccard. A source with no text or less than a stub's
+            # of its own once its markup, directives and comments go (an include directive alone; a title and
+            # an autodoc, include or doxygen directive; a toctree) holds nothing its page does not show: the
+            # page renders it, and pulls in what its directives name
+            jaccard, score = 0.0, 1.0
+            if info.text is not None:
+                jaccard = info.text.minhash.jaccard(page_text.minhash)
+                score = redundancy.containment(jaccard, info.text.size, page_text.size)
+                if info.text.size < STUB_SHINGLES:
+                    score = 1.0
             if score > best.score:
                 best = Copy(round(score, 4), page, round(jaccard, 4), "source", {"rule": "rendered"})
         result[info.id] = best
@@ -637,6 +703,21 @@ def _quoted_source(small: CopyInfo, large: CopyInfo, because: dict) -> bool:
     )
 
 
+_CODE_FILE = re.compile(
+    r"\.(?:cu|cuh|c|cc|cpp|cxx|h|hh|hpp|hxx|hip|cl|py|ipynb|f|f90|jl|rs|go|java|scala|js|ts)$", re.IGNORECASE
+)
+
+
+def sibling_cut(a: str, b: str) -> float:
+    """The Jaccard from which two ``siblings`` are copies: ``SIBLING_CODE_JACCARD`` for two source files or
+    notebooks (a kernel per variant, a sample per case: the same includes, launch code, host setup and
+    checks around a body of their own, so the scaffolding alone makes half their shingles), else
+    ``SIBLING_JACCARD``. Over the nine training splits the code siblings flagged sat at 0.43-0.54, and no
+    labelled copy is a pair of code siblings (a copy of a source file is its revision or its rendering)."""
+    both_code = all(_CODE_FILE.search(url.split("?", 1)[0].split("#", 1)[0]) for url in (a, b))
+    return SIBLING_CODE_JACCARD if both_code else SIBLING_JACCARD
+
+
 def siblings(a: str, b: str) -> bool:
     """Whether two URLs are two pages of one folder (``chapters/getting_started_linux.md`` and
     ``chapters/getting_started_windows.md``, ``samples/50_forward.ipynb`` and ``samples/51_backward.ipynb``):
@@ -644,15 +725,16 @@ def siblings(a: str, b: str) -> bool:
     made from one template (a sample per case, a chapter per platform, a reference page per function), and the
     template's text makes the smaller one look half contained in the larger; ``measure`` counts them copies
     only when they share ``SIBLING_JACCARD`` of their shingles, or a rule of ``SIBLING_RULES`` says one is an
-    earlier form or the translation of the other."""
+    earlier form or the translation of the other. One routine's pages in two precisions (``precision_twins``:
+    ``sgssv_8c.html``, ``dgssv_8c.html``) are one page, no siblings."""
     folder_a, _, file_a = a.split("?", 1)[0].split("#", 1)[0].rpartition("/")
     folder_b, _, file_b = b.split("?", 1)[0].split("#", 1)[0].rpartition("/")
-    return folder_a == folder_b and file_a != file_b and page_name(a) != page_name(b)
+    return folder_a == folder_b and file_a != file_b and page_name(a) != page_name(b) and not precision_twins(a, b)
 
 
 def translated(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:
     """id → [(id of the same page in another language, the share that makes it one)]: pages of one place and one
-    ``page_name`` whose paths mark different languages (``language_of``; one may mark none), that share
+    ``translation_name`` whose paths mark different languages (``language_of``; one may mark none), that share
 
     - ``TRANSLATION_WORDS`` and ``TRANSLATION_SHARE`` of their language-neutral words (``[a-z0-9_]{2,}``: the
       names, identifiers and code a Chinese page keeps in Latin letters), or
@@ -667,7 +749,7 @@ def translated(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:
     groups: dict[tuple[str, str], list[CopyInfo]] = {}
     for info in infos:
         if info.words is not None and len(info.words):
-            groups.setdefault((neighbourhood(info.url), page_name(info.url)), []).append(info)
+            groups.setdefault((neighbourhood(info.url), translation_name(info.url)), []).append(info)
     found: dict[int, list[tuple[int, float]]] = {}
     for members in groups.values():
         for i, a in enumerate(members):

@@ -17,6 +17,8 @@ at a score or rank; the first rule that tells the two apart decides:
     2. the newer version: the first path segment or title word where the two differ, read as numbers
        (``llvm-14-doc`` < ``llvm-19-doc``, ``v2.1`` < ``v3.5``);
     3. the newer date it shows (metadata, or the latest date written in it), when a month or more apart;
+       then, of one routine's page in two precisions (``precision_twins``: ``sgssv_8c.html`` beside
+       ``dgssv_8c.html``, BLAS's first letters s, d, c, z), the double-precision one (d, then z, s, c);
     4. the more complete one (more distinct shingles, by more than 5%);
     5. HTML over markdown or plain text; then the lower id, so the choice is always the same.
 
@@ -66,6 +68,7 @@ RULE_WEIGHT = {
     "version": 16,
     "date": 8,
     "current": 6,
+    "precision": 5,
     "complete": 4,
     "html": 2,
     "id": 1,
@@ -101,6 +104,10 @@ def preference(a: CopyInfo, b: CopyInfo) -> tuple[bool, dict]:
             return order > 0, {"rule": "version", "where": field, "versions": parts}
     if a.newest_date and b.newest_date and abs(a.newest_date - b.newest_date) >= 1 / 12:
         return a.newest_date > b.newest_date, {"rule": "date", "dates": [_month(a.newest_date), _month(b.newest_date)]}
+    twins = precision_twins(a.url, b.url)
+    if twins:  # one routine's page in two precisions: the double-precision one is the reference
+        rank_a, rank_b = (PRECISIONS.index(t) for t in twins)
+        return rank_a < rank_b, {"rule": "precision", "precisions": list(twins)}
     size_a = a.text.size if a.text else 0
     size_b = b.text.size if b.text else 0
     if min(size_a, size_b) and abs(size_a - size_b) > 0.05 * max(size_a, size_b):
@@ -108,6 +115,33 @@ def preference(a: CopyInfo, b: CopyInfo) -> tuple[bool, dict]:
     if (a.kind == "html") != (b.kind == "html"):
         return a.kind == "html", {"rule": "html"}
     return a.id < b.id, {"rule": "id"}
+
+
+PRECISIONS = "dzsc"  # BLAS/LAPACK's precision letters, the page kept first: double, double complex, single, complex
+_PRECISION_NAME = re.compile(r"^(.*/)?([sdcz])([a-z0-9_]{3,}[^/]*)$", re.IGNORECASE)  # sgssv_8c.html, dpotrf.3
+
+
+def precision_name(url: str) -> str | None:
+    """A file name read as one routine in a precision (BLAS and LAPACK name each routine once per precision, by a
+    first letter: ``sgemm``, ``dgemm``, ``cgemm``, ``zgemm``): the URL with that letter as ``~``
+    (``…/html/~gssv_8c.html``); None for a name that starts with no such letter and three more characters."""
+    found = _PRECISION_NAME.match(url.split("?", 1)[0].split("#", 1)[0])
+    return f"{found.group(1) or ''}~{found.group(3).lower()}" if found else None
+
+
+def precision_twins(a: str, b: str) -> tuple[str, str] | None:
+    """The precision letters of two URLs that are one routine's page in two precisions (one folder, the file names
+    the same but for a first letter of ``PRECISIONS``: ``sgssv_8c.html`` and ``dgssv_8c.html``), else None. A
+    numerical library generates such pages from one template, so their texts differ in the letters only: one
+    page in two precisions, not two pages of one template."""
+    name_a, name_b = precision_name(a), precision_name(b)
+    if name_a is None or name_a != name_b:
+        return None
+    letter_a = _PRECISION_NAME.match(a.split("?", 1)[0].split("#", 1)[0])
+    letter_b = _PRECISION_NAME.match(b.split("?", 1)[0].split("#", 1)[0])
+    assert letter_a is not None and letter_b is not None
+    pair = (letter_a.group(2).lower(), letter_b.group(2).lower())
+    return pair if pair[0] != pair[1] else None
 
 
 _RENDERED_FROM = {"html", "markdown", "text"}
@@ -174,8 +208,26 @@ _LANGUAGE_NAMES = {
     "spanish": "es",
     "portuguese": "pt",
     "english": "en",
+    "italian": "it",
+    "vietnamese": "vi",
+    "turkish": "tr",
+    "polish": "pl",
+    "dutch": "nl",
+    "ukrainian": "uk",
+    "czech": "cs",
+    "greek": "el",
+    "arabic": "ar",
+    "persian": "fa",
+    "hebrew": "he",
+    "hindi": "hi",
+    "bengali": "bn",
+    "indonesian": "id",
+    "thai": "th",
 }
-_CODES = "zh|cn|zh[-_](?:cn|tw|hans|hant)|ja|jp|ko|kr|ru|fr|de|es|pt|en"
+# the codes read alone: those paths seldom use for anything else (``it`` is a word of file names, ``try-it-out.md``;
+# ``pl`` is Perl's extension; ``id``, ``ml``, ``cs``, ``ms`` and ``uk`` name other things): the other languages
+# mark a path by their names (``italian/``, ``README-Polish.md``)
+_CODES = "zh|cn|zh[-_](?:cn|tw|hans|hant)|ja|jp|ko|kr|ru|fr|de|es|pt|en|vi|tr"
 LANGUAGES = _CODES + "|" + "|".join(_LANGUAGE_NAMES)
 """A language as a path marks it: a code (``docs/zh/…``, ``faq.en.md``) or its name in English (a translation
 in a ``japanese/`` folder beside the original, ``README-Chinese.md``)."""
