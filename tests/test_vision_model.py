@@ -1123,3 +1123,15 @@ def test_show_says_when_the_learned_topic_counts_less():
     english = " ".join(line.text for line in reasons(shown, "en"))
     chinese = " ".join(line.text for line in reasons(shown, "zh"))
     assert "counted ×0.25: its topic words read mostly in another sense" in english and "另一词义" in chinese
+
+
+def test_low_relevance_is_counted_once_by_the_gate_not_by_the_value_model_too():
+    from pipeline.vision import training
+
+    model = load_model()
+    assert "relevance" not in model.value["features"] and "relevance" not in training.VALUE_EXTRA
+    figures = {name: mean for name, mean in zip(model.value["features"], model.value["mean"], strict=False)}
+    # a manual of a neighbouring field and a GPU guide, alike but for their relevance: one model value; the scorer's
+    # gate (x min(1, relevance / medium)^2) is the only place the relevance lowers it
+    near, far = model.value_of({**figures, "relevance": 0.9}), model.value_of({**figures, "relevance": 0.1})
+    assert near[0] == far[0] and near[1]["raw"] == far[1]["raw"]

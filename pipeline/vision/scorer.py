@@ -25,7 +25,9 @@ hold the reasons for ``shijie show``; ``pipeline.score.score_corpus`` runs it ov
                         × (relevance / medium)² below the "medium" cut (an off-topic page is worth little to
                         this reader however well written: the gate the old scorer had, at the calibrated cut;
                         squared, so a page halfway to the cut keeps a quarter: dev's Spearman 0.735 → 0.737);
-                        × (1 − ADMIN_GATE × the probability of an administrative type)
+                        × (1 − ADMIN_GATE × the probability of an administrative type). Since phase 9 the
+                        relevance reaches the value through this gate only, not as an input of the model too
+                        (training.VALUE_EXTRA): low relevance is counted once
     pass 2   texts again, boilerplate dropped, MinHash of text and code; LSH; the copy to keep by
              preference, never by rank (copies.measure): redundancy and ``duplicate_of``, a figure of the
              panel of its own. The value stays the content's worth (phase 5): a repeat is worth what its
@@ -291,7 +293,7 @@ def score_rows(
         concept_total = sum(sum(c.values()) for c in r.concepts.values())
         distinct = sum(len(c) for c in r.concepts.values())
         figures.update(
-            relevance=score,
+            relevance=score,  # read only by a model file written before phase 9 (training.VALUE_EXTRA)
             words_value=doc.words_value
             if use_words
             else model.value["mean"][model.value["features"].index("words_value")],
