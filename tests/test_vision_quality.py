@@ -82,7 +82,17 @@ measured: relevance AUC 0.891 (floor 0.89), Spearman 0.286 (0.28), traps below t
 near-copy recall 0.632 (0.63: SuperLU's precision twins and gpyfft's Sphinx sources missed), false copy flags 1.4%
 (the target), the copy to keep kept 0.947 (0.94), technical pages high/medium 0.538 (0.53: Valgrind's and
 pyFFTW's manuals read low), off-topic high/medium 4.5% (the target). Far from the issue's targets in five places,
-and said so; the floors hold what generalised.
+and said so; the floors hold what generalised. Since phase 9 test7 is training data too (its floors stay where
+phase 8 measured them, as regression floors).
+
+``test8`` is the held-out split of phase 9: 20 sources labelled after test7 was scored (docs/perf.md, "test8"),
+read by no training and no choice of the Vision, scored once by the merged phase 9. Its Debian part (193
+documents: VOLK, ATLAS, mpi4py-fft, StarPU, SIMDe, SLEPc; Octave, Tablix, NLopt and PCP mostly off-topic) measured:
+relevance AUC 0.966 (the target), Spearman 0.5999 (floor 0.59: a hair under the target), traps below the median
+1.0, false copy flags 0.6%, technical pages high/medium 0.845, off-topic high/medium 1.3% (the targets),
+near-copy recall 0.647 (0.64: mpi4py-fft's Sphinx sources, Octave's reference card in other paper sizes, a
+StarPU example's compiler variant missed), the copy to keep kept 0.933 (0.93). Short of the targets in three
+places, and said so.
 
 ``dev`` keeps its floors of phase 1: the issue's targets, two lower where dev's Debian part misses them
 (technical high/medium 0.6, measured 0.796 in phase 4; traps 0.9, measured 1.0).
@@ -152,6 +162,12 @@ FLOORS = {
         "copy_recall": (">=", 0.63),
         "newer_kept": (">=", 0.94),
         "technical_high_medium": (">=", 0.53),
+    },
+    "test8": {
+        **TARGETS,
+        "spearman": (">=", 0.59),
+        "copy_recall": (">=", 0.64),
+        "newer_kept": (">=", 0.93),
     },
     "dev": {**TARGETS, "technical_high_medium": (">=", 0.6), "traps_below_median": (">=", 0.9)},
 }
