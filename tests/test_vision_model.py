@@ -885,6 +885,15 @@ def test_two_kernel_files_of_one_folder_need_more_in_common_than_two_pages():
     ]
     assert copies.sibling_cut(pages[0].url, pages[1].url) == copies.SIBLING_JACCARD
     assert copies.measure(pages)[3].duplicate_of == 4
+    # two handlers of one folder of module examples, a short body each in the same scaffolding (0.6-0.7)
+    top, bottom = _kernel_file("top", 6), _kernel_file("bottom", 6)
+    handlers = [
+        _info(6, f"{folder}/irq_top.c", top, kind="text"),
+        _info(7, f"{folder}/irq_bottom.c", bottom, kind="text"),
+    ]
+    assert handlers[0].text and handlers[1].text
+    assert 0.6 <= handlers[0].text.minhash.jaccard(handlers[1].text.minhash) < copies.SIBLING_CODE_JACCARD
+    assert all(c.duplicate_of is None for c in copies.measure(handlers).values())
     # one kernel file at two revisions stays a copy: revisions are no siblings
     again = _info(5, f"{folder.replace('abc1234', 'def5678')}/mma_permuted.cu", permuted, kind="text")
     assert {c.duplicate_of for c in copies.measure([a, again]).values()} == {None, 1}
@@ -1135,3 +1144,73 @@ def test_low_relevance_is_counted_once_by_the_gate_not_by_the_value_model_too():
     # gate (x min(1, relevance / medium)^2) is the only place the relevance lowers it
     near, far = model.value_of({**figures, "relevance": 0.9}), model.value_of({**figures, "relevance": 0.1})
     assert near[0] == far[0] and near[1]["raw"] == far[1]["raw"]
+
+
+def test_a_sphinx_api_source_with_directive_options_is_a_stub_of_its_page():
+    # the source an API generator writes for a package: a title per module, one autodoc directive each, and the
+    # directive's options (members, inheritance): markup the page renders as the reference it pulls in
+    modules = ("plan", "queue", "layout", "strides", "shapes", "kinds", "fields")
+    source = "demo.fft package\n================\n\nSubmodules\n----------\n\n" + "".join(
+        f"demo.fft.{name} module\n{'-' * (len(name) + 16)}\n\n.. automodule:: demo.fft.{name}\n"
+        "    :members:\n    :special-members: __call__\n    :undoc-members:\n    :show-inheritance:\n\n"
+        for name in modules
+    )
+    page_url = "file:///usr/share/doc/demo-doc/html/demo.fft.html"
+    page = _info(1, page_url, "demo.fft package\n\n" + PAGE)
+    stub = _info(
+        2, "file:///usr/share/doc/demo-doc/html/_sources/demo.fft.rst.txt", source, kind="text", copy_of=page_url
+    )
+    assert stub.text is not None and stub.text.size < copies.STUB_SHINGLES
+    assert copies.measure([page, stub])[2].duplicate_of == 1
+    # only the option lines right below a directive go: a field list of the text, or a directive's body, stays
+    rst = ".. note::\n   :class: tip\n\n   :param x: the tile\n\nText.\n\n:Author: someone\n"
+    assert copies._DIRECTIVE_OR_RULE.sub("", rst) == "\n   :param x: the tile\n\nText.\n\n:Author: someone\n"
+
+
+def test_one_document_typeset_for_several_paper_sizes_is_one_page():
+    # a reference card in A4, letter and legal: the same text, broken into pages at other places
+    folder = "file:///usr/share/doc/demo-doc"
+    card = "\n".join(
+        f"Command {i}: run step {i} of the solver with tolerance 1e-{i % 9} and print the residual {i}."
+        for i in range(40)
+    )
+    urls = [f"{folder}/refcard-a4.pdf", f"{folder}/refcard-letter.pdf", f"{folder}/refcard-legal.pdf"]
+    assert len({copies.page_name(url) for url in urls}) == 1
+    assert copies.page_name(f"{folder}/guide_a4paper.pdf") == copies.page_name(f"{folder}/guide_letterpaper.pdf")
+    assert copies.page_name(f"{folder}/a4.html") == "a4"  # a name that is only a paper size stays itself
+
+    def measured(names: list[str]) -> dict:
+        texts = {
+            f"{folder}/refcard-{name}.pdf": f"Reference card, {name} edition, set in columns\n{card}" for name in names
+        }
+        counts = copies.LineCounts()
+        for url, text in texts.items():
+            counts.add(copies_line_hashes(text), url)
+        return copies.measure(
+            [_info(n, url, t, kind="pdf", counts=counts) for n, (url, t) in enumerate(texts.items(), 1)]
+        )
+
+    # the three forms of one page: their shared lines are no template, and two are copies of the one kept
+    found = measured(["a4", "letter", "legal"])
+    assert [n for n, c in found.items() if c.duplicate_of is None] == [1]  # the one kept (a chain leads to it)
+    assert all(c.duplicate_of in (1, 2) and c.score >= copies.HIGH_REDUNDANCY for n, c in found.items() if n != 1)
+    # three cards of one folder under three names share their lines as a template: what is left is each one's own
+    assert all(c.duplicate_of is None for c in measured(["solver", "mesher", "plotter"]).values())
+
+
+def test_a_licence_named_by_its_id_is_each_projects_own():
+    # a project ships the GPL as a file named after it; another's manual prints the same text in an appendix
+    terms = "\n\n".join(
+        f"Clause {i}. You may copy and distribute verbatim copies of the program's source code as you receive it, "
+        f"provided that you conspicuously publish on each copy an appropriate notice (term {i})."
+        for i in range(12)
+    )
+    ours = _info(1, "https://raw.githubusercontent.com/a/guide/abc1234/GPL-2", terms, kind="text")
+    manual = _info(2, "file:///usr/share/doc/beta-doc/manual.html", _paragraphs(20, "tiles") + "\n\n" + terms)
+    assert copies.measure([ours, manual])[1].duplicate_of is None
+    for name in ("GPL-2", "LGPL-2.1.txt", "gplv3.md", "Apache-2.0.txt", "GFDL-1.3"):
+        assert copies._POLICY_FILE.search(f"https://raw.githubusercontent.com/a/guide/abc1234/{name}")
+    for name in ("apache2.conf.md", "gpl.html", "mpl_plot.py"):  # no licence version: not named after one
+        assert not copies._POLICY_FILE.search(f"https://raw.githubusercontent.com/a/guide/abc1234/{name}")
+    again = _info(3, "https://raw.githubusercontent.com/a/guide/def5678/GPL-2", terms, kind="text")
+    assert copies.measure([ours, again])[3].duplicate_of == 1  # its own project's licence at two revisions
