@@ -10,6 +10,10 @@ within a wall-clock and an output budget; hitting a budget keeps what was read a
 - local files take the same road (``crawler/files.py``).
 """
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from pdfmaker import operators_pdf, shared_stream_pdf, text_pdf
 from siteserver import Reply, Site, html
@@ -131,3 +135,21 @@ def test_a_worker_that_dies_is_the_documents_error_and_is_replaced():
 
     died, text, started = asyncio.run(scenario())
     assert "died (signal 11)" in died and text == "read after the crash" and started == 2
+
+
+def test_what_pypdf_repairs_is_read_without_a_word_on_stderr(tmp_path):
+    # a PDF whose startxref points at the wrong byte: pypdf finds the objects anyway and logs that it did, which
+    # Python printed to stderr, once per document of a crawl; the text is read and stderr stays the user's
+    body = text_pdf([["Tiles of shared memory, read back in order."]])
+    cut = body.rindex(b"startxref")
+    (tmp_path / "bent.pdf").write_bytes(body[:cut] + b"startxref\n0\n%%EOF\n")
+    code = (
+        "import sys; from pathlib import Path; from pipeline.extract.pdf import extract_pdf; "
+        "print(extract_pdf(Path(sys.argv[1]).read_bytes()).documents[0].text)"
+    )
+    repo = Path(__file__).resolve().parent.parent
+    result = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "bent.pdf")], capture_output=True, text=True, cwd=repo, timeout=60
+    )
+    assert result.returncode == 0 and "shared memory" in result.stdout
+    assert result.stderr == ""

@@ -10,6 +10,7 @@ that cannot look at the clock (pypdf reading one content stream) is bounded by t
 from __future__ import annotations
 
 import io
+import logging
 from typing import Any
 
 from .document import Clock, Document, Extraction, Limits, Unreadable, cap, tidy
@@ -48,6 +49,10 @@ def extract_pdf(body: bytes, limits: Limits | None = None, clock: Clock | None =
     IndexError… inside it); a page that fails after others were read ends the text there and says so."""
     from pypdf import PdfReader
 
+    # pypdf logs what it repairs or skips (a wrong xref offset, a font it cannot parse fully without fontTools) as
+    # warnings, which Python's last-resort handler prints to stderr: a crawl of real PDFs scrolled pages of them
+    # past the user. The text is read all the same, and what matters is said in the extraction's note or error.
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
     limits = limits or Limits()
     clock = clock or Clock(limits)
     try:
