@@ -1214,3 +1214,14 @@ def test_a_licence_named_by_its_id_is_each_projects_own():
         assert not copies._POLICY_FILE.search(f"https://raw.githubusercontent.com/a/guide/abc1234/{name}")
     again = _info(3, "https://raw.githubusercontent.com/a/guide/def5678/GPL-2", terms, kind="text")
     assert copies.measure([ours, again])[3].duplicate_of == 1  # its own project's licence at two revisions
+
+
+def test_a_page_is_shown_administrative_only_when_the_administrative_types_outweigh_the_content_ones():
+    from pipeline.vision.value_model import decide_type
+
+    classes = ("agent_notes", "changelog", "guide", "qa", "other", "install")
+    # a plurality of one administrative type, but most of the mass on content types: a content page, its best type
+    assert decide_type([0.19, 0.05, 0.15, 0.14, 0.30, 0.17], classes) == "other"
+    assert decide_type([0.19, 0.10, 0.16, 0.14, 0.12, 0.29], classes) == "install"  # 0.58 administrative
+    assert decide_type([0.30, 0.05, 0.25, 0.15, 0.20, 0.05], classes) == "guide"  # 0.40 administrative
+    assert decide_type([0.0, 0.0, 0.0, 0.0, 1.0, 0.0], classes) == "other"

@@ -52,7 +52,7 @@ from pipeline.vision import training
 from pipeline.vision.labelled import TYPES, labels_dir, load_documents, load_labels
 from pipeline.vision.scorer import ADMIN_GATE
 from pipeline.vision.splits import load_splits, select
-from pipeline.vision.value_model import ADMIN_TYPES, model_path
+from pipeline.vision.value_model import ADMIN_TYPES, decide_type, model_path
 
 WORD_GRID = [
     {"c_topic": c, "alpha_words": a, "c_type": t} for c, a, t in itertools.product((0.3, 1.0), (1.0, 3.0), (0.3, 1.0))
@@ -163,7 +163,7 @@ def lofo(samples, settings, profile, alpha, blend, dump: Path | None = None, bat
                 "relevance": round(float(relevance[i]), 4),
                 "medium": float(medium[i]),
                 "value": round(float(value[i]), 2),
-                "predicted_type": TYPES[int(types[i].argmax())],
+                "predicted_type": decide_type(types[i], TYPES),
             }
             for i, s in enumerate(samples)
         ]
@@ -174,7 +174,7 @@ def lofo(samples, settings, profile, alpha, blend, dump: Path | None = None, bat
     # the value as the scorer gives it: x the relevance gate below the medium cut, x the administrative-type gate
     admin = gate_types[:, [TYPES.index(t) for t in ADMIN_TYPES if t in TYPES]].sum(axis=1)
     gated = value * np.minimum(1.0, relevance / medium) ** 2 * (1 - ADMIN_GATE * admin)
-    predicted = [TYPES[j] for j in types.argmax(axis=1)]
+    predicted = [decide_type(row, TYPES) for row in types]  # as the scorer shows a page's type
     for name in ("toc", "readme", "guide", "tutorial", "api_reference", "link_list"):
         idx = [i for i, s in enumerate(samples) if s.label.type == name]
         if idx:
@@ -200,6 +200,15 @@ def lofo(samples, settings, profile, alpha, blend, dump: Path | None = None, bat
             "scored_" + k: as_scored[k] for k in ("spearman", "traps_below_median", "non_technical_below_median")
         }
         figures["type_accuracy"] = float(np.mean([predicted[i] == samples[i].label.type for i in idx]))
+        # pages shown administrative: of those labelled so, and of the content pages (wrongly)
+        labelled_admin = [samples[i].label.type in ADMIN_TYPES for i in idx]
+        said_admin = [predicted[i] in ADMIN_TYPES for i in idx]
+        figures["admin_typed_recall"] = float(
+            np.mean([s for s, a in zip(said_admin, labelled_admin, strict=True) if a])
+        )
+        figures["content_typed_admin"] = float(
+            np.mean([s for s, a in zip(said_admin, labelled_admin, strict=True) if not a])
+        )
         result[origin or "all"] = {k: round(v, 4) for k, v in figures.items() if isinstance(v, float)}
     return result
 
