@@ -899,12 +899,17 @@ def test_two_kernel_files_of_one_folder_need_more_in_common_than_two_pages():
     assert {c.duplicate_of for c in copies.measure([a, again]).values()} == {None, 1}
 
 
+def _licence_terms(count: int, clause: str) -> str:
+    """A licence of our own words: ``count`` numbered clauses (``clause`` with ``{i}``), a paragraph each."""
+    return "\n\n".join(clause.format(i=i) for i in range(count))
+
+
 def test_a_licence_text_in_a_licenses_folder_is_each_projects_own():
     # the REUSE layout: LICENSES/<licence id>.txt, the same text in two projects is each one's terms
-    terms = "\n\n".join(
-        f"Section {i}. You may share and adapt the material for any purpose, provided you give appropriate credit, "
-        f"link to the terms, and indicate whether changes were made (clause {i})."
-        for i in range(10)
+    terms = _licence_terms(
+        10,
+        "Section {i}. You may share and adapt the material for any purpose, provided you give appropriate credit, "
+        "link to the terms, and indicate whether changes were made (clause {i}).",
     )
     ours = _info(1, "https://raw.githubusercontent.com/a/guide/abc1234/LICENSES/CC-BY-4.0.txt", terms, kind="text")
     theirs = _info(
@@ -1200,10 +1205,10 @@ def test_one_document_typeset_for_several_paper_sizes_is_one_page():
 
 def test_a_licence_named_by_its_id_is_each_projects_own():
     # a project ships the GPL as a file named after it; another's manual prints the same text in an appendix
-    terms = "\n\n".join(
-        f"Clause {i}. You may copy and distribute verbatim copies of the program's source code as you receive it, "
-        f"provided that you conspicuously publish on each copy an appropriate notice (term {i})."
-        for i in range(12)
+    terms = _licence_terms(
+        12,
+        "Clause {i}. You may copy and distribute verbatim copies of the program's source code as you receive it, "
+        "provided that you conspicuously publish on each copy an appropriate notice (term {i}).",
     )
     ours = _info(1, "https://raw.githubusercontent.com/a/guide/abc1234/GPL-2", terms, kind="text")
     manual = _info(2, "file:///usr/share/doc/beta-doc/manual.html", _paragraphs(20, "tiles") + "\n\n" + terms)
