@@ -60,7 +60,7 @@ WORD_GRID = [
 VALUE_ALPHAS = (10.0, 30.0, 100.0)
 BLENDS = (0.5,)
 # the word and value regularisation, chosen on dev in phase 1 (the grid above, fitted on train) and kept: the
-# out-of-fold figures over the training splits judge them (docs/perf.md, phases 3 to 8); --tune chooses again.
+# out-of-fold figures over the training splits judge them (docs/perf.md, phases 3 to 10); --tune chooses again.
 # c_type since phase 6: 0.03, the best of 1, 0.3, 0.1, 0.03, 0.01, 0.003 by the type model's accuracy
 # leave-families-out over the six splits (0.548 at 1.0 -> 0.575, macro-F1 0.514 -> 0.553); with it the value as
 # scored, out of fold, Spearman 0.668 -> 0.673 and traps 0.992 -> 0.995, relevance unchanged. At 1.0 the six-split
@@ -151,6 +151,7 @@ def lofo(samples, settings, profile, alpha, blend, dump: Path | None = None, bat
         gate_types[held] = training.content_types_of(samples, words["types"])[held]
         medium[held], high[held] = cuts["medium"], cuts["high"]
         print(f"  left out {n}/{n_folds}: {family} (cuts {cuts})", flush=True)
+    predicted = [decide_type(row, TYPES) for row in types]  # as the scorer shows a page's type
     if dump is not None:  # every document's out-of-fold figures, to study the mistakes (never a held-out one)
         rows = [
             {
@@ -163,7 +164,7 @@ def lofo(samples, settings, profile, alpha, blend, dump: Path | None = None, bat
                 "relevance": round(float(relevance[i]), 4),
                 "medium": float(medium[i]),
                 "value": round(float(value[i]), 2),
-                "predicted_type": decide_type(types[i], TYPES),
+                "predicted_type": predicted[i],
             }
             for i, s in enumerate(samples)
         ]
@@ -174,7 +175,6 @@ def lofo(samples, settings, profile, alpha, blend, dump: Path | None = None, bat
     # the value as the scorer gives it: x the relevance gate below the medium cut, x the administrative-type gate
     admin = gate_types[:, [TYPES.index(t) for t in ADMIN_TYPES if t in TYPES]].sum(axis=1)
     gated = value * np.minimum(1.0, relevance / medium) ** 2 * (1 - ADMIN_GATE * admin)
-    predicted = [decide_type(row, TYPES) for row in types]  # as the scorer shows a page's type
     for name in ("toc", "readme", "guide", "tutorial", "api_reference", "link_list"):
         idx = [i for i, s in enumerate(samples) if s.label.type == name]
         if idx:

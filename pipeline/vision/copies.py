@@ -82,10 +82,11 @@ from .preference import (
     CopyInfo,
     language_of,
     one_path_two_revisions,
-    precision_name,
+    precision_of,
     precision_twins,
     preference,
     revision_of,
+    url_path,
 )
 from .reading import LINE_MIN_CHARS, line_keys
 
@@ -225,9 +226,10 @@ class LineCounts:
         name = page_name(url) if url else ""
         if name and language_of(url):
             self.translated.add((neighbourhood(url), translation_name(url)))
-        routine = precision_name(url) if url else None
-        if routine is not None:
-            self.precisions.setdefault(routine, set()).add(url[routine.rfind("/") + 1].lower())  # the letter
+        precision = precision_of(url) if url else None
+        routine = precision[0] if precision is not None else None
+        if precision is not None:
+            self.precisions.setdefault(precision[0], set()).add(precision[1])
         if hashes.size:
             self._add(self.table, hashes, SKETCH_BITS)
             self._add(self.fine, hashes, NEAR_BITS)
@@ -240,9 +242,9 @@ class LineCounts:
         """The page a URL is one form of, for the template count (``Signer._content``): its ``page_name``, or for
         one routine's page in two or more precisions (``preference.precision_twins``: ``sgssv_8c.html`` beside
         ``dgssv_8c.html``) the routine, whose lines the precisions share as the revisions of one page do."""
-        routine = precision_name(url)
-        if routine is not None and len(self.precisions.get(routine, ())) > 1:
-            return routine
+        precision = precision_of(url)
+        if precision is not None and len(self.precisions.get(precision[0], ())) > 1:
+            return precision[0]
         return page_name(url)
 
     def count(self, hashes: np.ndarray) -> np.ndarray:
@@ -303,7 +305,7 @@ def page_name(url: str) -> str:
     (``asyncAPI/readme``, ``cub/index``), a revision, version, language (``zh``, ``japanese``) or ``html`` segment skipped
     (``…/abc1234/README.md`` and ``…/def5678/README.md`` are one page). Lines shared only by the forms of one
     page are not a template (``Signer._content``)."""
-    parts = [p for p in url.split("://", 1)[-1].split("?", 1)[0].split("#", 1)[0].split("/") if p]
+    parts = _path_parts(url)
     if len(parts) < 2:
         return ""
     name = _PAPER_MARK.sub("", _LANGUAGE_MARK.sub("", _NAME.sub("", parts[-1]))).lower()
@@ -333,11 +335,16 @@ def translation_name(url: str) -> str:
 def _below_place(url: str) -> list[str]:
     """The path segments of a URL below its place (``neighbourhood``): a Debian package's folder, a repository
     (and, on a raw file host, its revision)."""
-    parts = [p for p in url.split("://", 1)[-1].split("?", 1)[0].split("#", 1)[0].split("/") if p]
     found = _DEB_DOC.match(url)
     if found:
         return [p for p in found.string[found.end() :].split("/") if p]
+    parts = _path_parts(url)
     return parts[3:] if _SITE.match(url) else parts[1:]
+
+
+def _path_parts(url: str) -> list[str]:
+    """The host and path segments of a URL, without its scheme, query and fragment."""
+    return [p for p in url_path(url.split("://", 1)[-1]).split("/") if p]
 
 
 _NUMBERED_LINE = re.compile(r"^[ \t]*(\d+)(?:[ \t]+(.*?))?[ \t]*$", re.MULTILINE)
@@ -723,7 +730,7 @@ def sibling_cut(a: str, b: str) -> float:
     highest a kernel module example per case: the same includes, init and exit code and module macros around a
     handler of its own), none a labelled copy; test8's labelled copy among code siblings, an example's compiler
     variant, sits at 0.32 (a copy of a source file is its revision or its rendering)."""
-    both_code = all(_CODE_FILE.search(url.split("?", 1)[0].split("#", 1)[0]) for url in (a, b))
+    both_code = all(_CODE_FILE.search(url_path(url)) for url in (a, b))
     return SIBLING_CODE_JACCARD if both_code else SIBLING_JACCARD
 
 
@@ -736,8 +743,8 @@ def siblings(a: str, b: str) -> bool:
     only when they share ``SIBLING_JACCARD`` of their shingles, or a rule of ``SIBLING_RULES`` says one is an
     earlier form or the translation of the other. One routine's pages in two precisions (``precision_twins``:
     ``sgssv_8c.html``, ``dgssv_8c.html``) are one page, no siblings."""
-    folder_a, _, file_a = a.split("?", 1)[0].split("#", 1)[0].rpartition("/")
-    folder_b, _, file_b = b.split("?", 1)[0].split("#", 1)[0].rpartition("/")
+    folder_a, _, file_a = url_path(a).rpartition("/")
+    folder_b, _, file_b = url_path(b).rpartition("/")
     return folder_a == folder_b and file_a != file_b and page_name(a) != page_name(b) and not precision_twins(a, b)
 
 

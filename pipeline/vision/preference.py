@@ -121,12 +121,18 @@ PRECISIONS = "dzsc"  # BLAS/LAPACK's precision letters, the page kept first: dou
 _PRECISION_NAME = re.compile(r"^(.*/)?([sdcz])([a-z0-9_]{3,}[^/]*)$", re.IGNORECASE)  # sgssv_8c.html, dpotrf.3
 
 
-def precision_name(url: str) -> str | None:
+def url_path(url: str) -> str:
+    """The URL without its query and fragment."""
+    return url.split("?", 1)[0].split("#", 1)[0]
+
+
+def precision_of(url: str) -> tuple[str, str] | None:
     """A file name read as one routine in a precision (BLAS and LAPACK name each routine once per precision, by a
-    first letter: ``sgemm``, ``dgemm``, ``cgemm``, ``zgemm``): the URL with that letter as ``~``
-    (``…/html/~gssv_8c.html``); None for a name that starts with no such letter and three more characters."""
-    found = _PRECISION_NAME.match(url.split("?", 1)[0].split("#", 1)[0])
-    return f"{found.group(1) or ''}~{found.group(3).lower()}" if found else None
+    first letter: ``sgemm``, ``dgemm``, ``cgemm``, ``zgemm``): the routine, the URL with that letter as ``~``
+    (``…/html/~gssv_8c.html``), and the letter; None for a name that starts with no such letter and three more
+    characters."""
+    found = _PRECISION_NAME.match(url_path(url))
+    return (f"{found.group(1) or ''}~{found.group(3).lower()}", found.group(2).lower()) if found else None
 
 
 def precision_twins(a: str, b: str) -> tuple[str, str] | None:
@@ -134,14 +140,10 @@ def precision_twins(a: str, b: str) -> tuple[str, str] | None:
     the same but for a first letter of ``PRECISIONS``: ``sgssv_8c.html`` and ``dgssv_8c.html``), else None. A
     numerical library generates such pages from one template, so their texts differ in the letters only: one
     page in two precisions, not two pages of one template."""
-    name_a, name_b = precision_name(a), precision_name(b)
-    if name_a is None or name_a != name_b:
+    of_a, of_b = precision_of(a), precision_of(b)
+    if of_a is None or of_b is None or of_a[0] != of_b[0] or of_a[1] == of_b[1]:
         return None
-    letter_a = _PRECISION_NAME.match(a.split("?", 1)[0].split("#", 1)[0])
-    letter_b = _PRECISION_NAME.match(b.split("?", 1)[0].split("#", 1)[0])
-    assert letter_a is not None and letter_b is not None
-    pair = (letter_a.group(2).lower(), letter_b.group(2).lower())
-    return pair if pair[0] != pair[1] else None
+    return of_a[1], of_b[1]
 
 
 _RENDERED_FROM = {"html", "markdown", "text"}

@@ -249,12 +249,11 @@ def score_rows(
     relevance_of: dict[int, dict] = {}
     value_of: dict[int, tuple[float, dict]] = {}
     read = [topic.relevance(doc.reading.evidence, float(cosine[i])) for i, doc in enumerate(docs)]
+    weights = [topic.learned_weight(doc.reading.evidence) for doc in docs]
     own = np.array(
         [
-            p
-            if doc.topic_p is None
-            else (1 - RELEVANCE_BLEND) * p + RELEVANCE_BLEND * doc.topic_p * topic.learned_weight(doc.reading.evidence)
-            for (p, _), doc in zip(read, docs, strict=True)
+            p if doc.topic_p is None else (1 - RELEVANCE_BLEND) * p + RELEVANCE_BLEND * doc.topic_p * weight
+            for (p, _), doc, weight in zip(read, docs, weights, strict=True)
         ]
     )
     # each page lifted towards the relevance of its source's other pages (neighbours.py)
@@ -273,7 +272,7 @@ def score_rows(
             "profile_score": round(profile_score, 4),
             **parts,
             "learned_topic": None if doc.topic_p is None else round(doc.topic_p, 4),
-            "learned_weight": round(topic.learned_weight(r.evidence), 4),
+            "learned_weight": round(weights[i], 4),
             "own_score": round(float(own[i]), 4),
             "source_neighbours": None if np.isnan(beside[i]) else round(float(beside[i]), 4),
             "source_lift": round(float(lifted[i] - own[i]), 4),
@@ -293,7 +292,6 @@ def score_rows(
         concept_total = sum(sum(c.values()) for c in r.concepts.values())
         distinct = sum(len(c) for c in r.concepts.values())
         figures.update(
-            relevance=score,  # read only by a model file written before phase 9 (training.VALUE_EXTRA)
             words_value=doc.words_value
             if use_words
             else model.value["mean"][model.value["features"].index("words_value")],

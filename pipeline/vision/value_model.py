@@ -13,7 +13,8 @@ their IDF and coefficients, feature means and scales, coefficients; no text), wr
                          technical C 0.33, administrative or off-topic 0)
     doc_type             multinomial logistic regression over the structure figures (signals.Structure)
     value                ridge regression over named features (structure, type probabilities, words value,
-                         term evidence, concepts; the relevance, since phase 9, only through the scorer's gate): value = 100 × (intercept + Σ coef_j (x_j − μ_j) / σ_j),
+                         term evidence, concepts; the relevance, since phase 9, only through the scorer's
+                         gate): value = 100 × (intercept + Σ coef_j (x_j − μ_j) / σ_j),
                          kept within 0..100 (``kept_within``: a soft knee above 80, so the best documents keep
                          their order instead of all reading 100). Each term of the sum is a contribution in points, relative to the
                          average training document: what ``shijie show`` lists (in words: shijie.text,
