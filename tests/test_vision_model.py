@@ -209,6 +209,36 @@ def test_a_short_old_version_inside_a_long_new_one_is_a_copy_a_quoted_file_is_no
     assert copies.measure([example, page])[3].duplicate_of is None
 
 
+def test_one_file_at_two_revisions_is_a_copy_from_its_own_cut_two_files_sharing_as_much_are_not():
+    def words(tag: str, n: int) -> str:
+        return "\n\n".join(" ".join(f"{tag}{k}w{j}" for j in range(20)) for k in range(n // 20))
+
+    old_text = f"{words('kept', 240)}\n\n{words('gone', 240)}"  # reworked: half the old text stayed ...
+    new_text = f"{words('kept', 240)}\n\n{words('new', 300)}"  # ... and the rest is new
+    pairs = {
+        "revision": ("https://raw.githubusercontent.com/org/kernels/{}/docs/guide.md", ("da40a1e", "3f2c9b1")),
+        "package version": ("file:///usr/share/doc/gpulib-{}-doc/gpulib-{}/html/guide.html", ("14", "19")),
+        "site version": ("https://docs.example.org/en/{}/guide.html", ("v1.2", "latest")),
+    }
+    for name, (pattern, (a, b)) in pairs.items():
+        old = _info(1, pattern.format(a, a), old_text, kind="markdown")
+        new = _info(2, pattern.format(b, b), new_text, kind="markdown")
+        assert old.text and new.text and old.text.minhash.jaccard(new.text.minhash) < 0.3, name  # LSH misses it
+        found = copies.measure([old, new])
+        assert found[1].duplicate_of == 2 and found[1].signal == "revision", name
+        assert found[1].score == copies.HIGH_REDUNDANCY and found[2].duplicate_of is None, name  # 0.44: at the cut
+        # the release notes of two versions: one path, two documents (next to nothing shared)
+        notes_old = _info(3, pattern.format(a, a), words("fixed", 300), kind="markdown")
+        notes_new = _info(4, pattern.format(b, b), words("changed", 300), kind="markdown")
+        assert copies.measure([notes_old, notes_new])[3].duplicate_of is None, name
+    # as much shared by two files of one folder, or by two pages numbered in a series, is no copy
+    for first, second in (("guide.md", "tuning.md"), ("2/notes.md", "3/notes.md")):
+        folder = "https://raw.githubusercontent.com/org/kernels/3f2c9b1/docs"
+        one = _info(5, f"{folder}/{first}", old_text, kind="markdown")
+        two = _info(6, f"{folder}/{second}", new_text, kind="markdown")
+        assert copies.measure([one, two])[5].duplicate_of is None, first
+
+
 def test_the_crawler_named_source_copy_and_the_translation_repeat_the_page_to_keep():
     rendered = _info(1, "https://docs.example.org/en/latest/kernels.html", PAGE)
     source = _info(

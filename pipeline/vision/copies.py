@@ -31,7 +31,7 @@ Two passes over the texts, both streaming:
    signed by its numbered lines without their numbers (``unnumbered``) and counts as the source copy of the
    page that renders its file.
 
-``measure(infos)`` finds candidate pairs four ways, none comparing documents blindly (the cost grows with
+``measure(infos)`` finds candidate pairs five ways, none comparing documents blindly (the cost grows with
 the corpus, not its square):
 
 - both MinHashes in LSH (datasketch; expected O(1) candidates per query): pairs at Jaccard ≥ 0.3;
@@ -49,6 +49,11 @@ the corpus, not its square):
   tree beside the original's meets it), different language marks on the
   paths: a code, ``docs/zh/``, ``faq.ja.md``, or a name, ``blog/post/japanese/``, ``README-Chinese.md``), by
   the words both languages write alike or by the anchors translators leave alone (``anchors``);
+- one file at two states of its tree (``revised``: one ``version_key``, a repository's file at two commits, a
+  Debian package's file at two package versions, a site's page under two version or channel folders), by its
+  name, however much was rewritten: a copy when ``REVISION_CONTAINMENT`` of the older lies in the newer (0.4,
+  below the 0.5 of two unrelated texts: the name already says it is the same document; release notes of two
+  versions, one path and two documents, share under 0.05), counted at the cut when it keeps less than half;
 - the crawler's word: a Sphinx source copy names its rendered page (``metadata["source_copy_of"]``), which
   it repeats whatever its markup leaves of the shingles.
 
@@ -106,6 +111,7 @@ GROWN_RULES = ("version", "date", "rendered")  # what makes a contained text an 
 SIBLING_JACCARD = 0.4  # two pages of one folder under two names are copies from this Jaccard on ...
 SIBLING_CODE_JACCARD = 0.7  # ... two source files or notebooks from this one (a sample or kernel per case) ...
 SIBLING_RULES = (*GROWN_RULES, "current", "original")  # ... or when one is an earlier form or the translation
+REVISION_CONTAINMENT = 0.4  # one file at two revisions or versions (``version_key``) is a copy from this on
 STUB_SHINGLES = 36  # a text with fewer shingles of its own (a redirect, a title and a link) repeats only itself
 HIGH_REDUNDANCY = redundancy.HIGH_REDUNDANCY
 SKETCH_ROWS, SKETCH_BITS = 3, 22
@@ -313,6 +319,59 @@ def page_name(url: str) -> str:
         folder = next((p for p in reversed(parts[1:-1]) if not _REVISION_PART.fullmatch(p)), "")
         name = f"{folder.lower()}/{name}"
     return name
+
+
+_VERSION_SEGMENT = re.compile(  # a folder that names a state of a tree: a commit, a version, a branch or channel
+    r"(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}|v\d+(?:\.\d+)*|\d+\.\d+(?:\.\d+)*"
+    r"|main|master|trunk|latest|stable|current|dev|develop",
+    re.IGNORECASE,
+)
+
+
+def version_key(url: str) -> str | None:
+    """What one file keeps across the states of its tree, or None when the URL names no state: a code host's
+    file without its revision (``raw.githubusercontent.com/o/r/<commit>/docs/x.md`` → ``o/r/docs/x.md``), a
+    Debian package's file without its version (``clang-14-doc/clang-14/html/X.html`` and
+    ``clang-19-doc/clang-19/html/X.html``: the package's numbers read as one wherever a folder repeats them),
+    a site's page without the folder that names its version or channel (``docs/v1.2/x.html``,
+    ``docs/latest/x.html``, ``docs/stable/x.html``: a dotted or ``v`` version, a commit, a branch; a bare number
+    is no version, ``lecture/2/`` is a chapter). The file name itself is never changed: two files of one folder
+    numbered in a series are two pages."""
+    found = _DEB_DOC.match(url)
+    if found:
+        numbers = set(_DIGITS.findall(found.group(1).rsplit("/", 1)[-1]))
+        if not numbers:
+            return None
+        parts = found.string[found.end() :].split("/")
+        folders = [_DIGITS.sub(lambda m: "#" if m.group(0) in numbers else m.group(0), p) for p in parts[:-1]]
+        return "/".join([neighbourhood(url), *folders, parts[-1]])
+    revision = revision_of(url)
+    if revision is not None:
+        return f"{revision[0]}/{url_path(url).split(f'/{revision[1]}/', 1)[-1]}"
+    parts = url_path(url.split("://", 1)[-1]).split("/")
+    folders = ["@" if _VERSION_SEGMENT.fullmatch(p) else p for p in parts[:-1]]
+    return "/".join([*folders, parts[-1]]) if "@" in folders else None
+
+
+def revised(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, float]]]:
+    """id → [(id of the same file at another revision or version (``version_key``), containment, Jaccard)]: a
+    candidate by its name, as a translation is, however much the file was reworked between the two states (the
+    LSH and the sample find only pairs that kept most of their text)."""
+    groups: dict[str, list[CopyInfo]] = {}
+    for info in infos:
+        key = version_key(info.url) if info.text is not None else None
+        if key is not None:
+            groups.setdefault(key, []).append(info)
+    found: dict[int, list[tuple[int, float, float]]] = {}
+    for members in groups.values():
+        for a, b in itertools.permutations(members, 2):
+            assert a.text is not None and b.text is not None
+            if a.url == b.url:
+                continue
+            jaccard = a.text.minhash.jaccard(b.text.minhash)
+            score = redundancy.containment(jaccard, a.text.size, b.text.size)
+            found.setdefault(a.id, []).append((b.id, round(score, 4), round(jaccard, 4)))
+    return found
 
 
 def translation_name(url: str) -> str:
@@ -587,6 +646,7 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
             code_lsh.insert(info.id, info.code.minhash, check_duplication=False)
     contained = contained_in(infos)
     translations = translated(infos)
+    states = revised(infos)
     by_url = {info.url: info.id for info in infos}
     place = {info.id: neighbourhood(info.url) for info in infos}
     policy = {info.id for info in infos if _POLICY_FILE.search(info.url)}
@@ -654,6 +714,17 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 if better and (grown or one_path_two_revisions(info.url, other.url)):
                     jaccard = info.text.minhash.jaccard(other.text.minhash)
                     best = Copy(round(share, 4), other_id, round(jaccard, 4), "contained", because)
+        for other_id, share, jaccard in states.get(info.id, ()):
+            # one file at two revisions or versions that still shares REVISION_CONTAINMENT of its text: the older
+            # state of the document the newer one replaces, a copy however much was rewritten around what stayed
+            # (counted at the cut when it keeps less than half); the newer state is the one to keep (preference)
+            if share < REVISION_CONTAINMENT or info.text is None:
+                continue
+            score = max(share, HIGH_REDUNDANCY)
+            if score > best.score:
+                better, because = preference(by_id[other_id], info)
+                if better:
+                    best = Copy(round(score, 4), other_id, jaccard, "revision", because)
         for other_id, share in translations.get(info.id, ()):
             # one page in two languages (the same name in one place, a language marked on one path): their words
             # differ, the names, identifiers and numbers both write alike do not
