@@ -209,12 +209,14 @@ def test_a_short_old_version_inside_a_long_new_one_is_a_copy_a_quoted_file_is_no
     assert copies.measure([example, page])[3].duplicate_of is None
 
 
-def test_one_file_at_two_revisions_is_a_copy_from_its_own_cut_two_files_sharing_as_much_are_not():
-    def words(tag: str, n: int) -> str:
-        return "\n\n".join(" ".join(f"{tag}{k}w{j}" for j in range(20)) for k in range(n // 20))
+def _words(tag: str, n: int) -> str:
+    """``n`` words no other tag writes, in paragraphs of 20: texts that share only what they are given."""
+    return "\n\n".join(" ".join(f"{tag}{k}w{j}" for j in range(20)) for k in range(n // 20))
 
-    old_text = f"{words('kept', 240)}\n\n{words('gone', 240)}"  # reworked: half the old text stayed ...
-    new_text = f"{words('kept', 240)}\n\n{words('new', 300)}"  # ... and the rest is new
+
+def test_one_file_at_two_revisions_is_a_copy_from_its_own_cut_two_files_sharing_as_much_are_not():
+    old_text = f"{_words('kept', 240)}\n\n{_words('gone', 240)}"  # reworked: half the old text stayed ...
+    new_text = f"{_words('kept', 240)}\n\n{_words('new', 300)}"  # ... and the rest is new
     pairs = {
         "revision": ("https://raw.githubusercontent.com/org/kernels/{}/docs/guide.md", ("da40a1e", "3f2c9b1")),
         "package version": ("file:///usr/share/doc/gpulib-{}-doc/gpulib-{}/html/guide.html", ("14", "19")),
@@ -228,8 +230,8 @@ def test_one_file_at_two_revisions_is_a_copy_from_its_own_cut_two_files_sharing_
         assert found[1].duplicate_of == 2 and found[1].signal == "revision", name
         assert found[1].score == copies.HIGH_REDUNDANCY and found[2].duplicate_of is None, name  # 0.44: at the cut
         # the release notes of two versions: one path, two documents (next to nothing shared)
-        notes_old = _info(3, pattern.format(a, a), words("fixed", 300), kind="markdown")
-        notes_new = _info(4, pattern.format(b, b), words("changed", 300), kind="markdown")
+        notes_old = _info(3, pattern.format(a, a), _words("fixed", 300), kind="markdown")
+        notes_new = _info(4, pattern.format(b, b), _words("changed", 300), kind="markdown")
         assert copies.measure([notes_old, notes_new])[3].duplicate_of is None, name
     # as much shared by two files of one folder, or by two pages numbered in a series, is no copy
     for first, second in (("guide.md", "tuning.md"), ("2/notes.md", "3/notes.md")):
@@ -237,6 +239,27 @@ def test_one_file_at_two_revisions_is_a_copy_from_its_own_cut_two_files_sharing_
         one = _info(5, f"{folder}/{first}", old_text, kind="markdown")
         two = _info(6, f"{folder}/{second}", new_text, kind="markdown")
         assert copies.measure([one, two])[5].duplicate_of is None, first
+
+
+def test_the_pages_of_a_manual_lie_inside_its_printed_or_single_page_form_which_is_kept():
+    chapters = [_words(topic, 200) for topic in ("occupancy", "coalescing", "tiling", "pipelining")]
+    whole = "\n\n".join(chapters)
+    for name, url, kind in (
+        ("pdf", "https://docs.example.org/guide/guide.pdf", "pdf"),
+        ("single page", "https://docs.example.org/guide/singlehtml/index.html", "html"),
+    ):
+        pages = [_info(n, f"https://docs.example.org/guide/html/ch{n}.html", t) for n, t in enumerate(chapters, 1)]
+        one = _info(9, url, whole, kind=kind)
+        found = copies.measure([*pages, one])
+        assert found[9].duplicate_of is None, name  # the whole is kept: it holds every page
+        assert all(found[n].duplicate_of == 9 and found[n].score >= copies.HIGH_REDUNDANCY for n in range(1, 5)), name
+    # a long page of the same site that holds a chapter is no print form: the chapter stays a page
+    page = _info(1, "https://docs.example.org/guide/html/ch1.html", chapters[0])
+    longer = _info(2, "https://docs.example.org/guide/html/all_topics.html", whole)
+    assert copies.measure([page, longer])[1].duplicate_of is None
+    # nor is a PDF of another place (a paper that reprints a chapter)
+    paper = _info(3, "https://papers.example.net/2024/gpu.pdf", whole, kind="pdf")
+    assert copies.measure([page, paper])[1].duplicate_of is None
 
 
 def test_the_crawler_named_source_copy_and_the_translation_repeat_the_page_to_keep():

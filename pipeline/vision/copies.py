@@ -43,8 +43,9 @@ the corpus, not its square):
   text inside another has its sample inside the other's): a short old README inside a long new one, whose
   Jaccard is small however complete the containment. Such a pair counts only when the two are one path at
   two revisions, or the larger text is the newer version, the newer date or the rendered page
-  (``GROWN_RULES``; between two pages of one folder, a version their names mark): a page quoting a whole
-  example file is no copy of it;
+  (``GROWN_RULES``; between two pages of one folder, a version their names mark), or the larger is the manual's
+  one-document form, a PDF or single-page HTML of the same place (``_whole_form``: the pages are its parts, the
+  whole is kept): a page quoting a whole example file is no copy of it;
 - one page in two languages (``translated``: one place, one page name (``translation_name``: a translation
   tree beside the original's meets it), different language marks on the
   paths: a code, ``docs/zh/``, ``faq.ja.md``, or a name, ``blog/post/japanese/``, ``README-Chinese.md``), by
@@ -710,7 +711,7 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                     because["rule"] in GROWN_RULES
                     and (_earlier_form(because) or not siblings(info.url, other.url))
                     and not _quoted_source(info, other, because)
-                )
+                ) or (because["rule"] == "complete" and _whole_form(other, info))
                 if better and (grown or one_path_two_revisions(info.url, other.url)):
                     jaccard = info.text.minhash.jaccard(other.text.minhash)
                     best = Copy(round(share, 4), other_id, round(jaccard, 4), "contained", because)
@@ -773,6 +774,40 @@ def _earlier_form(because: dict) -> bool:
     if because["rule"] == "version" and because.get("where") == "url":
         return any(_MARKED_VERSION.search(part) for part in because.get("versions", ()))
     return because["rule"] in SIBLING_RULES
+
+
+_PRINT_FORM = re.compile(  # a manual's one-document form: Sphinx's singlehtml, a print or single-page version
+    r"/(?:singlehtml|print|onepage|single[-_]?page|all[-_]in[-_]one)(?:/|\.html?$)"
+    r"|[-_.](?:print|onepage|singlepage|single[-_]page|all[-_]in[-_]one)\.html?$",
+    re.IGNORECASE,
+)
+
+
+def _whole_form(whole: CopyInfo, part: CopyInfo) -> bool:
+    """Whether ``whole`` is a manual's one-document form that holds ``part``, a page of the same place: a PDF
+    beside HTML, Markdown or text pages (the printed manual: every chapter page lies inside it), or a
+    single-page or print HTML (``singlehtml/``, ``print.html``) beside the multi-page one. The pages are its
+    parts, not pages that quote one another, so the folder guard of ``contained_in``'s pairs does not hold them
+    apart; the whole is kept (``preference``: the complete one), as it holds every page a reader of one would
+    read. Two PDFs, or two pages of one form, are not this: a paper that quotes a page stays a page."""
+    if _site(whole.url) != _site(part.url):
+        return False
+    if whole.kind == "pdf":
+        return part.kind != "pdf"
+    return (
+        whole.kind == "html"
+        and bool(_PRINT_FORM.search(url_path(whole.url)))
+        and not _PRINT_FORM.search(url_path(part.url))
+    )
+
+
+def _site(url: str) -> str:
+    """The place a manual's forms share: a Debian package or a repository (``neighbourhood``), else the host (a
+    documentation site builds ``html/`` and ``singlehtml/`` side by side, two of ``neighbourhood``'s sections)."""
+    if _DEB_DOC.match(url) or revision_of(url) is not None:
+        return neighbourhood(url)
+    parts = _path_parts(url)
+    return parts[0].lower() if parts else ""
 
 
 def _quoted_source(small: CopyInfo, large: CopyInfo, because: dict) -> bool:
