@@ -241,6 +241,27 @@ def test_one_file_at_two_revisions_is_a_copy_from_its_own_cut_two_files_sharing_
         assert copies.measure([one, two])[5].duplicate_of is None, first
 
 
+def test_a_page_mirrored_under_many_versions_of_a_site_keeps_its_lines_and_its_copies():
+    """A line in ``BOILERPLATE_DOCS`` documents is boilerplate only when other pages hold it: one page under a
+    dozen version folders (``/en/v1.0/`` … ``/en/v1.11/``) shares every line with its own forms, and stays a copy of
+    the newest; a footer that 30 other pages print goes."""
+    footer = "Built with a documentation generator from the sources of this project, all versions listed here."
+    texts, urls = {}, {}
+    for n in range(12):  # one page at 12 versions, a note more each time
+        urls[n] = f"https://docs.example.org/en/v1.{n}/guide/tuning.html"
+        texts[n] = PAGE + "".join(f"\n\nVersion {n} adds note {i} on tuning knob {n}." for i in range(n))
+    for n in range(100, 130):  # the rest of the site
+        urls[n], texts[n] = f"https://docs.example.org/en/v1.11/guide/p{n}.html", _words(f"other{n}", 400)
+    texts = {n: f"{t}\n\n{footer}" for n, t in texts.items()}
+    counts = copies.LineCounts()
+    for n, text in texts.items():
+        counts.add(copies_line_hashes(text), urls[n])
+    found = copies.measure([_info(n, urls[n], t, counts=counts) for n, t in texts.items()])
+    assert found[11].duplicate_of is None  # the newest version is kept
+    assert all(found[n].duplicate_of in range(12) and found[n].score > 0.85 for n in range(11)), found
+    assert all(found[n].duplicate_of is None for n in range(100, 130))  # the footer made no copies
+
+
 def test_the_pages_of_a_manual_lie_inside_its_printed_or_single_page_form_which_is_kept():
     chapters = [_words(topic, 200) for topic in ("occupancy", "coalescing", "tiling", "pipelining")]
     whole = "\n\n".join(chapters)

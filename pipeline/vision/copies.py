@@ -8,7 +8,8 @@ Two passes over the texts, both streaming:
    estimate in how many documents each line occurs, and in how many forms and revisions of one page
    (``page_name``).
 2. ``Signer.sign`` reads each text again and drops its boilerplate before hashing: lines that occur in at
-   least ``BOILERPLATE_DOCS`` documents (navigation, shared footers), lines of licence text
+   least ``BOILERPLATE_DOCS`` documents, other pages than the forms and revisions of its own (navigation,
+   shared footers; a page mirrored under a dozen version folders of a site keeps its text), lines of licence text
    (``_LICENCE_LINE``: copyright notices, "licensed under", SPDX tags), and template lines — in
    ``NEIGHBOUR_DOCS`` documents, ``NEIGHBOUR_DOCS - 1`` of them other pages (MPICH's thread-safety and error
    sections, a per-sample README's build notes), dropped from a page where they hold ``TEMPLATE_SHARE`` of
@@ -96,7 +97,7 @@ from .preference import (
 )
 from .reading import LINE_MIN_CHARS, line_keys
 
-BOILERPLATE_DOCS = 8  # a line in this many documents is a template (version groups stay below it)
+BOILERPLATE_DOCS = 8  # a line in this many documents, other pages than this one's forms, is a template
 NEIGHBOUR_DOCS = 3  # a line in this many documents, all but one of them other pages than this one, is a template
 TEMPLATE_SHARE = 0.2  # ... and goes when such lines hold this share of the words (a few shared headings do not)
 OWN_MIN_TOKENS = 4  # a page left with fewer words of its own (not one shingle) keeps them all: it is a copy of many
@@ -477,10 +478,12 @@ class Signer:
         hashes = np.fromiter((hash(k) for k in keys), dtype=np.int64, count=len(keys)).view(np.uint64)
         long_enough = np.fromiter((len(k) >= LINE_MIN_CHARS for k in keys), dtype=bool, count=len(keys))
         drop = (self.counts.count(hashes) >= self.threshold) & long_enough
+        siblings = self.counts.siblings(hashes, name) if self.near_threshold else None
+        if siblings is not None:  # the forms and revisions of this page make no line boilerplate: other pages do
+            drop &= siblings >= self.threshold - 1
         if _has_licence(text) if licence is None else licence:  # line by line only where licence wording is
             drop |= np.fromiter((_LICENCE_LINE.search(k) is not None for k in keys), dtype=bool, count=len(keys))
-        if self.near_threshold:
-            siblings = self.counts.siblings(hashes, name)
+        if siblings is not None:
             template = long_enough & (siblings >= self.near_threshold - 1) & ~drop
             if template.any():
                 words = np.fromiter((len(k.split()) for k in keys), dtype=np.int64, count=len(keys))
