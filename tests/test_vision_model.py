@@ -1124,6 +1124,11 @@ def test_the_current_revision_of_a_repository_is_kept_even_when_the_past_one_is_
     branch = _info(6, "https://github.com/org/kernels/blob/main/docs/queues.md", PAGE, kind="markdown")
     pinned = _info(7, f"{repo}/ccc3333/docs/queues.md", longer, kind="markdown")
     assert copies.measure([branch, pinned])[7].duplicate_of == 6  # a branch is the current state
+    site = "https://docs.example.org/en"  # a documentation site: its latest/ channel against a release folder
+    channel = _info(8, f"{site}/latest/queues.html", PAGE)
+    release = _info(9, f"{site}/v1.2/queues.html", longer)
+    found = copies.measure([channel, release])
+    assert found[9].duplicate_of == 8 and found[9].because["versions"] == ["latest", "v1.2"]
 
 
 def test_show_can_say_every_reason_a_copy_is_kept_and_every_signal_that_found_it():
