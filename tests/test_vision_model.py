@@ -233,6 +233,11 @@ def test_one_file_at_two_revisions_is_a_copy_from_its_own_cut_two_files_sharing_
         notes_old = _info(3, pattern.format(a, a), _words("fixed", 300), kind="markdown")
         notes_new = _info(4, pattern.format(b, b), _words("changed", 300), kind="markdown")
         assert copies.measure([notes_old, notes_new])[3].duplicate_of is None, name
+    # one package's two folders that repeat its numbers are two pages, not two versions
+    package = "file:///usr/share/doc/python3-gpulib4-doc/html"
+    three = _info(5, f"{package}/x3/guide.html", old_text)
+    four = _info(6, f"{package}/x4/guide.html", new_text)
+    assert copies.version_key(three.url) == copies.version_key(four.url) and not copies.revised([three, four])
     # as much shared by two files of one folder, or by two pages numbered in a series, is no copy
     for first, second in (("guide.md", "tuning.md"), ("2/notes.md", "3/notes.md")):
         folder = "https://raw.githubusercontent.com/org/kernels/3f2c9b1/docs"
