@@ -273,6 +273,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "why.signal.text": ("text shingles", "文本片段"),
     "why.signal.code": ("shared code blocks", "相同的代码块"),
     "why.signal.contained": ("its text inside the other's", "其文本包含于对方之中"),
+    "why.signal.revision": (
+        "the same file at another revision or version, still sharing a large part of its text",
+        "同一文件的另一修订或版本，仍共有其大部分内容",
+    ),
     "why.signal.source": ("the crawler named it the source of that page", "抓取器标明它是该页面的源文件"),
     "why.signal.translation": (
         "the same page in another language: the names, identifiers and numbers both write alike",

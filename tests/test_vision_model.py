@@ -209,6 +209,85 @@ def test_a_short_old_version_inside_a_long_new_one_is_a_copy_a_quoted_file_is_no
     assert copies.measure([example, page])[3].duplicate_of is None
 
 
+def _words(tag: str, n: int) -> str:
+    """``n`` words no other tag writes, in paragraphs of 20: texts that share only what they are given."""
+    return "\n\n".join(" ".join(f"{tag}{k}w{j}" for j in range(20)) for k in range(n // 20))
+
+
+def test_one_file_at_two_revisions_is_a_copy_from_its_own_cut_two_files_sharing_as_much_are_not():
+    old_text = f"{_words('kept', 240)}\n\n{_words('gone', 240)}"  # reworked: half the old text stayed ...
+    new_text = f"{_words('kept', 240)}\n\n{_words('new', 300)}"  # ... and the rest is new
+    pairs = {
+        "revision": ("https://raw.githubusercontent.com/org/kernels/{}/docs/guide.md", ("da40a1e", "3f2c9b1")),
+        "package version": ("file:///usr/share/doc/gpulib-{}-doc/gpulib-{}/html/guide.html", ("14", "19")),
+        "site version": ("https://docs.example.org/en/{}/guide.html", ("v1.2", "latest")),
+    }
+    for name, (pattern, (a, b)) in pairs.items():
+        old = _info(1, pattern.format(a, a), old_text, kind="markdown")
+        new = _info(2, pattern.format(b, b), new_text, kind="markdown")
+        assert old.text and new.text and old.text.minhash.jaccard(new.text.minhash) < 0.3, name  # LSH misses it
+        found = copies.measure([old, new])
+        assert found[1].duplicate_of == 2 and found[1].signal == "revision", name
+        assert found[1].score == copies.HIGH_REDUNDANCY and found[2].duplicate_of is None, name  # 0.44: at the cut
+        # the release notes of two versions: one path, two documents (next to nothing shared)
+        notes_old = _info(3, pattern.format(a, a), _words("fixed", 300), kind="markdown")
+        notes_new = _info(4, pattern.format(b, b), _words("changed", 300), kind="markdown")
+        assert copies.measure([notes_old, notes_new])[3].duplicate_of is None, name
+    # one package's two folders that repeat its numbers are two pages, not two versions
+    package = "file:///usr/share/doc/python3-gpulib4-doc/html"
+    three = _info(5, f"{package}/x3/guide.html", old_text)
+    four = _info(6, f"{package}/x4/guide.html", new_text)
+    assert copies.version_key(three.url) == copies.version_key(four.url) and not copies.revised([three, four])
+    # as much shared by two files of one folder, or by two pages numbered in a series, is no copy
+    for first, second in (("guide.md", "tuning.md"), ("2/notes.md", "3/notes.md")):
+        folder = "https://raw.githubusercontent.com/org/kernels/3f2c9b1/docs"
+        one = _info(5, f"{folder}/{first}", old_text, kind="markdown")
+        two = _info(6, f"{folder}/{second}", new_text, kind="markdown")
+        assert copies.measure([one, two])[5].duplicate_of is None, first
+
+
+def test_a_page_mirrored_under_many_versions_of_a_site_keeps_its_lines_and_its_copies():
+    """A line in ``BOILERPLATE_DOCS`` documents is boilerplate only when other pages hold it: one page under a
+    dozen version folders (``/en/v1.0/`` … ``/en/v1.11/``) shares every line with its own forms, and stays a copy of
+    the newest; a footer that 30 other pages print goes."""
+    footer = "Built with a documentation generator from the sources of this project, all versions listed here."
+    texts, urls = {}, {}
+    for n in range(12):  # one page at 12 versions, a note more each time
+        urls[n] = f"https://docs.example.org/en/v1.{n}/guide/tuning.html"
+        texts[n] = PAGE + "".join(f"\n\nVersion {n} adds note {i} on tuning knob {n}." for i in range(n))
+    for n in range(100, 130):  # the rest of the site
+        urls[n], texts[n] = f"https://docs.example.org/en/v1.11/guide/p{n}.html", _words(f"other{n}", 400)
+    texts = {n: f"{t}\n\n{footer}" for n, t in texts.items()}
+    counts = copies.LineCounts()
+    for n, text in texts.items():
+        counts.add(copies_line_hashes(text), urls[n])
+    found = copies.measure([_info(n, urls[n], t, counts=counts) for n, t in texts.items()])
+    assert found[11].duplicate_of is None  # the newest version is kept
+    assert all(found[n].duplicate_of in range(12) and found[n].score > 0.85 for n in range(11)), found
+    assert all(found[n].duplicate_of is None for n in range(100, 130))  # the footer made no copies
+
+
+def test_the_pages_of_a_manual_lie_inside_its_printed_or_single_page_form_which_is_kept():
+    chapters = [_words(topic, 200) for topic in ("occupancy", "coalescing", "tiling", "pipelining")]
+    whole = "\n\n".join(chapters)
+    for name, url, kind in (
+        ("pdf", "https://docs.example.org/guide/guide.pdf", "pdf"),
+        ("single page", "https://docs.example.org/guide/singlehtml/index.html", "html"),
+    ):
+        pages = [_info(n, f"https://docs.example.org/guide/html/ch{n}.html", t) for n, t in enumerate(chapters, 1)]
+        one = _info(9, url, whole, kind=kind)
+        found = copies.measure([*pages, one])
+        assert found[9].duplicate_of is None, name  # the whole is kept: it holds every page
+        assert all(found[n].duplicate_of == 9 and found[n].score >= copies.HIGH_REDUNDANCY for n in range(1, 5)), name
+    # a long page of the same site that holds a chapter is no print form: the chapter stays a page
+    page = _info(1, "https://docs.example.org/guide/html/ch1.html", chapters[0])
+    longer = _info(2, "https://docs.example.org/guide/html/all_topics.html", whole)
+    assert copies.measure([page, longer])[1].duplicate_of is None
+    # nor is a PDF of another place (a paper that reprints a chapter)
+    paper = _info(3, "https://papers.example.net/2024/gpu.pdf", whole, kind="pdf")
+    assert copies.measure([page, paper])[1].duplicate_of is None
+
+
 def test_the_crawler_named_source_copy_and_the_translation_repeat_the_page_to_keep():
     rendered = _info(1, "https://docs.example.org/en/latest/kernels.html", PAGE)
     source = _info(
@@ -1050,6 +1129,11 @@ def test_the_current_revision_of_a_repository_is_kept_even_when_the_past_one_is_
     branch = _info(6, "https://github.com/org/kernels/blob/main/docs/queues.md", PAGE, kind="markdown")
     pinned = _info(7, f"{repo}/ccc3333/docs/queues.md", longer, kind="markdown")
     assert copies.measure([branch, pinned])[7].duplicate_of == 6  # a branch is the current state
+    site = "https://docs.example.org/en"  # a documentation site: its latest/ channel against a release folder
+    channel = _info(8, f"{site}/latest/queues.html", PAGE)
+    release = _info(9, f"{site}/v1.2/queues.html", longer)
+    found = copies.measure([channel, release])
+    assert found[9].duplicate_of == 8 and found[9].because["versions"] == ["latest", "v1.2"]
 
 
 def test_show_can_say_every_reason_a_copy_is_kept_and_every_signal_that_found_it():

@@ -8,7 +8,8 @@ Two passes over the texts, both streaming:
    estimate in how many documents each line occurs, and in how many forms and revisions of one page
    (``page_name``).
 2. ``Signer.sign`` reads each text again and drops its boilerplate before hashing: lines that occur in at
-   least ``BOILERPLATE_DOCS`` documents (navigation, shared footers), lines of licence text
+   least ``BOILERPLATE_DOCS`` documents, other pages than the forms and revisions of its own (navigation,
+   shared footers; a page mirrored under a dozen version folders of a site keeps its text), lines of licence text
    (``_LICENCE_LINE``: copyright notices, "licensed under", SPDX tags), and template lines — in
    ``NEIGHBOUR_DOCS`` documents, ``NEIGHBOUR_DOCS - 1`` of them other pages (MPICH's thread-safety and error
    sections, a per-sample README's build notes), dropped from a page where they hold ``TEMPLATE_SHARE`` of
@@ -31,7 +32,7 @@ Two passes over the texts, both streaming:
    signed by its numbered lines without their numbers (``unnumbered``) and counts as the source copy of the
    page that renders its file.
 
-``measure(infos)`` finds candidate pairs four ways, none comparing documents blindly (the cost grows with
+``measure(infos)`` finds candidate pairs five ways, none comparing documents blindly (the cost grows with
 the corpus, not its square):
 
 - both MinHashes in LSH (datasketch; expected O(1) candidates per query): pairs at Jaccard ≥ 0.3;
@@ -43,12 +44,18 @@ the corpus, not its square):
   text inside another has its sample inside the other's): a short old README inside a long new one, whose
   Jaccard is small however complete the containment. Such a pair counts only when the two are one path at
   two revisions, or the larger text is the newer version, the newer date or the rendered page
-  (``GROWN_RULES``; between two pages of one folder, a version their names mark): a page quoting a whole
-  example file is no copy of it;
+  (``GROWN_RULES``; between two pages of one folder, a version their names mark), or the larger is the manual's
+  one-document form, a PDF or single-page HTML of the same place (``_whole_form``: the pages are its parts, the
+  whole is kept): a page quoting a whole example file is no copy of it;
 - one page in two languages (``translated``: one place, one page name (``translation_name``: a translation
   tree beside the original's meets it), different language marks on the
   paths: a code, ``docs/zh/``, ``faq.ja.md``, or a name, ``blog/post/japanese/``, ``README-Chinese.md``), by
   the words both languages write alike or by the anchors translators leave alone (``anchors``);
+- one file at two states of its tree (``revised``: one ``version_key``, a repository's file at two commits, a
+  Debian package's file at two package versions, a site's page under two version or channel folders), by its
+  name, however much was rewritten: a copy when ``REVISION_CONTAINMENT`` of the older lies in the newer (0.4,
+  below the 0.5 of two unrelated texts: the name already says it is the same document; release notes of two
+  versions, one path and two documents, share under 0.05), counted at the cut when it keeps less than half;
 - the crawler's word: a Sphinx source copy names its rendered page (``metadata["source_copy_of"]``), which
   it repeats whatever its markup leaves of the shingles.
 
@@ -90,7 +97,7 @@ from .preference import (
 )
 from .reading import LINE_MIN_CHARS, line_keys
 
-BOILERPLATE_DOCS = 8  # a line in this many documents is a template (version groups stay below it)
+BOILERPLATE_DOCS = 8  # a line in this many documents, other pages than this one's forms, is a template
 NEIGHBOUR_DOCS = 3  # a line in this many documents, all but one of them other pages than this one, is a template
 TEMPLATE_SHARE = 0.2  # ... and goes when such lines hold this share of the words (a few shared headings do not)
 OWN_MIN_TOKENS = 4  # a page left with fewer words of its own (not one shingle) keeps them all: it is a copy of many
@@ -106,6 +113,7 @@ GROWN_RULES = ("version", "date", "rendered")  # what makes a contained text an 
 SIBLING_JACCARD = 0.4  # two pages of one folder under two names are copies from this Jaccard on ...
 SIBLING_CODE_JACCARD = 0.7  # ... two source files or notebooks from this one (a sample or kernel per case) ...
 SIBLING_RULES = (*GROWN_RULES, "current", "original")  # ... or when one is an earlier form or the translation
+REVISION_CONTAINMENT = 0.4  # one file at two revisions or versions (``version_key``) is a copy from this on
 STUB_SHINGLES = 36  # a text with fewer shingles of its own (a redirect, a title and a link) repeats only itself
 HIGH_REDUNDANCY = redundancy.HIGH_REDUNDANCY
 SKETCH_ROWS, SKETCH_BITS = 3, 22
@@ -315,6 +323,60 @@ def page_name(url: str) -> str:
     return name
 
 
+_VERSION_SEGMENT = re.compile(  # a folder that names a state of a tree: a commit, a version, a branch or channel
+    r"(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}|v\d+(?:\.\d+)*|\d+\.\d+(?:\.\d+)*"
+    r"|main|master|trunk|latest|stable|current|dev|develop",
+    re.IGNORECASE,
+)
+
+
+def version_key(url: str) -> str | None:
+    """What one file keeps across the states of its tree, or None when the URL names no state: a code host's
+    file without its revision (``raw.githubusercontent.com/o/r/<commit>/docs/x.md`` → ``o/r/docs/x.md``), a
+    Debian package's file without its version (``clang-14-doc/clang-14/html/X.html`` and
+    ``clang-19-doc/clang-19/html/X.html``: the package's numbers read as one wherever a folder repeats them),
+    a site's page without the folder that names its version or channel (``docs/v1.2/x.html``,
+    ``docs/latest/x.html``, ``docs/stable/x.html``: a dotted or ``v`` version, a commit, a branch; a bare number
+    is no version, ``lecture/2/`` is a chapter). The file name itself is never changed: two files of one folder
+    numbered in a series are two pages."""
+    found = _DEB_DOC.match(url)
+    if found:
+        numbers = set(_DIGITS.findall(found.group(1).rsplit("/", 1)[-1]))
+        if not numbers:
+            return None
+        parts = found.string[found.end() :].split("/")
+        folders = [_DIGITS.sub(lambda m: "#" if m.group(0) in numbers else m.group(0), p) for p in parts[:-1]]
+        return "/".join([neighbourhood(url), *folders, parts[-1]])
+    revision = revision_of(url)
+    if revision is not None:
+        return f"{revision[0]}/{url_path(url).split(f'/{revision[1]}/', 1)[-1]}"
+    parts = url_path(url.split("://", 1)[-1]).split("/")
+    folders = ["@" if _VERSION_SEGMENT.fullmatch(p) else p for p in parts[:-1]]
+    return "/".join([*folders, parts[-1]]) if "@" in folders else None
+
+
+def revised(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, float]]]:
+    """id → [(id of the same file at another revision or version (``version_key``), containment, Jaccard)]: a
+    candidate by its name, as a translation is, however much the file was reworked between the two states (the
+    LSH and the sample find only pairs that kept most of their text)."""
+    groups: dict[str, list[CopyInfo]] = {}
+    for info in infos:
+        key = version_key(info.url) if info.text is not None else None
+        if key is not None:
+            groups.setdefault(key, []).append(info)
+    found: dict[int, list[tuple[int, float, float]]] = {}
+    for members in groups.values():
+        for a, b in itertools.permutations(members, 2):
+            assert a.text is not None and b.text is not None
+            package_a, package_b = _DEB_DOC.match(a.url), _DEB_DOC.match(b.url)
+            if a.url == b.url or (package_a and package_b and package_a.group(1) == package_b.group(1)):
+                continue  # one package's two folders that repeat its numbers (x3/, x4/ of python3-mpi4py) are two pages
+            jaccard = a.text.minhash.jaccard(b.text.minhash)
+            score = redundancy.containment(jaccard, a.text.size, b.text.size)
+            found.setdefault(a.id, []).append((b.id, round(score, 4), round(jaccard, 4)))
+    return found
+
+
 def translation_name(url: str) -> str:
     """The page a translation and its original share (``translated`` compares the pages of one place under one
     such name): ``page_name``, except for a generic name (``README``, ``index``, ``Introduction``) at most one
@@ -417,10 +479,12 @@ class Signer:
         hashes = np.fromiter((hash(k) for k in keys), dtype=np.int64, count=len(keys)).view(np.uint64)
         long_enough = np.fromiter((len(k) >= LINE_MIN_CHARS for k in keys), dtype=bool, count=len(keys))
         drop = (self.counts.count(hashes) >= self.threshold) & long_enough
+        siblings = self.counts.siblings(hashes, name) if self.near_threshold else None
+        if siblings is not None:  # the forms and revisions of this page make no line boilerplate: other pages do
+            drop &= siblings >= self.threshold - 1
         if _has_licence(text) if licence is None else licence:  # line by line only where licence wording is
             drop |= np.fromiter((_LICENCE_LINE.search(k) is not None for k in keys), dtype=bool, count=len(keys))
-        if self.near_threshold:
-            siblings = self.counts.siblings(hashes, name)
+        if siblings is not None:
             template = long_enough & (siblings >= self.near_threshold - 1) & ~drop
             if template.any():
                 words = np.fromiter((len(k.split()) for k in keys), dtype=np.int64, count=len(keys))
@@ -587,6 +651,7 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
             code_lsh.insert(info.id, info.code.minhash, check_duplication=False)
     contained = contained_in(infos)
     translations = translated(infos)
+    states = revised(infos)
     by_url = {info.url: info.id for info in infos}
     place = {info.id: neighbourhood(info.url) for info in infos}
     policy = {info.id for info in infos if _POLICY_FILE.search(info.url)}
@@ -650,10 +715,21 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                     because["rule"] in GROWN_RULES
                     and (_earlier_form(because) or not siblings(info.url, other.url))
                     and not _quoted_source(info, other, because)
-                )
+                ) or (because["rule"] == "complete" and _whole_form(other, info))
                 if better and (grown or one_path_two_revisions(info.url, other.url)):
                     jaccard = info.text.minhash.jaccard(other.text.minhash)
                     best = Copy(round(share, 4), other_id, round(jaccard, 4), "contained", because)
+        for other_id, share, jaccard in states.get(info.id, ()):
+            # one file at two revisions or versions that still shares REVISION_CONTAINMENT of its text: the older
+            # state of the document the newer one replaces, a copy however much was rewritten around what stayed
+            # (counted at the cut when it keeps less than half); the newer state is the one to keep (preference)
+            if share < REVISION_CONTAINMENT or info.text is None:
+                continue
+            score = max(share, HIGH_REDUNDANCY)
+            if score > best.score:
+                better, because = preference(by_id[other_id], info)
+                if better:
+                    best = Copy(round(score, 4), other_id, jaccard, "revision", because)
         for other_id, share in translations.get(info.id, ()):
             # one page in two languages (the same name in one place, a language marked on one path): their words
             # differ, the names, identifiers and numbers both write alike do not
@@ -702,6 +778,40 @@ def _earlier_form(because: dict) -> bool:
     if because["rule"] == "version" and because.get("where") == "url":
         return any(_MARKED_VERSION.search(part) for part in because.get("versions", ()))
     return because["rule"] in SIBLING_RULES
+
+
+_PRINT_FORM = re.compile(  # a manual's one-document form: Sphinx's singlehtml, a print or single-page version
+    r"/(?:singlehtml|print|onepage|single[-_]?page|all[-_]in[-_]one)(?:/|\.html?$)"
+    r"|[-_.](?:print|onepage|singlepage|single[-_]page|all[-_]in[-_]one)\.html?$",
+    re.IGNORECASE,
+)
+
+
+def _whole_form(whole: CopyInfo, part: CopyInfo) -> bool:
+    """Whether ``whole`` is a manual's one-document form that holds ``part``, a page of the same place: a PDF
+    beside HTML, Markdown or text pages (the printed manual: every chapter page lies inside it), or a
+    single-page or print HTML (``singlehtml/``, ``print.html``) beside the multi-page one. The pages are its
+    parts, not pages that quote one another, so the folder guard of ``contained_in``'s pairs does not hold them
+    apart; the whole is kept (``preference``: the complete one), as it holds every page a reader of one would
+    read. Two PDFs, or two pages of one form, are not this: a paper that quotes a page stays a page."""
+    if _site(whole.url) != _site(part.url):
+        return False
+    if whole.kind == "pdf":
+        return part.kind != "pdf"
+    return (
+        whole.kind == "html"
+        and bool(_PRINT_FORM.search(url_path(whole.url)))
+        and not _PRINT_FORM.search(url_path(part.url))
+    )
+
+
+def _site(url: str) -> str:
+    """The place a manual's forms share: a Debian package or a repository (``neighbourhood``), else the host (a
+    documentation site builds ``html/`` and ``singlehtml/`` side by side, two of ``neighbourhood``'s sections)."""
+    if _DEB_DOC.match(url) or revision_of(url) is not None:
+        return neighbourhood(url)
+    parts = _path_parts(url)
+    return parts[0].lower() if parts else ""
 
 
 def _quoted_source(small: CopyInfo, large: CopyInfo, because: dict) -> bool:

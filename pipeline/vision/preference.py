@@ -15,7 +15,8 @@ at a score or rank; the first rule that tells the two apart decides:
        the original over its translation: a path marked with a language (``docs/zh/…``, ``notes.zh.md``)
        is the translation of one not marked, or marked ``en``;
     2. the newer version: the first path segment or title word where the two differ, read as numbers
-       (``llvm-14-doc`` < ``llvm-19-doc``, ``v2.1`` < ``v3.5``);
+       (``llvm-14-doc`` < ``llvm-19-doc``, ``v2.1`` < ``v3.5``), a site's channel folder after a numbered
+       release (``/en/v1.2/`` < ``/en/latest/``, ``/stable/``: ``_channel_order``);
     3. the newer date it shows (metadata, or the latest date written in it), when a month or more apart;
        then, of one routine's page in two precisions (``precision_twins``: ``sgssv_8c.html`` beside
        ``dgssv_8c.html``, BLAS's first letters s, d, c, z), the double-precision one (d, then z, s, c);
@@ -273,6 +274,9 @@ def _version_order(a: str, b: str) -> tuple[int, list[str]]:
     for x, y in zip(parts_a, parts_b, strict=False):
         if x == y:
             continue
+        channel = _channel_order(x, y)
+        if channel:
+            return channel, [x, y]
         nx, ny = _numbers(x), _numbers(y)
         if nx and ny and nx != ny and len(x) < 40 and len(y) < 40:  # not a commit hash or a long name
             letters_x, letters_y = re.sub(r"\d+", "#", x), re.sub(r"\d+", "#", y)
@@ -285,6 +289,21 @@ def _version_order(a: str, b: str) -> tuple[int, list[str]]:
             order = 1 if longer is parts_a else -1
             return order, [" ".join(parts_a), " ".join(parts_b)]
     return 0, []
+
+
+_CHANNEL = re.compile(r"latest|stable|current|main|master|trunk|dev|develop", re.IGNORECASE)
+_RELEASE = re.compile(r"v?\d+(?:\.\d+)+|v\d+", re.IGNORECASE)
+
+
+def _channel_order(x: str, y: str) -> int:
+    """+1 when ``x`` is a channel folder (``latest``, ``stable``, ``main`` …) and ``y`` a numbered release
+    (``v1.2``, ``2.0``), -1 the other way, 0 otherwise: a documentation site's ``/en/latest/`` page is its current
+    state, a release folder a past one (as a repository's branch is current against a commit, ``_current``).
+    Two channels, or two releases, are not ordered here."""
+    for first, second, order in ((x, y, 1), (y, x, -1)):
+        if _CHANNEL.fullmatch(first) and _RELEASE.fullmatch(second):
+            return order
+    return 0
 
 
 _VERSION_WORD = re.compile(r"\(?(?:v|version\s*|rev\s*)\d+(?:\.\d+)*\)?|\d+\.\d+(?:\.\d+)*", re.IGNORECASE)
