@@ -1211,6 +1211,27 @@ def test_the_learned_topic_counts_less_where_the_senses_read_another_field():
     assert topic.learned_weight(topic.Evidence(0.0, 1.0, [], {}, None, 1.0)) == 0.0
 
 
+def test_the_learned_topic_counts_in_full_only_where_the_profile_finds_the_topic():
+    from pipeline.profile import DEFAULT_PROFILE, load_profile
+    from pipeline.resources import data_dir
+
+    matcher = topic.TopicMatcher(load_profile(data_dir() / "profiles" / DEFAULT_PROFILE))
+    nothing = matcher.evidence({}, 800)  # a GPU project's copyright file: no profile term at all
+    thin = matcher.evidence({"cuda": 6, "gpu": 2}, 200)  # a sample's build README: CUDA, and its subject elsewhere
+    # a chapter deep in the field: evidence 1.5 or more (one technical page in twelve of the labelled set)
+    deep = matcher.evidence(
+        {"shared memory": 8, "warp": 8, "coalesced": 6, "bank conflict": 5, "occupancy": 5, "tensor core": 5}
+        | {"thread block": 6, "cuda": 8, "ptx": 4, "tiling": 5, "kernel launch": 4, "memory bandwidth": 4}
+        | {"warp shuffle": 4, "software pipelining": 4, "register pressure": 4, "l2 cache": 4},
+        600,
+    )
+    assert nothing.score == 0 and topic.evidence_weight(nothing) == pytest.approx(topic.LEARNED_FLOOR)
+    assert topic.LEARNED_FLOOR < topic.evidence_weight(thin) < topic.evidence_weight(deep)
+    assert deep.score >= topic.LEARNED_FULL_EVIDENCE and topic.evidence_weight(deep) == 1.0
+    # the senses' discount and the evidence's multiply: the scorer and training take the product
+    assert topic.learned_share(thin) == pytest.approx(topic.learned_weight(thin) * topic.evidence_weight(thin))
+
+
 def test_show_says_when_the_learned_topic_counts_less():
     from shijie.explain import reasons
 

@@ -11,7 +11,8 @@ hold the reasons for ``shijie show``; ``pipeline.score.score_corpus`` runs it ov
              the learned topic probability and words value right away; nothing keeps the text
     corpus   cosine of every document to the profile vector in the corpus's TF-IDF space;
              relevance  = profile score (topic.relevance), blended RELEVANCE_BLEND with the learned topic
-                          probability (× topic.learned_weight: less where the senses read another field)
+                          probability (× topic.learned_share: less where the senses read another field,
+                          and where the profile's terms find little of the topic)
                           when the profile is the one the model was trained with
                           (an other --topic/--profile: the profile score alone), moved three tenths of the
                           way towards the floor of its source's other pages (neighbours.py: the level nine in
@@ -249,7 +250,7 @@ def score_rows(
     relevance_of: dict[int, dict] = {}
     value_of: dict[int, tuple[float, dict]] = {}
     read = [topic.relevance(doc.reading.evidence, float(cosine[i])) for i, doc in enumerate(docs)]
-    weights = [topic.learned_weight(doc.reading.evidence) for doc in docs]
+    weights = [topic.learned_share(doc.reading.evidence) for doc in docs]
     own = np.array(
         [
             p if doc.topic_p is None else (1 - RELEVANCE_BLEND) * p + RELEVANCE_BLEND * doc.topic_p * weight
@@ -272,7 +273,8 @@ def score_rows(
             "profile_score": round(profile_score, 4),
             **parts,
             "learned_topic": None if doc.topic_p is None else round(doc.topic_p, 4),
-            "learned_weight": round(weights[i], 4),
+            "learned_weight": round(topic.learned_weight(r.evidence), 4),  # the senses' share (explain.py)
+            "learned_evidence_weight": round(topic.evidence_weight(r.evidence), 4),
             "own_score": round(float(own[i]), 4),
             "source_neighbours": None if np.isnan(beside[i]) else round(float(beside[i]), 4),
             "source_lift": round(float(lifted[i] - own[i]), 4),

@@ -38,10 +38,11 @@ phase 9 test7, since phase 10 test8; never test9, the held-out split):
    Spearman as scored mean 0.634 -> 0.645, worst split (test5) 0.411 -> 0.452 (docs/perf.md, phase 7: value).
 4. relevance labels, on the out-of-fold relevance of every document fitted on (since phase 6 moved towards the
    other pages of its source, ``lifted``, as the scorer moves it; since phase 7 the learned topic probability
-   counts × ``topic.learned_weight``, as in the scorer): ``medium`` at the lowest
-   relevance that at most ``OFF_MEDIUM`` of the off-topic documents reach, ``high`` at the lowest that at most
-   ``OFF_HIGH`` of off-topic and ``ADMIN_HIGH`` of the administrative ones reach (high: what a kernel
-   engineer would read; administrative pages about the same tools stay below it). The same rule gives a
+   counts × ``topic.learned_weight``, since phase 11 × ``topic.learned_share``, as in the scorer): ``medium``
+   at the lowest relevance that at most ``OFF_MEDIUM`` of the off-topic documents reach, ``high`` at the
+   lowest that at most ``OFF_HIGH`` of off-topic and ``ADMIN_HIGH`` of the administrative ones reach (high:
+   what a kernel engineer would read; administrative pages about the same tools stay below it). The same rule
+   gives a
    second pair for the profile score alone, which a ``--topic`` or ``--profile`` of the user's gets (the
    learned topic model knows the default topic only). ``OFF_MEDIUM`` is 5% since phase 4 (4% before): on the
    leave-families-out figures over the four splits, 4% left technical pages at "medium" or above at 0.783 and
@@ -233,8 +234,9 @@ def value_features(samples: list[Sample], words: dict[str, np.ndarray], profile_
     """The value model's named features (the scorer builds the same ones, scorer.score_rows)."""
     structure = [n for n in samples[0].structure if n not in VALUE_LEFT_OUT]
     names = structure + [f"type:{t}" for t in TYPES] + list(VALUE_EXTRA)
-    # the learned topic probability as the scorer takes it: discounted where the senses read another field (topic.py)
-    learned = words["topic"] * np.array([topic.learned_weight(s.reading.evidence) for s in samples])
+    # the learned topic probability as the scorer takes it: discounted where the senses read another field and where
+    # the profile finds little of the topic (topic.learned_share)
+    learned = words["topic"] * np.array([topic.learned_share(s.reading.evidence) for s in samples])
     relevance = lifted((1 - blend) * profile_score + blend * learned, samples)
     types = content_types_of(samples, words["types"])
     rows = []
