@@ -106,8 +106,10 @@ def test_relevant_guide_ranks_first_and_off_topic_last(corpus):
     # it apart, and curation drops it by that, never by value)
     assert {scored[0].id, scored[1].id} == {ids["guide"], ids["mirror"]}
     # well above the curation cut (40): 74 with phase 4's model, 69 with phase 5's (the value model retrained
-    # with within-family pairs; this guide is one paragraph written four times)
-    assert scored[0].relevance == "high" and scored[0].value >= 60 and by_id(scored)[ids["mirror"]].redundancy == "high"
+    # with within-family pairs; this guide is one paragraph written four times), 59 with phase 11's (the value
+    # model's ordinal targets, B and technical C further apart, rescaled to the old scale: the toy page's level
+    # moved by a few points, its rank did not)
+    assert scored[0].relevance == "high" and scored[0].value >= 55 and by_id(scored)[ids["mirror"]].redundancy == "high"
     assert scored[-1].id == ids["python"] and scored[-1].relevance == "low" and scored[-1].value < 30
     guide_type = by_id(scored)[ids["guide"]].components["type"]
     assert guide_type["type"] in TEACHING_TYPES and not guide_type["admin"]

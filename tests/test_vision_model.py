@@ -587,6 +587,20 @@ def test_the_value_reads_the_subject_kernel_code_names_and_the_type_model_does_n
     assert signals.VALUE_ONLY.isdisjoint(load_model().doctype["features"])  # the type model keeps its inputs
 
 
+def test_the_value_targets_keep_tiers_in_order_and_technical_c_near_the_non_technical_pages():
+    from pipeline.vision.labelled import Label
+    from pipeline.vision.training import target, value_target
+
+    def label(relevance: str, tier: str) -> Label:
+        return Label("gh:our/toy", "our-toy", "github", "", "0" * 40, "page.md", "", relevance, tier, "guide", "", "")
+
+    a, b, c = (value_target(label("technical", tier)) for tier in "ABC")
+    assert a > b > c > 0.0
+    assert b - c > c  # C sits nearer the off-topic and administrative pages than B does
+    assert value_target(label("off", "C")) == value_target(label("admin", "C")) == 0.0
+    assert target(label("technical", "B")) == pytest.approx(0.67)  # the words-value model keeps its own targets
+
+
 def test_training_never_reads_the_held_out_split():
     code = (
         "import sys; sys.argv=['x']; sys.path.insert(0, 'tools'); import train_vision; train_vision.load('test9', None)"
