@@ -1349,3 +1349,22 @@ def test_a_page_is_shown_administrative_only_when_the_administrative_types_outwe
     assert decide_type([0.19, 0.10, 0.16, 0.14, 0.12, 0.29], classes) == "install"  # 0.58 administrative
     assert decide_type([0.30, 0.05, 0.25, 0.15, 0.20, 0.05], classes) == "guide"  # 0.40 administrative
     assert decide_type([0.0, 0.0, 0.0, 0.0, 1.0, 0.0], classes) == "other"
+
+
+def test_another_fields_words_keep_the_sense_agreement_and_the_relevance_between_0_and_1():
+    from pipeline.profile import DEFAULT_PROFILE, load_profile
+    from pipeline.resources import data_dir
+
+    matcher = topic.TopicMatcher(load_profile(data_dir() / "profiles" / DEFAULT_PROFILE))
+    others = [t for t, w in matcher.terms.items() if w < 0]
+    assert len(others) >= 8
+    # one word of the field among many of other fields (rendering, model recipes): the negative terms must not
+    # enter the senses' share, nor turn the general terms' confirmation negative
+    for field_word in ("gpu", "quantization", "kernel"):
+        for n in (1, 3, 8):
+            for count in (1, 8):
+                evidence = matcher.evidence({field_word: count, **{t: 5 for t in others[:n]}}, 3000)
+                assert 0.0 <= evidence.agreement <= 1.0
+                for cosine in (-0.4, 0.0, 0.3):
+                    score, parts = topic.relevance(evidence, cosine)
+                    assert 0.0 <= score <= 1.0 and parts["cosine"] >= 0.0

@@ -319,7 +319,7 @@ def score_rows(
         mark_points = 0.0
         if marks_p is not None:
             mark_points = MARK_POINTS * (2 * float(marks_p[i]) - 1)
-        gate = min(1.0, score / cuts[0]) ** 2 if cuts[0] > 0 else 1.0
+        gate = min(1.0, max(0.0, score) / cuts[0]) ** 2 if cuts[0] > 0 else 1.0
         type_gate = 1.0 - ADMIN_GATE * admin_of[i]
         value_of[r.id] = (
             (value + mark_points) * gate * type_gate,

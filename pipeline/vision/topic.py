@@ -16,7 +16,7 @@ For a document with ``words`` tokens in which profile term t (weight w_t) occurs
                  one GPU-heavy scale asked of it (phase 4, docs/perf.md); negative terms outside the domains
                  (another field's words: rendering's swapchains and rasterization, phase 5) count against the
                  whole and against each domain alike, so no domain's evidence escapes them
-    agreement  = Σ_t w_t sat(c_t) sense_t / Σ_t w_t sat(c_t)            # how much of it the senses keep
+    agreement  = Σ_t⁺ w_t sat(c_t) sense_t / Σ_t⁺ w_t sat(c_t)          # how much of it the senses keep (w_t > 0)
     cosine     = TF-IDF cosine of the document to the profile (its text and its terms), × agreement
     relevance  = EVIDENCE_SHARE × (1 − exp(−evidence / EVIDENCE_FULL)) + (1 − EVIDENCE_SHARE) × (1 − exp(−cosine / COSINE_FULL))
 
@@ -101,6 +101,7 @@ class TopicMatcher:
 
     def evidence(self, found: dict[str, int], words: int) -> Evidence:
         raw = specific = general = 0.0
+        field_raw = field_specific = field_general = 0.0  # the field's own terms (weight > 0): what the senses judge
         occurrences = other_sense = 0.0
         matched = []
         senses = {}
@@ -121,13 +122,20 @@ class TopicMatcher:
                 general += part * factor
             else:
                 specific += part * factor
+            if weight > 0:
+                field_raw += part
+                if term in self.general:
+                    field_general += part * factor
+                else:
+                    field_specific += part * factor
             domain = self.domain_of.get(term)
             if domain is not None:
                 by_domain.setdefault(domain, [0.0, 0.0])[term in self.general] += part * factor
             elif weight < 0:
                 against += part * factor
             matched.append((part * factor, term, count, weight, factor))
-        confirm = min(1.0, specific / self.scale / self.needs) if self.needs > 0 else 1.0
+        # 0..1: a page whose specific evidence is net negative (another field's words) confirms nothing
+        confirm = min(1.0, max(0.0, specific) / self.scale / self.needs) if self.needs > 0 else 1.0
         # a page whose matched words are mostly an ambiguous term in its other sense is about that other thing
         dominant = (1 - other_sense / occurrences) ** 2 if occurrences else 1.0
         kept = (specific + general * confirm) * dominant
@@ -142,13 +150,16 @@ class TopicMatcher:
             }
             for _, t, c, w, f in matched[:TOP_TERMS]
         ]
-        agreement = kept / raw if raw > 0 else 1.0
+        # over the field's own terms only: with another field's (negative) terms in both sums the ratio leaves
+        # 0..1 (a page of model recipes once read -50 and blew its cosine up to -6e13)
+        field_kept = (field_specific + field_general * confirm) * dominant
+        agreement = field_kept / field_raw if field_raw > 0 else 1.0
         score, strongest = kept / self.scale, None
         for domain, (own, confirming) in by_domain.items():
             scale = self.domain_scale.get(domain)
             if not scale:
                 continue
-            own_confirm = min(1.0, own / scale / self.needs) if self.needs > 0 else 1.0
+            own_confirm = min(1.0, max(0.0, own) / scale / self.needs) if self.needs > 0 else 1.0
             alone = (own + against + confirming * own_confirm) * dominant / scale
             if alone > score:
                 score, strongest = alone, domain
