@@ -3,19 +3,19 @@
     python tools/train_vision.py [--lofo] [--tune] [--out data/vision/model.json]
     python tools/train_vision.py --lofo-only
 
-Reads the train, dev, test and test2 to test8 splits (data/vision/splits.toml) of the labels
+Reads the train, dev, test and test2 to test9 splits (data/vision/splits.toml) of the labels
 (data/vision/labels), the texts from Debian packages and the GitHub cache ($SHIJIE_VISION_CACHE), through the same
 reading the scorer does, and refuses to train when any of those documents is missing or its bytes differ from the
-labelled SHA-256: the weights would not be the ones the labels describe. It never reads test9, the held-out split
-of phase 10, nor any split it does not name (``load`` refuses any split but ``TRAINING_SPLITS``): the coordinator
-scores test9 once, with benchmarks/vision_eval.py.
+labelled SHA-256: the weights would not be the ones the labels describe. It never reads test10, the held-out split
+of phase 12, nor any split it does not name (``load`` refuses any split but ``TRAINING_SPLITS``): the coordinator
+scores test10 once, with benchmarks/vision_eval.py.
 
-Protocol (phase 10, 2026-12-05). test8 was scored and reported at the end of phase 9 (as test7 was at the end of
-phase 8), so it is training data like the nine splits before it: the shipped model is fitted on all ten
-(every labelled family but test9's; the value model's word inputs out-of-fold by family,
+Protocol (phase 12, 2026-12-05). test9 was scored and reported at the end of phase 11 (as test8 was at the end of
+phase 10), so it is training data like the ten splits before it: the shipped model is fitted on all eleven
+(every labelled family but test10's; the value model's word inputs out-of-fold by family,
 pipeline/vision/training.py), with the regularisation chosen on dev in phase 1 (``SETTINGS``: the grid below
 fitted on train, scored on dev) and kept, because the out-of-fold figures over the training splits judge it
-(docs/perf.md, phases 3 to 10) and an inner search over 24 settings x 10 folds would take an hour on this machine;
+(docs/perf.md, phases 3 to 11) and an inner search over 24 settings x 11 folds would take an hour on this machine;
 ``--tune`` repeats the choice (fit on every training split but dev, score on dev). The relevance cuts are
 calibrated on the out-of-fold relevance of all training splits' families (each family's relevance from word
 models fitted without it, then moved towards the other pages of its source, pipeline/vision/neighbours.py, as
@@ -60,7 +60,7 @@ WORD_GRID = [
 VALUE_ALPHAS = (10.0, 30.0, 100.0)
 BLENDS = (0.5,)
 # the word and value regularisation, chosen on dev in phase 1 (the grid above, fitted on train) and kept: the
-# out-of-fold figures over the training splits judge them (docs/perf.md, phases 3 to 10); --tune chooses again.
+# out-of-fold figures over the training splits judge them (docs/perf.md, phases 3 to 11); --tune chooses again.
 # c_type since phase 6: 0.03, the best of 1, 0.3, 0.1, 0.03, 0.01, 0.003 by the type model's accuracy
 # leave-families-out over the six splits (0.548 at 1.0 -> 0.575, macro-F1 0.514 -> 0.553); with it the value as
 # scored, out of fold, Spearman 0.668 -> 0.673 and traps 0.992 -> 0.995, relevance unchanged. At 1.0 the six-split
@@ -72,12 +72,12 @@ SETTINGS = {"c_topic": 1.0, "alpha_words": 3.0, "c_type": 0.03}
 # left out in turn, Spearman as scored mean / worst split 0.641 / 0.440 -> 0.647 / 0.449 (alpha 100: 0.646 / 0.436;
 # 1000: 0.641 / 0.442; alpha 300 with the relevance kept as an input: 0.642 / 0.454, test7 0.531 against 0.555)
 SETTINGS_VALUE_ALPHA = 300.0
-# never test9: the held-out split of phase 10 (test8, held out in phase 9, was scored and reported)
-TRAINING_SPLITS = ("train", "dev", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8")
+# never test10: the held-out split of phase 12 (test9, held out in phase 11, was scored and reported)
+TRAINING_SPLITS = ("train", "dev", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9")
 
 
 def load(split: str, profile) -> list[training.Sample]:
-    if split not in TRAINING_SPLITS:  # test9 is held out: the coordinator scores it once, with vision_eval
+    if split not in TRAINING_SPLITS:  # test10 is held out: the coordinator scores it once, with vision_eval
         sys.exit(f"refusing to read split {split!r}: this tool reads only {', '.join(TRAINING_SPLITS)}")
     splits = load_splits()
     labels = select(load_labels(), split, splits)
@@ -266,14 +266,14 @@ def main() -> None:
         )
         print(f"chosen on dev: {settings}, value alpha {alpha}, blend {blend}")
 
-    # the shipped model: every labelled family but test9's; the cuts on out-of-fold relevance (by family)
+    # the shipped model: every labelled family but test10's; the cuts on out-of-fold relevance (by family)
     models, value, oof_relevance = fit_all(samples, settings, profile, alpha, blend)
     thresholds = training.calibrate(samples, oof_relevance)
     alone = training.calibrate(samples, training.lifted(training.profile_scores(samples, profile), samples))
     thresholds |= {"profile_medium": alone["medium"], "profile_high": alone["high"]}
     provenance = {
         # only what the fit read: the label files holding a training family, and those families' splits, so
-        # that a held-out split added later (test9) changes neither, and the model stays reproducible
+        # that a held-out split added later (test10) changes neither, and the model stays reproducible
         "labels": {p.name: training.sha256_of(p) for p in training_label_files(samples)},
         "splits": training_splits_digest(),
         "profile": training.sha256_of(profile_file),
