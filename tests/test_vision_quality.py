@@ -92,7 +92,18 @@ relevance AUC 0.966 (the target), Spearman 0.5999 (floor 0.59: a hair under the 
 1.0, false copy flags 0.6%, technical pages high/medium 0.845, off-topic high/medium 1.3% (the targets),
 near-copy recall 0.647 (0.64: mpi4py-fft's Sphinx sources, Octave's reference card in other paper sizes, a
 StarPU example's compiler variant missed), the copy to keep kept 0.933 (0.93). Short of the targets in three
-places, and said so.
+places, and said so. Since phase 10 test8 is training data too (its floors stay where phase 9 measured them).
+
+``test9`` is the held-out split of phase 11: 20 sources labelled after test8 was scored (docs/perf.md, "test9"),
+read by no training and no choice of the Vision, scored once by the merged phase 11. Its Debian part (183
+documents: PAPI, libpfm4, gperftools, GROMACS, intel-gpu-tools; CMake, Blitz++, Charliecloud, SystemTap and libvc
+mostly off-topic or administrative) measured: relevance AUC 0.558 (floor 0.55: the hardware-counter libraries' man
+pages read low, array-library and container pages at medium), Spearman 0.445 (0.44), traps below the median 0.875
+(0.87: GROMACS's install guide and performance release notes), near-copy recall 0.96 and false copy flags 0.6% (the
+targets), the copy to keep kept 0.955 (0.95), technical pages high/medium 0.333 (0.33), off-topic high/medium 22.4%
+(0.23). The furthest from the issue's targets of any held-out split, and said so; since phase 12 it is training
+data (its floors stay where phase 11 measured them, as regression floors: in sample it reads AUC 0.788, off-topic
+5.3%).
 
 Phase 11 (rel12: the learned topic probability counts in full only where the profile's terms find the topic,
 ``topic.evidence_weight``) lowers two in-sample AUC floors: with a model retrained on the ten training splits, the
@@ -100,6 +111,11 @@ Debian part of test2 measures 0.986 (floor 0.99 -> 0.98) and of test3 0.965 (0.9
 probability was fitted on these very pages, and it now counts less where their profile evidence is thin; out of
 fold, the figures that judge a change, test3's AUC (all origins) stays 0.952 and test2's falls 0.964 -> 0.956, the worst
 split's (test6, 0.9388) does not move, and the worst split's off-topic share falls 12.3% -> 10.4%.
+
+Phase 12 (test9 joins training) lowers two more: the medium cut is calibrated so that 5% of the training folds'
+off-topic pages reach it, and test9 brings off-topic pages that read high (array-library and container pages of
+HPC), so the cut rises (0.2415 -> 0.2537) and Debian technical pages just under it fall to low: test6's Debian part
+measures 0.656 technical high/medium (floor 0.67 -> 0.65), test8's 0.793 (the target 0.8 -> 0.79).
 
 ``dev`` keeps its floors of phase 1: the issue's targets, two lower where dev's Debian part misses them
 (technical high/medium 0.6, measured 0.796 in phase 4; traps 0.9, measured 1.0).
@@ -159,7 +175,7 @@ FLOORS = {
         "relevance_auc": (">=", 0.87),
         "spearman": (">=", 0.43),
         "false_flags": ("<=", 0.03),
-        "technical_high_medium": (">=", 0.67),
+        "technical_high_medium": (">=", 0.65),  # phase 12: 0.656 (the docstring's last paragraph)
         "off_high_medium": ("<=", 0.14),
     },
     "test7": {
@@ -175,6 +191,16 @@ FLOORS = {
         "spearman": (">=", 0.59),
         "copy_recall": (">=", 0.64),
         "newer_kept": (">=", 0.93),
+        "technical_high_medium": (">=", 0.79),  # phase 12: 0.793 (the docstring's last paragraph)
+    },
+    "test9": {
+        **TARGETS,
+        "relevance_auc": (">=", 0.55),
+        "spearman": (">=", 0.44),
+        "traps_below_median": (">=", 0.87),
+        "newer_kept": (">=", 0.95),
+        "technical_high_medium": (">=", 0.33),
+        "off_high_medium": ("<=", 0.23),
     },
     "dev": {**TARGETS, "technical_high_medium": (">=", 0.6), "traps_below_median": (">=", 0.9)},
 }
