@@ -77,9 +77,7 @@ def test_test5_holds_what_a_held_out_split_needs_and_training_refuses_test10():
     counts = {r: sum(label.relevance == r for label in debian) for r in labelled.RELEVANCE}
     assert counts["technical"] >= 40 and counts["admin"] >= 20 and counts["off"] >= 15
     assert sum(bool(label.dup_of) for label in debian) >= 3
-    code = (
-        "import sys; sys.argv=['x']; sys.path.insert(0, 'tools'); import train_vision; train_vision.load('test10', None)"
-    )
+    code = "import sys; sys.argv=['x']; sys.path.insert(0, 'tools'); import train_vision; train_vision.load('test10', None)"
     repo = Path(__file__).resolve().parent.parent
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=repo, timeout=120)
     assert result.returncode == 1 and "refusing to read split 'test10'" in result.stderr
