@@ -1148,6 +1148,32 @@ def test_the_current_revision_of_a_repository_is_kept_even_when_the_past_one_is_
     assert found[9].duplicate_of == 8 and found[9].because["versions"] == ["latest", "v1.2"]
 
 
+def test_a_name_marked_as_a_past_state_is_the_copy_even_when_it_is_the_longer_one():
+    from pipeline.vision.preference import _version_order
+
+    repo = "https://raw.githubusercontent.com/org/handbook/abc1234"  # one commit: no revision tells them apart
+    longer = PAGE + "".join(f"\n\nA first-edition aside {i} on a library call since renamed." for i in range(6))
+    first = _info(1, f"{repo}/chapters_v1/02.03-queues.ipynb", longer, kind="text")  # the first edition, kept
+    current = _info(2, f"{repo}/chapters/02.03-queues.ipynb", PAGE, kind="text")  # beside the current one
+    found = copies.measure([first, current])
+    assert found[1].duplicate_of == 2 and found[1].because["rule"] == "version" and found[2].duplicate_of is None
+    assert found[1].because["versions"] == ["chapters", "chapters_v1"]  # the kept copy's part first
+    for old, new in (  # a past-state word after or before the name, or a folder of past states
+        ("docs/guide-old/a.md", "docs/guide/a.md"),
+        ("docs/legacy_guide/a.md", "docs/guide/a.md"),
+        ("docs/archive/a.md", "docs/a.md"),
+        ("docs/deprecated/api/a.md", "docs/api/a.md"),
+    ):
+        assert _version_order(old, new)[0] == -1 and _version_order(new, old)[0] == 1
+    assert _version_order("notes-v2.html", "notes.html")[0] == 1  # a second version is still the newer
+    for a, b in (  # no mark of a past state: a release of its own, a word that only ends in one, a page named so
+        ("docs/notes_v1.5/a.md", "docs/notes/a.md"),
+        ("docs/bold/a.md", "docs/b/a.md"),
+        ("docs/guide/old", "docs/guide"),
+    ):
+        assert _version_order(a, b)[0] == 0
+
+
 def test_show_can_say_every_reason_a_copy_is_kept_and_every_signal_that_found_it():
     from pipeline.vision.preference import RULE_WEIGHT
     from shijie.text import CATALOGUE

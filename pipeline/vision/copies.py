@@ -85,6 +85,7 @@ from .. import redundancy
 from . import analysis
 from .preference import (
     LANGUAGES,
+    PAST_MARK,
     RULE_WEIGHT,
     CopyInfo,
     language_of,
@@ -773,10 +774,10 @@ _MARKED_VERSION = re.compile(r"(?:^|[-_. ])(?:v|version|rev)[-_ ]?\d|\d+\.\d+", 
 def _earlier_form(because: dict) -> bool:
     """Whether the preference's reason says one page is an earlier form (or the translation) of the other
     (``SIBLING_RULES``). Between two files of one folder, a number in their names is a version only when the
-    name marks it so (``notes-v2``, ``guide-1.2``): files numbered in a series (``ch01``/``ch02``,
+    name marks it so (``notes-v2``, ``guide-1.2``, ``notes-old``: ``preference.PAST_MARK``): files numbered in a series (``ch01``/``ch02``,
     ``50_forward``/``51_backward``, Doxygen's ``a00197``/``a00198``) are siblings, not versions."""
     if because["rule"] == "version" and because.get("where") == "url":
-        return any(_MARKED_VERSION.search(part) for part in because.get("versions", ()))
+        return any(_MARKED_VERSION.search(part) or PAST_MARK.search(part) for part in because.get("versions", ()))
     return because["rule"] in SIBLING_RULES
 
 

@@ -269,8 +269,13 @@ def _numbers(text: str) -> tuple[int, ...]:
 def _version_order(a: str, b: str) -> tuple[int, list[str]]:
     """+1 when ``a`` reads as a newer version than ``b`` at the first place they differ, -1 older, 0 unknown;
     and the two parts that differ. A name with a version suffix is newer than the same name without one
-    (``notes-v2.html`` after ``notes.html``, "Tuning guide v2" after "Tuning guide": the first has none)."""
+    (``notes-v2.html`` after ``notes.html``, "Tuning guide v2" after "Tuning guide": the first has none); a name
+    marked as a past state is older than the same name without the mark (``guide_v1/`` or ``guide-old/`` before
+    ``guide/``, ``legacy/api.md`` before ``api.md``: ``_suffixed``, ``_archived``)."""
     parts_a, parts_b = re.split(r"[/\s]+", a.strip()), re.split(r"[/\s]+", b.strip())
+    archived = _archived(parts_a, parts_b)
+    if archived:  # one path is the other with a folder that keeps past states (``legacy/``, ``archive/``)
+        return archived, [" ".join(parts_a), " ".join(parts_b)]
     for x, y in zip(parts_a, parts_b, strict=False):
         if x == y:
             continue
@@ -315,14 +320,44 @@ _VERSION_SUFFIX = re.compile(r"[-_. ]?(?:v|version|rev)(\d+)(?:\.\d+)*", re.IGNO
 _EXTENSION = re.compile(r"\.(?:html?|md|rst|txt|pdf)$", re.IGNORECASE)
 
 
+_PAST_WORDS = "old|older|legacy|archive|archived|deprecated|obsolete|previous|prev|outdated|attic|bak|backup"
+PAST_MARK = re.compile(rf"(?:^|[-_. ])(?:{_PAST_WORDS})(?:$|[-_. ])", re.IGNORECASE)
+"""A name part that marks a past state: ``guide-old``, ``legacy_docs``, ``notes.bak``, an ``archive`` folder."""
+_PAST_SUFFIX = re.compile(rf"[-_. ](?:{_PAST_WORDS})", re.IGNORECASE)
+_PAST_PREFIX = re.compile(rf"(?:{_PAST_WORDS})[-_. ]", re.IGNORECASE)
+_PAST_FOLDER = re.compile(_PAST_WORDS, re.IGNORECASE)
+
+
 def _suffixed(x: str, y: str) -> int:
-    """+1 when ``x`` is ``y`` with a version suffix of 2 or more (``notes-v2`` vs ``notes``), -1 the other way."""
+    """+1 when ``x`` is ``y`` with a version suffix of 2 or more (``notes-v2`` vs ``notes``), -1 the other way;
+    and -1 when ``x`` is ``y`` marked as a past state, +1 the other way: a first-version suffix (``notes_v1``,
+    ``guide-version1``: a name gets it when a newer version takes the plain name, as a book's first-edition
+    folder beside the current one) or a past-state word before or after it (``notes-old``, ``legacy_notes``)."""
     x, y = _EXTENSION.sub("", x), _EXTENSION.sub("", y)
     for longer, shorter, order in ((x, y, 1), (y, x, -1)):
         if shorter and longer.startswith(shorter) and len(longer) - len(shorter) <= 12:
-            found = _VERSION_SUFFIX.fullmatch(longer[len(shorter) :])
-            if found and int(found.group(1)) >= 2:
-                return order
+            tail = longer[len(shorter) :]
+            found = _VERSION_SUFFIX.fullmatch(tail)
+            if found:
+                if int(found.group(1)) >= 2:
+                    return order
+                if "." not in tail[1:]:  # v1, v0; not v1.5, a release of its own
+                    return -order
+            if _PAST_SUFFIX.fullmatch(tail):
+                return -order
+        if shorter and longer.endswith(shorter) and _PAST_PREFIX.fullmatch(longer[: len(longer) - len(shorter)]):
+            return -order
+    return 0
+
+
+def _archived(parts_a: list[str], parts_b: list[str]) -> int:
+    """-1 when ``parts_a`` is ``parts_b`` with one more part that names a place for past states (``docs/legacy/
+    api.md`` beside ``docs/api.md``, ``archive/``, ``old/``, ``deprecated/``), +1 the other way, 0 otherwise."""
+    for longer, shorter, order in ((parts_a, parts_b, -1), (parts_b, parts_a, 1)):
+        if len(longer) == len(shorter) + 1:
+            for i, part in enumerate(longer):
+                if i < len(shorter) and _PAST_FOLDER.fullmatch(part) and longer[:i] + longer[i + 1 :] == shorter:
+                    return order
     return 0
 
 
