@@ -1174,6 +1174,24 @@ def test_a_name_marked_as_a_past_state_is_the_copy_even_when_it_is_the_longer_on
         assert _version_order(a, b)[0] == 0
 
 
+def test_a_text_file_repeats_its_own_rendered_page_first_not_a_sibling_that_shares_more():
+    folder = "file:///usr/share/doc/kit/examples"
+    entries = _paragraphs(30, "Example")
+    by_keyword = entries + "\n\n" + _paragraphs(4, "Keyword")  # the same entries, grouped under keywords
+    rendered = _paragraphs(3, "Navigation") + "\n\n" + entries.split("\n\n", 3)[3]  # its page, chrome around
+    infos = [
+        _info(1, f"{folder}/index.txt", entries, kind="text"),
+        _info(2, f"{folder}/index.html", rendered),
+        _info(3, f"{folder}/keyword-index.txt", by_keyword, kind="text"),
+        _info(4, f"{folder}/keyword-index.html", by_keyword),
+    ]
+    found = copies.measure(infos)
+    assert found[1].duplicate_of == 2 and found[1].score >= copies.HIGH_REDUNDANCY
+    assert found[3].duplicate_of == 4
+    alone = copies.measure([infos[0], infos[2], infos[3]])  # with no page of its name, the sibling it repeats
+    assert alone[1].duplicate_of in (3, 4)
+
+
 def test_show_can_say_every_reason_a_copy_is_kept_and_every_signal_that_found_it():
     from pipeline.vision.preference import RULE_WEIGHT
     from shijie.text import CATALOGUE

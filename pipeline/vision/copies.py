@@ -93,6 +93,7 @@ from .preference import (
     precision_of,
     precision_twins,
     preference,
+    rendered_twins,
     revision_of,
     url_path,
 )
@@ -674,7 +675,7 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
 
     result: dict[int, Copy] = {}
     for info in infos:
-        best = NO_COPY
+        best = twin = NO_COPY  # twin: the page this one was rendered into, beside it under its name
         for signal, lsh, own in (("text", text_lsh, info.text), ("code", code_lsh, info.code)):
             if own is None:
                 continue
@@ -687,7 +688,9 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                     continue
                 jaccard = own.minhash.jaccard(theirs.minhash)
                 score = redundancy.containment(jaccard, own.size, theirs.size)
-                if (signal == "code" and score < CODE_CONTAINMENT) or score <= best.score:
+                if (signal == "code" and score < CODE_CONTAINMENT) or (
+                    score <= best.score and (score < HIGH_REDUNDANCY or not rendered_twins(other, info))
+                ):
                     continue
                 if signal == "text" and stubs(info, other):
                     continue
@@ -700,8 +703,14 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                     and siblings(info.url, other.url)
                 ):
                     continue  # two pages of one template: one folder, two names, half their text shared at most
-                if better:  # only a better copy to keep makes this one redundant
+                if better and score > best.score:  # only a better copy to keep makes this one redundant
                     best = Copy(round(score, 4), other_id, round(jaccard, 4), signal, because)
+                if better and score >= HIGH_REDUNDANCY and score > twin.score and rendered_twins(other, info):
+                    twin = Copy(round(score, 4), other_id, round(jaccard, 4), signal, because)
+        if twin.duplicate_of is not None:
+            # a Markdown or text file and the HTML page of its name beside it: it repeats its own rendering first,
+            # though a sibling page (an index by keyword beside one by name) shares a little more of its text
+            best = twin
         for other_id, share in contained.get(info.id, ()):
             # a small text inside a much larger one: Jaccard is low, the sampled containment says it. Only an
             # earlier form of the larger one is a copy (the same file name, or the larger is the newer version,

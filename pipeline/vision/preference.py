@@ -152,6 +152,18 @@ _MAN_PAGE = re.compile(r"/man[1-9][a-z]*/[^/]+\.[1-9][a-z]*(?:\.gz)?$")  # …/m
 _STEM = re.compile(r"([^/]+?)(?:\.(?:html?|md|markdown|rst|txt))+$", re.IGNORECASE)
 
 
+def rendered_twins(page: CopyInfo, source: CopyInfo) -> bool:
+    """Whether ``page`` is the HTML page rendered from ``source``, a Markdown or plain-text file of the same name
+    in the same folder (``examples/index.html`` beside ``examples/index.txt``)."""
+    return (
+        page.kind == "html"
+        and source.kind in _RENDERED_FROM - {"html"}
+        and _stem(page.url) != ""
+        and _stem(page.url) == _stem(source.url)
+        and url_path(page.url).rsplit("/", 1)[0] == url_path(source.url).rsplit("/", 1)[0]
+    )
+
+
 def _stem(url: str) -> str:
     """The file name without its document extensions, lower case ("" when it has none of them)."""
     found = _STEM.search(url.rstrip("/"))
