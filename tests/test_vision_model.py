@@ -1241,6 +1241,19 @@ def test_the_profile_tells_compute_from_rendering_and_the_os_kernel():
     assert matcher.sense_factor("kernel", {"kernel": 5, "workqueue": 3, "interrupt": 3}) < 0.3
 
 
+def test_the_profile_reads_a_hardware_counter_page_as_profiling():
+    from pipeline.profile import DEFAULT_PROFILE, load_profile
+    from pipeline.resources import data_dir
+    from pipeline.vision.topic import TopicMatcher
+
+    matcher = TopicMatcher(load_profile(data_dir() / "profiles" / DEFAULT_PROFILE))
+    # a counter library's man page in the field's words: the PMU's events, counted and sampled on overflow
+    counters = {"pmu": 4, "hardware event": 3, "performance monitoring": 2, "event set": 2, "counter overflow": 1}
+    evidence = matcher.evidence(counters, 800)
+    assert evidence.domain == "engineering_experience"
+    assert evidence.score > 2 * matcher.evidence({"event set": 2, "counter overflow": 1}, 800).score
+
+
 def test_a_source_copy_is_valued_as_its_content_and_typed_as_a_copy():
     import numpy as np
 
