@@ -84,8 +84,10 @@ from datasketch import MinHashLSH
 from .. import redundancy
 from . import analysis
 from .preference import (
+    CHANNEL_FOLDER,
     LANGUAGES,
     PAST_MARK,
+    RELEASE_FOLDER,
     RULE_WEIGHT,
     CopyInfo,
     language_of,
@@ -325,9 +327,8 @@ def page_name(url: str) -> str:
     return name
 
 
-_VERSION_SEGMENT = re.compile(  # a folder that names a state of a tree: a commit, a version, a branch or channel
-    r"(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}|v\d+(?:\.\d+)*|\d+\.\d+(?:\.\d+)*"
-    r"|main|master|trunk|latest|stable|current|dev|develop",
+_VERSION_SEGMENT = re.compile(  # a folder that names a state of a tree: a commit, a release, a branch or channel
+    rf"(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{{7,40}}|{RELEASE_FOLDER.pattern}|{CHANNEL_FOLDER.pattern}",
     re.IGNORECASE,
 )
 

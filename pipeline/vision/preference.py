@@ -308,8 +308,10 @@ def _version_order(a: str, b: str) -> tuple[int, list[str]]:
     return 0, []
 
 
-_CHANNEL = re.compile(r"latest|stable|current|main|master|trunk|dev|develop", re.IGNORECASE)
-_RELEASE = re.compile(r"v?\d+(?:\.\d+)+|v\d+", re.IGNORECASE)
+CHANNEL_FOLDER = re.compile(r"latest|stable|current|main|master|trunk|dev|develop", re.IGNORECASE)
+"""A folder that names a channel of a site or a branch of a tree: its current state."""
+RELEASE_FOLDER = re.compile(r"v?\d+(?:\.\d+)+|v\d+", re.IGNORECASE)
+"""A folder that names a numbered release (``v1.2``, ``2.0``, ``v3``; a bare number is a chapter)."""
 
 
 def _channel_order(x: str, y: str) -> int:
@@ -318,7 +320,7 @@ def _channel_order(x: str, y: str) -> int:
     state, a release folder a past one (as a repository's branch is current against a commit, ``_current``).
     Two channels, or two releases, are not ordered here."""
     for first, second, order in ((x, y, 1), (y, x, -1)):
-        if _CHANNEL.fullmatch(first) and _RELEASE.fullmatch(second):
+        if CHANNEL_FOLDER.fullmatch(first) and RELEASE_FOLDER.fullmatch(second):
             return order
     return 0
 
