@@ -369,14 +369,15 @@ def revised(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, float]]]:
             groups.setdefault(key, []).append(info)
     found: dict[int, list[tuple[int, float, float]]] = {}
     for members in groups.values():
-        for a, b in itertools.permutations(members, 2):
+        for a, b in itertools.combinations(members, 2):
             assert a.text is not None and b.text is not None
             package_a, package_b = _DEB_DOC.match(a.url), _DEB_DOC.match(b.url)
             if a.url == b.url or (package_a and package_b and package_a.group(1) == package_b.group(1)):
                 continue  # one package's two folders that repeat its numbers (x3/, x4/ of python3-mpi4py) are two pages
-            jaccard = a.text.minhash.jaccard(b.text.minhash)
-            score = redundancy.containment(jaccard, a.text.size, b.text.size)
-            found.setdefault(a.id, []).append((b.id, round(score, 4), round(jaccard, 4)))
+            jaccard = a.text.minhash.jaccard(b.text.minhash)  # one estimate, each side's containment from it
+            for one, other, own, theirs in ((a, b, a.text.size, b.text.size), (b, a, b.text.size, a.text.size)):
+                score = redundancy.containment(jaccard, own, theirs)
+                found.setdefault(one.id, []).append((other.id, round(score, 4), round(jaccard, 4)))
     return found
 
 
