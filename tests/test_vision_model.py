@@ -309,6 +309,25 @@ def test_one_repository_file_at_two_commits_is_one_document_however_rewritten():
     assert found[5].duplicate_of == 8
 
 
+def test_a_committed_sphinx_source_copy_is_its_source_files_older_state():
+    """A repository that commits its built site keeps Sphinx's copy of each source (``_sources/x.md.txt``) beside
+    the source itself (``…/source/x.md``): one text, the copy as of the last build (``built_sources``), a copy
+    from ``REVISION_CONTAINMENT`` on. Two sources of that name (``index.rst`` in two trees) name none."""
+    repo = "https://raw.githubusercontent.com/org/kernels/3f2c9b1/python"
+    kept = _words("kept", 240)
+    source = _info(1, f"{repo}/docs_src/source/install.md", f"{kept}\n\n{_words('new', 300)}", kind="markdown")
+    built = _info(2, f"{repo}/docs/_sources/install.md.txt", f"{kept}\n\n{_words('old', 240)}", kind="text")
+    assert source.text and built.text and source.text.minhash.jaccard(built.text.minhash) < 0.3
+    found = copies.measure([source, built])
+    assert found[2].duplicate_of == 1 and found[2].score >= copies.HIGH_REDUNDANCY and found[1].duplicate_of is None
+    old_sphinx = _info(2, f"{repo}/docs/_sources/install.txt", f"{kept}\n\n{_words('old', 240)}", kind="text")
+    assert copies.measure([source, old_sphinx])[2].duplicate_of == 1  # a suffix the copy dropped
+    twin = _info(3, f"{repo}/other/install.md", f"{kept}\n\n{_words('twin', 300)}", kind="markdown")
+    assert 2 not in copies.built_sources([source, built, twin])
+    unrelated = _info(4, f"{repo}/docs_src/source/tuning.md", f"{kept}\n\n{_words('new', 300)}", kind="markdown")
+    assert copies.measure([unrelated, built])[2].duplicate_of is None
+
+
 def test_a_page_mirrored_under_many_versions_of_a_site_keeps_its_lines_and_its_copies():
     """A line in ``BOILERPLATE_DOCS`` documents is boilerplate only when other pages hold it: one page under a
     dozen version folders (``/en/v1.0/`` … ``/en/v1.11/``) shares every line with its own forms, and stays a copy of

@@ -405,6 +405,7 @@ def one_document(older: CopyInfo, newer: CopyInfo) -> bool:
         and rb is not None
         and ra[0] == rb[0]
         and ra[1] != rb[1]
+        and version_key(older.url) == version_key(newer.url)
         and not _RELEASE_RECORD.search(url_path(older.url))
         and newer.text is not None
         and newer.text.size >= STUB_SHINGLES
@@ -449,6 +450,51 @@ def moved(
             if best is not None:
                 result[past.id] = best
     return result
+
+
+_BUILT_SOURCE = re.compile(r"/_sources/(.+?)\.txt$")  # Sphinx's copy of a source: _sources/<docname><suffix>.txt
+_SOURCE_SUFFIXES = (".rst", ".md", ".ipynb", ".txt")
+
+
+def built_sources(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, float]]]:
+    """id → [(id, containment, Jaccard)] of a built site's Sphinx source copy (``_sources/guide/x.md.txt``) and
+    the one source file of the same place it was copied from (``…/source/guide/x.md``; a suffix the copy dropped,
+    ``_sources/x.txt``, is any source suffix): a repository that commits its built site beside its sources holds
+    one text twice, the copy as it was at the last build. Compared as one file's two states (the
+    ``REVISION_CONTAINMENT`` cut); two candidates of one name (``index.rst`` in two trees) name none."""
+    by_place: dict[str, list[CopyInfo]] = {}
+    for info in infos:
+        if info.text is not None:
+            by_place.setdefault(_site(info.url), []).append(info)
+    found: dict[int, list[tuple[int, float, float]]] = {}
+    for members in by_place.values():
+        for copy in members:
+            built = _BUILT_SOURCE.search(url_path(copy.url))
+            if built is None:
+                continue
+            docname = built.group(1)
+            ends = (
+                (f"/{docname}",)
+                if docname.endswith(_SOURCE_SUFFIXES)
+                else tuple(f"/{docname}{suffix}" for suffix in _SOURCE_SUFFIXES)
+            )
+            sources = [
+                other
+                for other in members
+                if other.id != copy.id and "/_sources/" not in other.url and url_path(other.url).endswith(ends)
+            ]
+            if len(sources) != 1:
+                continue
+            source = sources[0]
+            assert copy.text is not None and source.text is not None
+            jaccard = copy.text.minhash.jaccard(source.text.minhash)
+            for one, other, own, theirs in (
+                (copy, source, copy.text.size, source.text.size),
+                (source, copy, source.text.size, copy.text.size),
+            ):
+                score = redundancy.containment(jaccard, own, theirs)
+                found.setdefault(one.id, []).append((other.id, round(score, 4), round(jaccard, 4)))
+    return found
 
 
 def translation_name(url: str) -> str:
@@ -727,6 +773,8 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
     translations = translated(infos)
     states = revised(infos)
     moves = moved(infos, states)
+    for one, pairs in built_sources(infos).items():
+        states.setdefault(one, []).extend(pairs)
     by_url = {info.url: info.id for info in infos}
     place = {info.id: neighbourhood(info.url) for info in infos}
     policy = {info.id for info in infos if _POLICY_FILE.search(info.url)}
