@@ -432,23 +432,28 @@ def moved(
         if head.revision_pages < CURRENT_PAGES:
             continue
         current = [i for i in members if revision_of(i.url) == revision_of(head.url)]
-        for past in members:
-            if past.revision_pages * CURRENT_RATIO > head.revision_pages:
-                continue  # not a pinned past state against the current one
-            if any(share >= REVISION_CONTAINMENT for _, share, _ in states.get(past.id, ())):
-                continue  # its own path still holds it
+        pasts = [
+            past
+            for past in members
+            if past.revision_pages * CURRENT_RATIO <= head.revision_pages  # a pinned past state against the current
+            and not any(share >= REVISION_CONTAINMENT for _, share, _ in states.get(past.id, ()))  # its path holds it
+        ]
+        if not pasts:
+            continue
+        # every past page against every current one at once: the MinHash Jaccard is the share of equal slots
+        hashes = np.stack([now.text.minhash.hashvalues for now in current if now.text is not None])
+        sizes = np.array([now.text.size for now in current if now.text is not None], dtype=np.float64)
+        keys = [version_key(now.url) for now in current if now.text is not None]
+        ids = [now.id for now in current if now.text is not None]
+        for past in pasts:
             assert past.text is not None
+            jaccards = (hashes == past.text.minhash.hashvalues).mean(axis=1)
+            scores = np.clip(jaccards / (1.0 + jaccards) * (past.text.size + sizes) / past.text.size, 0.0, 1.0)
             key = version_key(past.url)
-            best: tuple[int, float, float] | None = None
-            for now in current:
-                if now.text is None or version_key(now.url) == key:
-                    continue
-                jaccard = past.text.minhash.jaccard(now.text.minhash)
-                score = redundancy.containment(jaccard, past.text.size, now.text.size)
-                if score >= REVISION_CONTAINMENT and (best is None or score > best[1]):
-                    best = (now.id, round(score, 4), round(jaccard, 4))
-            if best is not None:
-                result[past.id] = best
+            scores[[k == key for k in keys]] = 0.0  # its own path: ``revised`` reads it
+            best = int(np.argmax(scores))
+            if scores[best] >= REVISION_CONTAINMENT:
+                result[past.id] = (ids[best], round(float(scores[best]), 4), round(float(jaccards[best]), 4))
     return result
 
 
