@@ -277,6 +277,14 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "the same file at another revision or version, still sharing a large part of its text",
         "同一文件的另一修订或版本，仍共有其大部分内容",
     ),
+    "why.signal.history": (
+        "the same file of its repository at another commit: one file's older state, however rewritten",
+        "同一仓库文件在另一提交下的状态：同一文件的旧版本，无论改写多少",
+    ),
+    "why.signal.moved": (
+        "the page at a past commit, its text now under another path of the current tree",
+        "过去提交中的页面，其文本现位于当前目录树的另一路径下",
+    ),
     "why.signal.source": ("the crawler named it the source of that page", "抓取器标明它是该页面的源文件"),
     "why.signal.translation": (
         "the same page in another language: the names, identifiers and numbers both write alike",

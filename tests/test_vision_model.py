@@ -230,8 +230,9 @@ def test_one_file_at_two_revisions_is_a_copy_from_its_own_cut_two_files_sharing_
         assert found[1].duplicate_of == 2 and found[1].signal == "revision", name
         assert found[1].score == copies.HIGH_REDUNDANCY and found[2].duplicate_of is None, name  # 0.44: at the cut
         # the release notes of two versions: one path, two documents (next to nothing shared)
-        notes_old = _info(3, pattern.format(a, a), _words("fixed", 300), kind="markdown")
-        notes_new = _info(4, pattern.format(b, b), _words("changed", 300), kind="markdown")
+        notes = pattern.replace("guide", "ReleaseNotes")
+        notes_old = _info(3, notes.format(a, a), _words("fixed", 300), kind="markdown")
+        notes_new = _info(4, notes.format(b, b), _words("changed", 300), kind="markdown")
         assert copies.measure([notes_old, notes_new])[3].duplicate_of is None, name
     # one package's two folders that repeat its numbers are two pages, not two versions
     package = "file:///usr/share/doc/python3-gpulib4-doc/html"
@@ -244,6 +245,87 @@ def test_one_file_at_two_revisions_is_a_copy_from_its_own_cut_two_files_sharing_
         one = _info(5, f"{folder}/{first}", old_text, kind="markdown")
         two = _info(6, f"{folder}/{second}", new_text, kind="markdown")
         assert copies.measure([one, two])[5].duplicate_of is None, first
+
+
+def test_one_repository_file_at_two_commits_is_one_document_however_rewritten():
+    """A repository's file at a past commit and at the current one is one file's history (``one_document``):
+    the older state is a copy of the newer even when nothing of it stayed. Two releases of a package's or a
+    site's manual are not (both are in force; the text decides), nor are a release record's two states, nor a
+    past page whose path now holds only a "moved" stub."""
+    rewritten_old, rewritten_new = _words("before", 300), _words("after", 320)
+    repo = "https://raw.githubusercontent.com/org/kernels/{}/{}"
+    old = _info(1, repo.format("da40a1e", "README.md"), rewritten_old, kind="markdown")
+    new = _info(2, repo.format("main", "README.md"), rewritten_new, kind="markdown")
+    found = copies.measure([old, new])
+    assert found[1].duplicate_of == 2 and found[1].signal == "history" and found[1].score == copies.HIGH_REDUNDANCY
+    assert found[2].duplicate_of is None
+    for name, urls in (
+        (
+            "release notes",
+            (repo.format("da40a1e", "docs/RELEASE-NOTES.md"), repo.format("main", "docs/RELEASE-NOTES.md")),
+        ),
+        ("changelog", (repo.format("da40a1e", "CHANGELOG.md"), repo.format("main", "CHANGELOG.md"))),
+        (
+            "package version",
+            (
+                "file:///usr/share/doc/gpulib-14-doc/gpulib-14/guide.html",
+                "file:///usr/share/doc/gpulib-19-doc/gpulib-19/guide.html",
+            ),
+        ),
+        (
+            "site version",
+            ("https://docs.example.org/en/v1.2/guide.html", "https://docs.example.org/en/latest/guide.html"),
+        ),
+        (
+            "two repositories",
+            (repo.format("da40a1e", "README.md"), repo.replace("kernels", "samples").format("main", "README.md")),
+        ),
+    ):
+        one = _info(3, urls[0], rewritten_old, kind="markdown")
+        two = _info(4, urls[1], rewritten_new, kind="markdown")
+        assert copies.measure([one, two])[3].duplicate_of is None, name
+    # a page that moved: a stub says so at its old path, and its text lives on under a new path at head
+    guide = _paragraphs(30, "Tiling")
+    current = {
+        n: _info(n, repo.format("main", f"docs/other{n}.md"), _words(f"o{n}", 200), kind="markdown")
+        for n in (10, 11, 12)
+    }
+    past = _info(5, repo.format("da40a1e", "debug/nccl.md"), guide, kind="markdown")
+    stub = _info(6, repo.format("main", "debug/nccl.md"), "This page moved to the network chapter.", kind="markdown")
+    moved_to = _info(
+        7,
+        repo.format("main", "network/debug/README.md"),
+        "\n\n".join(guide.split("\n\n")[:14]) + _words("net", 400),
+        kind="markdown",
+    )
+    found = copies.measure([past, stub, moved_to, *current.values()])
+    assert found[5].duplicate_of == 7 and found[5].signal == "moved" and found[5].score >= copies.HIGH_REDUNDANCY
+    assert found[6].duplicate_of is None and found[7].duplicate_of is None
+    # without the new page the past one stays apart: a stub is no current state of its text
+    assert copies.measure([past, stub, *current.values()])[5].duplicate_of is None
+    # and a past page whose own path still holds it is that page's older state, not a moved one
+    kept = _info(8, repo.format("main", "debug/nccl.md"), guide + "\n\n" + _words("more", 60), kind="markdown")
+    found = copies.measure([past, kept, moved_to, *current.values()])
+    assert found[5].duplicate_of == 8
+
+
+def test_a_committed_sphinx_source_copy_is_its_source_files_older_state():
+    """A repository that commits its built site keeps Sphinx's copy of each source (``_sources/x.md.txt``) beside
+    the source itself (``…/source/x.md``): one text, the copy as of the last build (``built_sources``), a copy
+    from ``REVISION_CONTAINMENT`` on. Two sources of that name (``index.rst`` in two trees) name none."""
+    repo = "https://raw.githubusercontent.com/org/kernels/3f2c9b1/python"
+    kept = _words("kept", 240)
+    source = _info(1, f"{repo}/docs_src/source/install.md", f"{kept}\n\n{_words('new', 300)}", kind="markdown")
+    built = _info(2, f"{repo}/docs/_sources/install.md.txt", f"{kept}\n\n{_words('old', 240)}", kind="text")
+    assert source.text and built.text and source.text.minhash.jaccard(built.text.minhash) < 0.3
+    found = copies.measure([source, built])
+    assert found[2].duplicate_of == 1 and found[2].score >= copies.HIGH_REDUNDANCY and found[1].duplicate_of is None
+    old_sphinx = _info(2, f"{repo}/docs/_sources/install.txt", f"{kept}\n\n{_words('old', 240)}", kind="text")
+    assert copies.measure([source, old_sphinx])[2].duplicate_of == 1  # a suffix the copy dropped
+    twin = _info(3, f"{repo}/other/install.md", f"{kept}\n\n{_words('twin', 300)}", kind="markdown")
+    assert 2 not in copies.built_sources([source, built, twin])
+    unrelated = _info(4, f"{repo}/docs_src/source/tuning.md", f"{kept}\n\n{_words('new', 300)}", kind="markdown")
+    assert copies.measure([unrelated, built])[2].duplicate_of is None
 
 
 def test_a_page_mirrored_under_many_versions_of_a_site_keeps_its_lines_and_its_copies():

@@ -56,6 +56,10 @@ the corpus, not its square):
   name, however much was rewritten: a copy when ``REVISION_CONTAINMENT`` of the older lies in the newer (0.4,
   below the 0.5 of two unrelated texts: the name already says it is the same document; release notes of two
   versions, one path and two documents, share under 0.05), counted at the cut when it keeps less than half;
+  a repository's file at two commits is one file's history whatever was rewritten (``one_document``: the older
+  state counts at the cut when nothing else holds it; not a release record, nor against a "moved" stub);
+- a page at a past commit whose own path holds less than ``REVISION_CONTAINMENT`` of it now, and whose text
+  lives on under another path of the current tree (``moved``: at least ``REVISION_CONTAINMENT`` of it there);
 - the crawler's word: a Sphinx source copy names its rendered page (``metadata["source_copy_of"]``), which
   it repeats whatever its markup leaves of the shingles.
 
@@ -85,6 +89,8 @@ from .. import redundancy
 from . import analysis
 from .preference import (
     CHANNEL_FOLDER,
+    CURRENT_PAGES,
+    CURRENT_RATIO,
     LANGUAGES,
     PAST_MARK,
     RELEASE_FOLDER,
@@ -118,6 +124,9 @@ SIBLING_JACCARD = 0.4  # two pages of one folder under two names are copies from
 SIBLING_CODE_JACCARD = 0.7  # ... two source files or notebooks from this one (a sample or kernel per case) ...
 SIBLING_RULES = (*GROWN_RULES, "current", "original")  # ... or when one is an earlier form or the translation
 REVISION_CONTAINMENT = 0.4  # one file at two revisions or versions (``version_key``) is a copy from this on
+_RELEASE_RECORD = re.compile(  # a file that records one moment (a release's notes, an upload's news), not a text
+    r"/(?:change[-_]?log|changes|news|history|release[-_]?notes|releases?)(?:[-_.][\w-]+)*$", re.IGNORECASE
+)
 STUB_SHINGLES = 36  # a text with fewer shingles of its own (a redirect, a title and a link) repeats only itself
 HIGH_REDUNDANCY = redundancy.HIGH_REDUNDANCY
 SKETCH_ROWS, SKETCH_BITS = 3, 22
@@ -376,6 +385,118 @@ def revised(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, float]]]:
                 continue  # one package's two folders that repeat its numbers (x3/, x4/ of python3-mpi4py) are two pages
             jaccard = a.text.minhash.jaccard(b.text.minhash)  # one estimate, each side's containment from it
             for one, other, own, theirs in ((a, b, a.text.size, b.text.size), (b, a, b.text.size, a.text.size)):
+                score = redundancy.containment(jaccard, own, theirs)
+                found.setdefault(one.id, []).append((other.id, round(score, 4), round(jaccard, 4)))
+    return found
+
+
+def one_document(older: CopyInfo, newer: CopyInfo) -> bool:
+    """Whether two states of one ``version_key`` are one document's by their identity, whatever was rewritten
+    between them: one path of one repository at two commits (a code host's file, ``revision_of``) is one file's
+    history, and its newer state replaces the older. Not so for a file that records a moment (release notes,
+    a changelog, news: ``_RELEASE_RECORD``; a cumulative changelog's older state lies in the newer anyway, a
+    file replaced at each release holds another release's notes), for a newer state that is a stub (fewer than
+    ``STUB_SHINGLES`` shingles: a "this page moved" note left at the old path, not the text's current state),
+    nor for a Debian package's or a site's two versions (two releases of a manual: the text is the evidence, as
+    ``REVISION_CONTAINMENT`` reads it)."""
+    ra, rb = revision_of(older.url), revision_of(newer.url)
+    return (
+        ra is not None
+        and rb is not None
+        and ra[0] == rb[0]
+        and ra[1] != rb[1]
+        and version_key(older.url) == version_key(newer.url)
+        and not _RELEASE_RECORD.search(url_path(older.url))
+        and newer.text is not None
+        and newer.text.size >= STUB_SHINGLES
+    )
+
+
+def moved(
+    infos: list[CopyInfo], states: dict[int, list[tuple[int, float, float]]]
+) -> dict[int, tuple[int, float, float]]:
+    """past id → (id, containment, Jaccard) of a page read at a past commit of a repository whose own path's
+    other states (``revised``: read at the repository's current commit, or none read) hold less than
+    ``REVISION_CONTAINMENT`` of it, and the page of another path at the repository's current commit
+    (``preference._current``) that holds the most of it, at least ``REVISION_CONTAINMENT``: the file moved
+    when the tree was reorganised, and its text lives on under the new path (a "moved" stub or a rewrite
+    now sits at the old one)."""
+    by_repo: dict[str, list[CopyInfo]] = {}
+    for info in infos:
+        found = revision_of(info.url)
+        if found is not None and info.text is not None:
+            by_repo.setdefault(found[0], []).append(info)
+    result: dict[int, tuple[int, float, float]] = {}
+    for members in by_repo.values():
+        head = max(members, key=lambda i: (i.revision_pages, i.id))
+        if head.revision_pages < CURRENT_PAGES:
+            continue
+        current = [i for i in members if revision_of(i.url) == revision_of(head.url)]
+        pasts = [
+            past
+            for past in members
+            if past.revision_pages * CURRENT_RATIO <= head.revision_pages  # a pinned past state against the current
+            and not any(share >= REVISION_CONTAINMENT for _, share, _ in states.get(past.id, ()))  # its path holds it
+        ]
+        if not pasts:
+            continue
+        # every past page against every current one at once: the MinHash Jaccard is the share of equal slots
+        hashes = np.stack([now.text.minhash.hashvalues for now in current if now.text is not None])
+        sizes = np.array([now.text.size for now in current if now.text is not None], dtype=np.float64)
+        keys = [version_key(now.url) for now in current if now.text is not None]
+        ids = [now.id for now in current if now.text is not None]
+        for past in pasts:
+            assert past.text is not None
+            jaccards = (hashes == past.text.minhash.hashvalues).mean(axis=1)
+            scores = np.clip(jaccards / (1.0 + jaccards) * (past.text.size + sizes) / past.text.size, 0.0, 1.0)
+            key = version_key(past.url)
+            scores[[k == key for k in keys]] = 0.0  # its own path: ``revised`` reads it
+            best = int(np.argmax(scores))
+            if scores[best] >= REVISION_CONTAINMENT:
+                result[past.id] = (ids[best], round(float(scores[best]), 4), round(float(jaccards[best]), 4))
+    return result
+
+
+_BUILT_SOURCE = re.compile(r"/_sources/(.+?)\.txt$")  # Sphinx's copy of a source: _sources/<docname><suffix>.txt
+_SOURCE_SUFFIXES = (".rst", ".md", ".ipynb", ".txt")
+
+
+def built_sources(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, float]]]:
+    """id → [(id, containment, Jaccard)] of a built site's Sphinx source copy (``_sources/guide/x.md.txt``) and
+    the one source file of the same place it was copied from (``…/source/guide/x.md``; a suffix the copy dropped,
+    ``_sources/x.txt``, is any source suffix): a repository that commits its built site beside its sources holds
+    one text twice, the copy as it was at the last build. Compared as one file's two states (the
+    ``REVISION_CONTAINMENT`` cut); two candidates of one name (``index.rst`` in two trees) name none."""
+    by_place: dict[str, list[CopyInfo]] = {}
+    for info in infos:
+        if info.text is not None:
+            by_place.setdefault(_site(info.url), []).append(info)
+    found: dict[int, list[tuple[int, float, float]]] = {}
+    for members in by_place.values():
+        for copy in members:
+            built = _BUILT_SOURCE.search(url_path(copy.url))
+            if built is None:
+                continue
+            docname = built.group(1)
+            ends = (
+                (f"/{docname}",)
+                if docname.endswith(_SOURCE_SUFFIXES)
+                else tuple(f"/{docname}{suffix}" for suffix in _SOURCE_SUFFIXES)
+            )
+            sources = [
+                other
+                for other in members
+                if other.id != copy.id and "/_sources/" not in other.url and url_path(other.url).endswith(ends)
+            ]
+            if len(sources) != 1:
+                continue
+            source = sources[0]
+            assert copy.text is not None and source.text is not None
+            jaccard = copy.text.minhash.jaccard(source.text.minhash)
+            for one, other, own, theirs in (
+                (copy, source, copy.text.size, source.text.size),
+                (source, copy, source.text.size, copy.text.size),
+            ):
                 score = redundancy.containment(jaccard, own, theirs)
                 found.setdefault(one.id, []).append((other.id, round(score, 4), round(jaccard, 4)))
     return found
@@ -656,6 +777,9 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
     contained = contained_in(infos)
     translations = translated(infos)
     states = revised(infos)
+    moves = moved(infos, states)
+    for one, pairs in built_sources(infos).items():
+        states.setdefault(one, []).extend(pairs)
     by_url = {info.url: info.id for info in infos}
     place = {info.id: neighbourhood(info.url) for info in infos}
     policy = {info.id for info in infos if _POLICY_FILE.search(info.url)}
@@ -735,13 +859,32 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
             # one file at two revisions or versions that still shares REVISION_CONTAINMENT of its text: the older
             # state of the document the newer one replaces, a copy however much was rewritten around what stayed
             # (counted at the cut when it keeps less than half); the newer state is the one to keep (preference)
-            if share < REVISION_CONTAINMENT or info.text is None:
+            if info.text is None:
+                continue
+            if share < REVISION_CONTAINMENT:
                 continue
             score = max(share, HIGH_REDUNDANCY)
             if score > best.score:
                 better, because = preference(by_id[other_id], info)
                 if better:
                     best = Copy(round(score, 4), other_id, jaccard, "revision", because)
+        if info.id in moves:
+            # a page at a past commit whose path now holds little of it (a "moved" stub, a rewrite), and whose
+            # text lives on under another path of the current tree: the same document, moved
+            other_id, share, jaccard = moves[info.id]
+            score = max(share, HIGH_REDUNDANCY)
+            if score > best.score:
+                better, because = preference(by_id[other_id], info)
+                if better:
+                    best = Copy(round(score, 4), other_id, jaccard, "moved", because)
+        if best.score < HIGH_REDUNDANCY and info.text is not None:
+            # one path of one repository at two commits, however rewritten: the older state of one file, which
+            # the newer replaces (``one_document``); counted at the cut, and only where nothing else holds it
+            for other_id, _, jaccard in states.get(info.id, ()):
+                better, because = preference(by_id[other_id], info)
+                if better and one_document(info, by_id[other_id]):
+                    best = Copy(HIGH_REDUNDANCY, other_id, jaccard, "history", because)
+                    break
         for other_id, share in translations.get(info.id, ()):
             # one page in two languages (the same name in one place, a language marked on one path): their words
             # differ, the names, identifiers and numbers both write alike do not
