@@ -1368,7 +1368,10 @@ def test_the_learned_topic_counts_in_full_only_where_the_profile_finds_the_topic
 
     matcher = topic.TopicMatcher(load_profile(data_dir() / "profiles" / DEFAULT_PROFILE))
     nothing = matcher.evidence({}, 800)  # a GPU project's copyright file: no profile term at all
-    thin = matcher.evidence({"cuda": 6, "gpu": 2}, 200)  # a sample's build README: CUDA, and its subject elsewhere
+    # a sample's build README: CUDA, a word of the field, and its subject elsewhere (since phase 13 the platform's
+    # names alone confirm nothing: the learned topic keeps its floor there)
+    named = matcher.evidence({"cuda": 6, "gpu": 2}, 200)
+    thin = matcher.evidence({"cuda": 6, "gpu": 2, "device memory": 1}, 200)
     # a chapter deep in the field: evidence 1.5 or more (one technical page in twelve of the labelled set)
     deep = matcher.evidence(
         {"shared memory": 8, "warp": 8, "coalesced": 6, "bank conflict": 5, "occupancy": 5, "tensor core": 5}
@@ -1377,6 +1380,7 @@ def test_the_learned_topic_counts_in_full_only_where_the_profile_finds_the_topic
         600,
     )
     assert nothing.score == 0 and topic.evidence_weight(nothing) == pytest.approx(topic.LEARNED_FLOOR)
+    assert topic.evidence_weight(named) == pytest.approx(topic.LEARNED_FLOOR)
     assert topic.LEARNED_FLOOR < topic.evidence_weight(thin) < topic.evidence_weight(deep)
     assert deep.score >= topic.LEARNED_FULL_EVIDENCE and topic.evidence_weight(deep) == 1.0
     # the senses' discount and the evidence's multiply: the scorer and training take the product
@@ -1505,3 +1509,26 @@ def test_another_fields_words_keep_the_sense_agreement_and_the_relevance_between
                 for cosine in (-0.4, 0.0, 0.3):
                     score, parts = topic.relevance(evidence, cosine)
                     assert 0.0 <= score <= 1.0 and parts["cosine"] >= 0.0
+
+
+def test_a_platform_named_is_not_a_platform_discussed():
+    # phase 13: a page that only runs on a GPU or a cluster (a container's setup, a build module, a simulation's
+    # input page) names the platform; a kernel engineer's page says how the code uses it
+    from pipeline.profile import DEFAULT_PROFILE, load_profile
+    from pipeline.resources import data_dir
+
+    profile = load_profile(data_dir() / "profiles" / DEFAULT_PROFILE)
+    assert {"gpu", "cuda", "mpi", "openmp", "parallel computing"} <= profile.general
+    container = _evidence(
+        "Build the image with the CUDA libraries of the host so that the container sees the GPU. "
+        "To run on a cluster, bind the host's MPI library into the image; OpenMP programs need nothing more. "
+        "The GPU driver of the host must match the CUDA version of the image. Parallel computing jobs start "
+        "with the cluster's launcher, as they would outside the container."
+    )
+    kernel = _evidence(
+        "Each thread block of the CUDA kernel stages its tile in shared memory, so that the warps of the block "
+        "read it without bank conflicts; global memory loads stay coalesced and the GPU's occupancy is set by "
+        "the registers each thread needs."
+    )
+    assert container.score < 0.1 * kernel.score  # 0.30 of it when the platforms made the topic
+    assert kernel.score > 0.5
