@@ -482,6 +482,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     ),
     "feature.relevance": ("relevance to the topic", "与主题的相关性"),
     "feature.words_value": ("what its words suggest", "其用词所示的价值"),
+    "feature.source_words_value": (
+        "what its words suggest, against its source's other pages",
+        "其用词所示的价值（相对于同一来源的其他页面）",
+    ),
     "feature.term_evidence": ("topic terms present", "出现的主题术语"),
     "feature.distinct_concepts": ("distinct domain concepts", "不同的领域概念"),
     "feature.concept_mentions": ("domain concept mentions", "领域概念提及次数"),

@@ -1411,6 +1411,47 @@ def test_low_relevance_is_counted_once_by_the_gate_not_by_the_value_model_too():
     assert near[0] == far[0] and near[1]["raw"] == far[1]["raw"]
 
 
+def test_the_words_value_is_read_both_alone_and_against_its_source(tmp_path, monkeypatch):
+    import numpy as np
+
+    from pipeline.vision import neighbours, training
+    from pipeline.vision.value_model import VisionModel
+
+    # training and the scorer list the same column, the one read against the source and the other not
+    names = ["code_share", "words_value", "source_words_value"]
+    assert "source_words_value" in training.VALUE_EXTRA
+    assert [names[j] for j in training.relative_columns(names)] == ["code_share", "source_words_value"]
+    model = load_model()
+    assert "source_words_value" in model.value["relative"] and "words_value" not in model.value["relative"]
+    # pages of our own: three of one project on GPU kernels, one alone in another; the scorer hands the value
+    # model each page's words value twice, as written and moved by its source's offset from the corpus
+    seen = {}
+    original = VisionModel.value_of
+
+    def spy(self, figures, *args, **kwargs):
+        seen[len(seen)] = (figures["words_value"], figures["source_words_value"])
+        return original(self, figures, *args, **kwargs)
+
+    monkeypatch.setattr(VisionModel, "value_of", spy)
+    db = open_db(tmp_path / "shijie.db")
+    pages = [
+        "# Tiles\n\nEach thread block stages a tile of A and B in shared memory, so that every warp reads its rows "
+        "once; the MMA then runs on tensor cores while the next tile is loaded, which hides the global memory latency.",
+        "# Banks\n\nShared memory has 32 banks; two threads of a warp that address one bank wait for each other, "
+        "which is why the tile is padded by one column: the padding costs 3% of the memory and removes the conflicts.",
+        "# Launch\n\nThe kernel is launched with 128 threads per block and a grid of tiles.",
+    ]
+    for n, text in enumerate(pages):
+        _store(db, f"https://github.com/gpu/tiles/blob/main/{n}", text)
+    _store(db, "https://github.com/other/notes/blob/main/warps", pages[1] + "\n\nWarps of 32 threads issue together.")
+    score_corpus(db)
+    figures = np.array(list(seen.values()))
+    assert len(figures) == 4
+    moved = neighbours.relative(figures[:, :1], ["a", "a", "a", "b"])[:, 0]
+    assert np.allclose(figures[:, 1], moved, atol=1e-6)
+    assert figures[3, 0] == pytest.approx(figures[3, 1])  # a page alone in its source keeps its own figure
+
+
 def test_a_sphinx_api_source_with_directive_options_is_a_stub_of_its_page():
     # the source an API generator writes for a package: a title per module, one autodoc directive each, and the
     # directive's options (members, inheritance): markup the page renders as the reference it pulls in

@@ -293,10 +293,12 @@ def score_rows(
         figures.update({f"type:{c}": float(p) for c, p in zip(classes, content, strict=False)})
         concept_total = sum(sum(c.values()) for c in r.concepts.values())
         distinct = sum(len(c) for c in r.concepts.values())
+        page_words_value = (
+            doc.words_value if use_words else model.value["mean"][model.value["features"].index("words_value")]
+        )
         figures.update(
-            words_value=doc.words_value
-            if use_words
-            else model.value["mean"][model.value["features"].index("words_value")],
+            words_value=page_words_value,
+            source_words_value=page_words_value,  # the same figure, read against the source below (training's too)
             term_evidence=r.evidence.score,
             distinct_concepts=float(np.log1p(distinct)),
             concept_mentions=float(np.log1p(concept_total)),

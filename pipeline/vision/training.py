@@ -224,7 +224,13 @@ def out_of_fold(samples: list[Sample], settings: dict) -> dict[str, np.ndarray]:
 # (value x min(1, relevance / medium)^2), as the issue asks ("low relevance must not be counted twice"); as an input
 # too, a technical manual of a neighbouring field (CPU profiling, FFT planning) lost value twice. Each training split
 # left out in turn, with value alpha 300: Spearman as scored mean 0.641 -> 0.647, worst split (test5) 0.440 -> 0.449
-VALUE_EXTRA = ("words_value", "term_evidence", "distinct_concepts", "concept_mentions")
+# ``source_words_value`` since phase 13: the words value a second time, read against the page's source (it is not in
+# ``value_model.ABSOLUTE``), beside the absolute one: what a page's words say of its subject across sources, and
+# which pages of one source say more than their neighbours; the ridge weighs the two (with value alpha 500 for the
+# two collinear columns). Each training split left out in turn (eleven folds), Spearman as scored worst / mean 0.455 /
+# 0.6578 -> 0.464 / 0.6589 (Debian 0.291 / 0.5314 -> 0.311 / 0.5333, GitHub 0.445 / 0.6515 -> 0.449 / 0.6541), pooled
+# 0.6598 -> 0.6591, traps below the median 0.9907 -> 0.9923 (docs/perf.md, "phase 13: value")
+VALUE_EXTRA = ("words_value", "term_evidence", "distinct_concepts", "concept_mentions", "source_words_value")
 # structure figures the type model reads but the value model does not: exclamation marks are a listicle's or an
 # announcement's mark, yet in the labelled set they are too rare (a handful of documents) for their value
 # coefficient to mean anything but those documents. ``source_copy`` (the URL of a Sphinx source copy) since phase 7:
@@ -252,6 +258,7 @@ def value_features(samples: list[Sample], words: dict[str, np.ndarray], profile_
                 s.reading.evidence.score,
                 math.log1p(sum(len(c) for c in concepts.values())),
                 math.log1p(sum(sum(c.values()) for c in concepts.values())),
+                words["words_value"][i],  # source_words_value: read against the source (source_relative)
             ]
         )
     return names, source_relative(names, np.array(rows), samples), relevance

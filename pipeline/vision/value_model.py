@@ -61,7 +61,8 @@ def decide_type(probs: np.ndarray, classes: list[str] | tuple[str, ...]) -> str:
 # value features read as they stand, never against the page's source (``neighbours.relative``): what the
 # page's words say of its subject. A CUDA guide's source and an MPI reference's differ in subject, and the value
 # must tell them apart; the form figures, the type and the relevance (whose absolute part the relevance gate
-# carries) are read against the source's other pages (training.value_features, scorer.score_rows)
+# carries) are read against the source's other pages (training.value_features, scorer.score_rows). Since phase 13
+# the words value is a second column too, ``source_words_value``, read against the source (not listed here)
 ABSOLUTE = frozenset(("words_value", "term_evidence", "distinct_concepts", "concept_mentions"))
 SOURCE_COPY_TYPE = "generated"
 
