@@ -51,7 +51,7 @@ from pipeline.resources import data_dir
 from pipeline.vision import training
 from pipeline.vision.labelled import TYPES, labels_dir, load_documents, load_labels
 from pipeline.vision.scorer import ADMIN_GATE
-from pipeline.vision.splits import load_splits, select
+from pipeline.vision.splits import TRAINING_SPLITS, load_splits, select
 from pipeline.vision.value_model import ADMIN_TYPES, decide_type, model_path
 
 WORD_GRID = [
@@ -76,21 +76,6 @@ SETTINGS = {"c_topic": 1.0, "alpha_words": 3.0, "c_type": 0.03}
 # 0.6589, 0.462 / 0.6579 (main at 300, without the column: 0.455 / 0.6578; the column at 300 alone: 0.454 / 0.6593;
 # alpha 500 alone: 0.461 / 0.6554)
 SETTINGS_VALUE_ALPHA = 500.0
-# never test11: the held-out split of phase 14 (test10, held out in phase 13, was scored and reported)
-TRAINING_SPLITS = (
-    "train",
-    "dev",
-    "test",
-    "test2",
-    "test3",
-    "test4",
-    "test5",
-    "test6",
-    "test7",
-    "test8",
-    "test9",
-    "test10",
-)
 
 
 def load(split: str, profile) -> list[training.Sample]:
