@@ -1582,21 +1582,3 @@ def test_a_platform_named_is_not_a_platform_discussed():
     )
     assert container.score < 0.1 * kernel.score  # 0.30 of it when the platforms made the topic
     assert kernel.score > 0.5
-
-
-def test_a_page_that_is_only_an_include_directive_is_a_copy_of_the_file_it_includes():
-    """A Sphinx page whose source is a title over an include directive (``included``) renders the file it names:
-    that file is the document, kept; a page with text of its own around the directive is not such a page."""
-    repo = "https://raw.githubusercontent.com/org/kernels/3f2c9b1"
-    licence = _info(1, f"{repo}/INSTALL.md", _words("building", 300), kind="markdown")
-    stub = _info(
-        2, f"{repo}/docs/source/install.rst", "Install\n=======\n\n.. include:: ../../INSTALL.md\n", kind="text"
-    )
-    myst = _info(3, f"{repo}/docs/install.md", "# Install\n\n```{include} ../INSTALL.md\n```\n", kind="markdown")
-    own = _info(4, f"{repo}/docs/setup.rst", f"Setup\n=====\n\n{_words('tuning', 200)}\n\n.. include:: ../INSTALL.md\n")
-    found = copies.measure([licence, stub, own])
-    assert found[2].duplicate_of == 1 and found[2].signal == "included" and found[2].score == 1.0
-    assert found[1].duplicate_of is None and found[4].duplicate_of is None
-    assert copies.measure([licence, myst])[3].duplicate_of == 1
-    elsewhere = _info(5, f"{repo}/docs/other.rst", "Other\n=====\n\n.. include:: ../missing.md\n", kind="text")
-    assert copies.measure([licence, elsewhere])[5].duplicate_of is None

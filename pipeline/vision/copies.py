@@ -81,7 +81,6 @@ import re
 from collections import Counter
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
-from urllib.parse import urljoin
 
 import numpy as np
 from datasketch import MinHashLSH
@@ -149,9 +148,6 @@ _DIRECTIVE_OR_RULE = re.compile(  # a directive with its option lines (:members:
 _RST_COMMENT = re.compile(  # ".. a note", its indented lines: never rendered (not a directive, target, footnote)
     r"^\.\.(?:[ \t]+(?![\w:-]+::|_|\||\[)[^\n]*)?[ \t]*(?:\n|$)(?:[ \t]*\n)*(?:[ \t]+\S[^\n]*(?:\n|$)(?:[ \t]*\n)*)*",
     re.MULTILINE,
-)
-_INCLUDE = re.compile(  # Sphinx's include directives (m2r's mdinclude) and MyST's, with the file they name
-    r"^[ \t]*(?:\.\. (?:md)?include::|[`:]{3,}[ \t]*\{include\})[ \t]+(\S+)[ \t]*$", re.MULTILINE
 )
 _RST_TARGET = re.compile(r"^\s*\.\. _[^\n]*?:(?:\s.*)?$", re.MULTILINE)  # .. _`Gabe Joseph`: https://…, .. _v1.2:
 _RST_REFERENCE = re.compile(r"`([^`<]+?)(?:\s*<[^>]*>)?`__?")  # `Gabe Joseph`_, `the guide <https://…>`__
@@ -392,21 +388,6 @@ def revised(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, float]]]:
                 score = redundancy.containment(jaccard, own, theirs)
                 found.setdefault(one.id, []).append((other.id, round(score, 4), round(jaccard, 4)))
     return found
-
-
-def included(info: CopyInfo, by_url: dict[str, int]) -> int | None:
-    """The id of the first file of the corpus that an include directive of ``info`` names (``.. include::``,
-    ``.. mdinclude::``, MyST's ``{include}``; the path read from the page's own folder, so at the page's
-    revision of its repository, or in its package), or None. A page whose source is such a directive and
-    little more (``STUB_SHINGLES``) renders that file's text under a title: the file is the document and is kept
-    (``measure``), as the crawler's rendered page is kept over its Sphinx source copy."""
-    for name in info.includes:
-        if "://" in name or name.startswith("/"):
-            continue  # an absolute path names the source tree's root, not a place the URL can say
-        found = by_url.get(urljoin(info.url, name))
-        if found is not None and found != info.id:
-            return found
-    return None
 
 
 def one_document(older: CopyInfo, newer: CopyInfo) -> bool:
@@ -650,7 +631,6 @@ class Signer:
         newest: float,
         copy_of: str | None = None,
     ) -> CopyInfo:
-        original = text
         cells = notebook_text(text) if kind == "text" else None
         if cells is not None:  # its lines as a reader of the notebook sees them (pass 1 counted the JSON's)
             text = cells
@@ -699,7 +679,6 @@ class Signer:
             hashes[hashes < SAMPLE_BELOW].astype(np.uint32),
             words,
             anchors=anchored,
-            includes=tuple(_INCLUDE.findall(original)),
         )
 
 
@@ -930,12 +909,6 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                     score = 1.0
             if score > best.score:
                 best = Copy(round(score, 4), page, round(jaccard, 4), "source", {"rule": "rendered"})
-        if best.score < HIGH_REDUNDANCY and info.includes and (info.text is None or info.text.size < STUB_SHINGLES):
-            # a page that is only an include directive (a title over ``.. include:: ../LICENSE.txt``): its source
-            # holds none of the text its rendered page shows, the file it names holds all of it (``included``)
-            target = included(info, by_url)
-            if target is not None:
-                best = Copy(1.0, target, 0.0, "included", {"rule": "complete"})
         result[info.id] = best
     for cycle in _cycles(result):
         # the preference's tolerances (a month, 5% of the text) can make three copies prefer each other in a
