@@ -599,6 +599,16 @@ def test_a_man_page_and_its_html_twin_are_one_page_and_the_html_is_kept():
     found = copies.measure(infos)
     assert found[1].duplicate_of == 2 and found[1].score >= 0.5  # the troff repeats the rendered page
     assert found[1].because["rule"] == "rendered" and found[2].duplicate_of is None
+    # the same page as a generator writes it (Pod::Man, rst2man): a preamble of macro definitions and set-up before
+    # .TH; read as the page, not as raw troff whose preamble outweighs the words, and still the HTML's twin
+    from tests.test_extract_troff import PREAMBLE
+
+    generated = PREAMBLE + TROFF.split("\n", 1)[1]
+    man = extract(generated.encode(), "text/plain", "file:///usr/share/man/man3/Tile_copy.3").documents[0]
+    assert man.metadata.get("markup") == "troff" and man.title == "Tile_copy"
+    infos[0] = _info(1, "file:///usr/share/man/man3/Tile_copy.3", man.text, man.title, "text", code=man.code_blocks)
+    found = copies.measure(infos)
+    assert found[1].duplicate_of == 2 and found[1].score >= 0.5 and found[2].duplicate_of is None
 
 
 def test_a_projects_policy_file_repeats_only_its_own_and_a_rendered_page_beats_its_source():
