@@ -77,3 +77,48 @@ def test_an_escaped_backslash_is_printed_once_and_not_read_again():
     _title, text, _heads, _code = render(page)
     assert 'printf("%d\\n", rows);' in text
     assert "C:\\fBdir" in text
+
+
+# A generator's preamble of our own, in the way Pod::Man writes one before .TH: macro definitions (one of them
+# switching to no-fill), strings set under conditions, registers, a block that is never read.
+PREAMBLE = r""".\" generated for shijie's tests
+.de Xs \" begin an example
+.ft CW
+.nf
+.ne \\$1
+..
+.de Xe \" end an example
+.ft R
+.fi
+..
+.ie n \{\
+.    ds Q" ""
+'br\}
+.el\{\
+.    ds Q"
+'br\}
+.nr rX 0
+.if \n(.g .if rX .nr rX 1
+.ie \nF \
+\{\
+.    nr F 2
+.\}
+.ig
+Notes on these macros that troff never prints.
+..
+.if \n[.g] \{\
+.  am Xe
+.    ad l
+.  .
+.\}
+.rm Q"
+.IX Title "TILE_COPY 3"
+"""
+
+
+def test_a_generators_preamble_before_the_title_is_set_up_not_text():
+    assert is_man_page(PREAMBLE + PAGE.split("\n", 1)[1])
+    title, text, headings, code = render(PREAMBLE + PAGE.split("\n", 1)[1])
+    assert (title, headings, code) == render(PAGE)[:1] + render(PAGE)[2:]
+    assert text == render(PAGE)[1]  # nothing of the macros, the ignored block or the strings is text
+    assert not is_man_page(PREAMBLE + "A note after the set-up, and no title.\n")

@@ -307,6 +307,15 @@ def test_one_repository_file_at_two_commits_is_one_document_however_rewritten():
     kept = _info(8, repo.format("main", "debug/nccl.md"), guide + "\n\n" + _words("more", 60), kind="markdown")
     found = copies.measure([past, kept, moved_to, *current.values()])
     assert found[5].duplicate_of == 8
+    # a short page that grew (a title and its directives, a line or two more) is still that page: under the stub
+    # size, but no note that replaced a longer text
+    short_old = _info(20, repo.format("da40a1e", "docs/ops/sort.rst"), _words("then", 20), kind="text")
+    grown = f"{_words('now', 20)} {' '.join(f'grew{j}' for j in range(6))}"
+    short_new = _info(21, repo.format("main", "docs/ops/sort.rst"), grown, kind="text")
+    assert short_old.text and short_new.text
+    assert short_old.text.size < short_new.text.size < copies.STUB_SHINGLES
+    found = copies.measure([short_old, short_new])
+    assert found[20].duplicate_of == 21 and found[20].signal == "history" and found[21].duplicate_of is None
 
 
 def test_a_committed_sphinx_source_copy_is_its_source_files_older_state():
@@ -590,6 +599,16 @@ def test_a_man_page_and_its_html_twin_are_one_page_and_the_html_is_kept():
     found = copies.measure(infos)
     assert found[1].duplicate_of == 2 and found[1].score >= 0.5  # the troff repeats the rendered page
     assert found[1].because["rule"] == "rendered" and found[2].duplicate_of is None
+    # the same page as a generator writes it (Pod::Man, rst2man): a preamble of macro definitions and set-up before
+    # .TH; read as the page, not as raw troff whose preamble outweighs the words, and still the HTML's twin
+    from tests.test_extract_troff import PREAMBLE
+
+    generated = PREAMBLE + TROFF.split("\n", 1)[1]
+    man = extract(generated.encode(), "text/plain", "file:///usr/share/man/man3/Tile_copy.3").documents[0]
+    assert man.metadata.get("markup") == "troff" and man.title == "Tile_copy"
+    infos[0] = _info(1, "file:///usr/share/man/man3/Tile_copy.3", man.text, man.title, "text", code=man.code_blocks)
+    found = copies.measure(infos)
+    assert found[1].duplicate_of == 2 and found[1].score >= 0.5 and found[2].duplicate_of is None
 
 
 def test_a_projects_policy_file_repeats_only_its_own_and_a_rendered_page_beats_its_source():

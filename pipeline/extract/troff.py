@@ -6,8 +6,9 @@ are broken wherever the author pressed return, and its title is ``.TH MPI_Send 3
 rendered as HTML (its twin in the package's ``html/``) then shares its words but not its lines or shingles.
 ``render(text)`` does what ``man`` does, short of layout:
 
-- ``is_man_page(text)``: the first request, after ``.\\"`` comments, is ``.TH`` (man macros) or ``.Dd``/``.Dt``
-  (mdoc), within the first 40 lines;
+- ``is_man_page(text)``: the first request, after ``.\\"`` comments and a preamble that only sets troff up
+  (macro definitions ``.de``…``..``, strings, registers, conditions: Pod::Man writes some 130 such lines before
+  ``.TH``), is ``.TH`` (man macros) or ``.Dd``/``.Dt`` (mdoc), within the first 400 lines;
 - requests that only lay out (``.PP .TP .PD .RS .RE .br .sp .in .ti .ad .nh .ft`` …) end a paragraph and
   leave no words (the tag after ``.TP``, and ``.IP``'s, is a line of its own, as in a definition list); font requests (``.B .I .BR .IR .RI .SM`` …) leave their arguments (the alternating ones
   without spaces: ``.BR free (3)`` → ``free(3)``); ``.SH``/``.SS`` (``.Sh``/``.Ss``) are headings; ``.IP tag``
@@ -17,8 +18,9 @@ rendered as HTML (its twin in the package's ``html/``) then shares its words but
 - escapes: fonts and sizes go, ``\\-``/``\\(em``/``\\(bu``/``\\(aq``/quotes become their characters, ``\\&``,
   ``\\%``, ``\\|``, ``\\^``, ``\\c`` and strings (``\\*(..``) go, ``\\"`` starts a comment.
 
-The title is ``.TH``'s first argument (``.Dt``'s, lower case). Nothing here is a full troff: macros a page
-defines itself (``.de``) and tables (``tbl``) pass through as their words.
+The title is ``.TH``'s first argument (``.Dt``'s, lower case). Nothing here is a full troff: a macro's
+definition (``.de``/``.am``…``..``) and an ignored block (``.ig``) leave nothing, a call of a macro a page defines
+itself and tables (``tbl``) pass through as their words.
 """
 
 from __future__ import annotations
@@ -66,13 +68,39 @@ _ESCAPES: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
 ]
 
 
+_BLOCK = {"de", "de1", "am", "am1", "ig"}  # a macro definition or an ignored block, up to its ".." line
+_SETUP = {"ds", "ds1", "nr", "if", "ie", "el", "tr", "rm", "rr", "als", "ft", "br", "hy", "nh", "ad", "IX", "mso"}
+
+
+_BRACE = re.compile(r"^\s*\\[{}]")  # a condition's brace on a line of its own ("\{\"): set-up, no text
+
+
+_BLOCK_END = re.compile(r"^[.']\s*\.")  # "..", or ".  ." as Asciidoctor indents it inside a condition
+
+
+def _block_end(line: str) -> bool:
+    return _BLOCK_END.match(line) is not None
+
+
 def is_man_page(text: str) -> bool:
-    for line in text.lstrip("\ufeff").split("\n", 40)[:40]:
-        if not line.strip() or _COMMENT.match(line):
+    inside = False  # in a macro definition or an ignored block
+    for line in text.lstrip("\ufeff").split("\n", 400)[:400]:
+        if inside:
+            inside = not _block_end(line)
             continue
-        if line.startswith((".", "'")):
-            return _FIRST_REQUEST.match(line) is not None
-        return False
+        if not line.strip() or _COMMENT.match(line) or _BRACE.match(line):
+            continue
+        if not line.startswith((".", "'")):
+            return False
+        if _FIRST_REQUEST.match(line):
+            return True
+        found = _REQUEST.match(line)
+        if found is None:  # a closing brace of a condition (".\}"), a bare dot
+            continue
+        if found.group(1) in _BLOCK:
+            inside = True
+        elif found.group(1) not in _SETUP:
+            return False
     return False
 
 
@@ -118,8 +146,16 @@ def render(text: str) -> tuple[str, str, list[str], list[str]]:
             out.append(" ".join(" ".join(paragraph).split()))  # filled: spaces collapse, as a browser shows them
             paragraph.clear()
 
+    inside = False  # in a macro definition or an ignored block: no text of the page
     for raw in text.lstrip("\ufeff").split("\n"):
-        if _COMMENT.match(raw):
+        if inside:
+            inside = not _block_end(raw)
+            continue
+        if _COMMENT.match(raw) or _BRACE.match(raw):
+            continue
+        block = _REQUEST.match(raw)
+        if block and block.group(1) in _BLOCK:
+            inside = True
             continue
         raw = _TRAILING_COMMENT.sub("", raw)
         found = _REQUEST.match(raw)

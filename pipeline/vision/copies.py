@@ -395,9 +395,10 @@ def one_document(older: CopyInfo, newer: CopyInfo) -> bool:
     between them: one path of one repository at two commits (a code host's file, ``revision_of``) is one file's
     history, and its newer state replaces the older. Not so for a file that records a moment (release notes,
     a changelog, news: ``_RELEASE_RECORD``; a cumulative changelog's older state lies in the newer anyway, a
-    file replaced at each release holds another release's notes), for a newer state that is a stub (fewer than
-    ``STUB_SHINGLES`` shingles: a "this page moved" note left at the old path, not the text's current state),
-    nor for a Debian package's or a site's two versions (two releases of a manual: the text is the evidence, as
+    file replaced at each release holds another release's notes), for a newer state that is a stub which
+    replaced more text than it holds (fewer than ``STUB_SHINGLES`` shingles and fewer than the older state's: a
+    "this page moved" note left at the old path, not the text's current state; a short page that grew, a title
+    and its directives with a line or two more, is still that page), nor for a Debian package's or a site's two versions (two releases of a manual: the text is the evidence, as
     ``REVISION_CONTAINMENT`` reads it)."""
     ra, rb = revision_of(older.url), revision_of(newer.url)
     return (
@@ -408,7 +409,7 @@ def one_document(older: CopyInfo, newer: CopyInfo) -> bool:
         and version_key(older.url) == version_key(newer.url)
         and not _RELEASE_RECORD.search(url_path(older.url))
         and newer.text is not None
-        and newer.text.size >= STUB_SHINGLES
+        and (newer.text.size >= STUB_SHINGLES or older.text is None or newer.text.size >= older.text.size)
     )
 
 
