@@ -1592,3 +1592,22 @@ def test_a_platform_named_is_not_a_platform_discussed():
     )
     assert container.score < 0.1 * kernel.score  # 0.30 of it when the platforms made the topic
     assert kernel.score > 0.5
+
+
+def test_a_measurement_methodology_page_reads_as_profiling():
+    # phase 14: how a kernel engineer measures (a microbenchmark's variance, frequency scaling, pinned threads,
+    # repetitions, a tracer's self time, memory placed by a NUMA memory policy) is the debugging-and-profiling
+    # domain's matter, in the field's words
+    methodology = _evidence(
+        "A microbenchmark of a short loop shows timing variance from run to run. Disable CPU frequency scaling "
+        "and turbo boost, use CPU pinning for the benchmark thread, and time many repetitions; report their "
+        "coefficient of variation. A function tracer then gives each call's self time, and a memory policy that "
+        "binds the buffer to the local node removes the remote memory accesses."
+    )
+    plain = _evidence(
+        "A test of a short loop shows that its result differs from run to run. Change the settings of the "
+        "machine, run the program again before the final runs, and report the mean with its spread. A log of "
+        "each call then gives its own duration, and keeping the buffer near the program helps."
+    )
+    assert methodology.domain == "engineering_experience"
+    assert methodology.score > 0.3 > 0.05 > plain.score  # 0.08 before phase 14: the profile held few of its words
