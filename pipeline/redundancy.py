@@ -99,3 +99,8 @@ def containment(jaccard: float, size_a: int, size_b: int) -> float:
         return 0.0
     shared = jaccard / (1.0 + jaccard) * (size_a + size_b)
     return max(0.0, min(1.0, shared / size_a))
+
+
+def containments(jaccards: np.ndarray, size_a: int, sizes: np.ndarray) -> np.ndarray:
+    """``containment`` of one text A in many texts at once: A's Jaccard with each and their sizes."""
+    return np.clip(jaccards / (1.0 + jaccards) * (size_a + sizes) / size_a, 0.0, 1.0)

@@ -379,15 +379,21 @@ def revised(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, float]]]:
     found: dict[int, list[tuple[int, float, float]]] = {}
     for members in groups.values():
         for a, b in itertools.combinations(members, 2):
-            assert a.text is not None and b.text is not None
             package_a, package_b = _DEB_DOC.match(a.url), _DEB_DOC.match(b.url)
             if a.url == b.url or (package_a and package_b and package_a.group(1) == package_b.group(1)):
                 continue  # one package's two folders that repeat its numbers (x3/, x4/ of python3-mpi4py) are two pages
-            jaccard = a.text.minhash.jaccard(b.text.minhash)  # one estimate, each side's containment from it
-            for one, other, own, theirs in ((a, b, a.text.size, b.text.size), (b, a, b.text.size, a.text.size)):
-                score = redundancy.containment(jaccard, own, theirs)
-                found.setdefault(one.id, []).append((other.id, round(score, 4), round(jaccard, 4)))
+            _both_ways(found, a, b)
     return found
+
+
+def _both_ways(found: dict[int, list[tuple[int, float, float]]], a: CopyInfo, b: CopyInfo) -> None:
+    """Add (other id, containment, Jaccard) to each side's list in ``found``: one MinHash estimate of the pair,
+    each side's containment in the other read from it."""
+    assert a.text is not None and b.text is not None
+    jaccard = a.text.minhash.jaccard(b.text.minhash)
+    for one, other, own, theirs in ((a, b, a.text.size, b.text.size), (b, a, b.text.size, a.text.size)):
+        score = redundancy.containment(jaccard, own, theirs)
+        found.setdefault(one.id, []).append((other.id, round(score, 4), round(jaccard, 4)))
 
 
 def one_document(older: CopyInfo, newer: CopyInfo) -> bool:
@@ -398,8 +404,8 @@ def one_document(older: CopyInfo, newer: CopyInfo) -> bool:
     file replaced at each release holds another release's notes), for a newer state that is a stub which
     replaced more text than it holds (fewer than ``STUB_SHINGLES`` shingles and fewer than the older state's: a
     "this page moved" note left at the old path, not the text's current state; a short page that grew, a title
-    and its directives with a line or two more, is still that page), nor for a Debian package's or a site's two versions (two releases of a manual: the text is the evidence, as
-    ``REVISION_CONTAINMENT`` reads it)."""
+    and its directives with a line or two more, is still that page), nor for a Debian package's or a site's two
+    versions (two releases of a manual: the text is the evidence, as ``REVISION_CONTAINMENT`` reads it)."""
     ra, rb = revision_of(older.url), revision_of(newer.url)
     return (
         ra is not None
@@ -442,14 +448,15 @@ def moved(
         if not pasts:
             continue
         # every past page against every current one at once: the MinHash Jaccard is the share of equal slots
-        hashes = np.stack([now.text.minhash.hashvalues for now in current if now.text is not None])
-        sizes = np.array([now.text.size for now in current if now.text is not None], dtype=np.float64)
-        keys = [version_key(now.url) for now in current if now.text is not None]
-        ids = [now.id for now in current if now.text is not None]
+        texts = [now.text for now in current if now.text is not None]  # all of them: by_repo holds pages with text
+        hashes = np.stack([text.minhash.hashvalues for text in texts])
+        sizes = np.array([text.size for text in texts], dtype=np.float64)
+        keys = [version_key(now.url) for now in current]
+        ids = [now.id for now in current]
         for past in pasts:
             assert past.text is not None
             jaccards = (hashes == past.text.minhash.hashvalues).mean(axis=1)
-            scores = np.clip(jaccards / (1.0 + jaccards) * (past.text.size + sizes) / past.text.size, 0.0, 1.0)
+            scores = redundancy.containments(jaccards, past.text.size, sizes)
             key = version_key(past.url)
             scores[[k == key for k in keys]] = 0.0  # its own path: ``revised`` reads it
             best = int(np.argmax(scores))
@@ -491,15 +498,7 @@ def built_sources(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, flo
             ]
             if len(sources) != 1:
                 continue
-            source = sources[0]
-            assert copy.text is not None and source.text is not None
-            jaccard = copy.text.minhash.jaccard(source.text.minhash)
-            for one, other, own, theirs in (
-                (copy, source, copy.text.size, source.text.size),
-                (source, copy, source.text.size, copy.text.size),
-            ):
-                score = redundancy.containment(jaccard, own, theirs)
-                found.setdefault(one.id, []).append((other.id, round(score, 4), round(jaccard, 4)))
+            _both_ways(found, copy, sources[0])
     return found
 
 
