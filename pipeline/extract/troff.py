@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 
 _COMMENT = re.compile(r'^[.\']\s*\\"')
 _TRAILING_COMMENT = re.compile(r'(?<!\\)\\".*$')
@@ -70,36 +70,37 @@ _ESCAPES: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
 
 _BLOCK = {"de", "de1", "am", "am1", "ig"}  # a macro definition or an ignored block, up to its ".." line
 _SETUP = {"ds", "ds1", "nr", "if", "ie", "el", "tr", "rm", "rr", "als", "ft", "br", "hy", "nh", "ad", "IX", "mso"}
-
-
 _BRACE = re.compile(r"^\s*\\[{}]")  # a condition's brace on a line of its own ("\{\"): set-up, no text
-
-
 _BLOCK_END = re.compile(r"^[.']\s*\.")  # "..", or ".  ." as Asciidoctor indents it inside a condition
 
 
-def _block_end(line: str) -> bool:
-    return _BLOCK_END.match(line) is not None
+def _page_lines(lines: Iterable[str]) -> Iterator[str]:
+    """The lines that can hold the page's text or requests: without comments, a condition's brace lines, and
+    macro definitions and ignored blocks (their opening request to their ``..``), which leave nothing."""
+    inside = False  # in a macro definition or an ignored block
+    for line in lines:
+        if inside:
+            inside = _BLOCK_END.match(line) is None
+            continue
+        if _COMMENT.match(line) or _BRACE.match(line):
+            continue
+        block = _REQUEST.match(line)
+        if block and block.group(1) in _BLOCK:
+            inside = True
+            continue
+        yield line
 
 
 def is_man_page(text: str) -> bool:
-    inside = False  # in a macro definition or an ignored block
-    for line in text.lstrip("\ufeff").split("\n", 400)[:400]:
-        if inside:
-            inside = not _block_end(line)
-            continue
-        if not line.strip() or _COMMENT.match(line) or _BRACE.match(line):
+    for line in _page_lines(text.lstrip("\ufeff").split("\n", 400)[:400]):
+        if not line.strip():
             continue
         if not line.startswith((".", "'")):
             return False
         if _FIRST_REQUEST.match(line):
             return True
         found = _REQUEST.match(line)
-        if found is None:  # a closing brace of a condition (".\}"), a bare dot
-            continue
-        if found.group(1) in _BLOCK:
-            inside = True
-        elif found.group(1) not in _SETUP:
+        if found is not None and found.group(1) not in _SETUP:  # none: a condition's closing brace, a bare dot
             return False
     return False
 
@@ -146,17 +147,7 @@ def render(text: str) -> tuple[str, str, list[str], list[str]]:
             out.append(" ".join(" ".join(paragraph).split()))  # filled: spaces collapse, as a browser shows them
             paragraph.clear()
 
-    inside = False  # in a macro definition or an ignored block: no text of the page
-    for raw in text.lstrip("\ufeff").split("\n"):
-        if inside:
-            inside = not _block_end(raw)
-            continue
-        if _COMMENT.match(raw) or _BRACE.match(raw):
-            continue
-        block = _REQUEST.match(raw)
-        if block and block.group(1) in _BLOCK:
-            inside = True
-            continue
+    for raw in _page_lines(text.lstrip("\ufeff").split("\n")):
         raw = _TRAILING_COMMENT.sub("", raw)
         found = _REQUEST.match(raw)
         if not found:
