@@ -744,13 +744,14 @@ def test_a_translation_is_found_by_the_names_and_code_both_languages_write_alike
     assert found[2].duplicate_of == 1 and found[2].signal == "translation"  # the original is kept
     assert found[2].because["rule"] == "original"
     assert found[1].duplicate_of is None and found[3].duplicate_of is None
-    # the same two texts under unrelated names are not compared across languages
+    # the same two texts under unrelated names in unrelated folders are not compared across languages (in one
+    # folder their anchors in order tell a translation: test_a_translation_under_a_name_of_its_own_…)
     apart = copies.LineCounts()
-    for n, url in ((1, f"{repo}/pipelining.md"), (2, f"{repo}/notes.zh.md")):
+    for n, url in ((1, f"{repo}/pipelining.md"), (2, f"{repo}/archive/notes.zh.md")):
         apart.add(copies_line_hashes(texts[n]), url)
     pair = [
         _info(1, f"{repo}/pipelining.md", english, counts=apart),
-        _info(2, f"{repo}/notes.zh.md", chinese, counts=apart),
+        _info(2, f"{repo}/archive/notes.zh.md", chinese, counts=apart),
     ]
     assert copies.measure(pair)[2].duplicate_of is None
 
@@ -795,6 +796,58 @@ def test_a_prose_translation_in_latin_letters_is_found_by_what_translators_leave
     assert found[2].because["rule"] == "original" and found[1].duplicate_of is None
     assert found[4].duplicate_of is None  # a page of the same name sharing no anchors
     assert copies.measure([infos[0], infos[2]])[3].duplicate_of is None  # its anchors out of order
+
+
+def _guide_page(language: str, topic: str, n: int) -> str:
+    """A page of our own guide in English or Spanish: its words differ, its links, code and numbers do not."""
+    lines = []
+    for k in range(8):
+        anchors = f"`{topic}_{k}_launch` (https://example.org/{topic}/{k}) with {n * 100 + k * 7} blocks"
+        if language == "es":
+            lines.append(f"## Paso {k}\n\nEl paso usa {anchors}, y el resultado se guarda antes de seguir.")
+        else:
+            lines.append(f"## Step {k}\n\nThe step uses {anchors}, and its result is stored before moving on.")
+    return "\n\n".join(lines)
+
+
+def test_a_translation_under_a_name_of_its_own_is_found_among_the_pages_of_its_folder():
+    # a course translated chapter by chapter whose Spanish tree numbers its pages differently (a page was dropped
+    # from it), and a page whose file name was translated too: no page of the original bears its name, the
+    # anchors it shares with one page of the original's folder tell which page it translates
+    repo = "https://raw.githubusercontent.com/org/course/abc1234"
+    urls = {
+        1: f"{repo}/chapters/en/chapter1/8.mdx",
+        2: f"{repo}/chapters/en/chapter1/9.mdx",
+        3: f"{repo}/chapters/es/chapter1/8.mdx",  # the Spanish page 8 translates English page 9
+        4: f"{repo}/docs/tiling.md",
+        5: f"{repo}/docs/es/teselado.md",  # a file name translated with its page
+        6: f"{repo}/docs/es/otro.md",  # a Spanish page of its own: no original in the folder
+    }
+    texts = {
+        1: _guide_page("en", "quiz", 8),
+        2: _guide_page("en", "bias", 9),
+        3: _guide_page("es", "bias", 9),
+        4: _guide_page("en", "tile", 1),
+        5: _guide_page("es", "tile", 1),
+        6: _guide_page("es", "scan", 2),
+    }
+    assert copies.translation_folder(urls[2]) == copies.translation_folder(urls[3]) == "chapters/chapter1"
+    assert copies.translation_folder(urls[4]) == copies.translation_folder(urls[5]) == "docs"
+    counts = copies.LineCounts()
+    for n, text in texts.items():
+        counts.add(copies_line_hashes(text), urls[n])
+    found = copies.measure([_info(n, urls[n], t, kind="markdown", counts=counts) for n, t in texts.items()])
+    assert found[3].duplicate_of == 2 and found[3].signal == "translation" and found[3].because["rule"] == "original"
+    assert found[5].duplicate_of == 4 and found[5].signal == "translation"
+    assert all(found[n].duplicate_of is None for n in (1, 2, 4, 6))  # the originals, and a page of its own
+    # the same folder in one language only compares no two names: pages of one folder are no translations
+    alone = copies.LineCounts()
+    english = {1: texts[1], 2: texts[2], 7: texts[2].replace("moving on", "going on")}
+    urls[7] = f"{repo}/chapters/en/chapter1/10.mdx"
+    for n, text in english.items():
+        alone.add(copies_line_hashes(text), urls[n])
+    one_language = copies.measure([_info(n, urls[n], t, kind="markdown", counts=alone) for n, t in english.items()])
+    assert all(c.signal != "translation" for c in one_language.values())
 
 
 def test_a_translation_in_a_language_folder_or_named_in_full_is_found_wherever_it_sits():

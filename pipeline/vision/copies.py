@@ -50,7 +50,9 @@ the corpus, not its square):
 - one page in two languages (``translated``: one place, one page name (``translation_name``: a translation
   tree beside the original's meets it), different language marks on the
   paths: a code, ``docs/zh/``, ``faq.ja.md``, or a name, ``blog/post/japanese/``, ``README-Chinese.md``), by
-  the words both languages write alike or by the anchors translators leave alone (``anchors``);
+  the words both languages write alike or by the anchors translators leave alone (``anchors``); a translated
+  page under a name of its own (a renumbered chapter, a translated file name) by its anchors alone, against
+  the pages of the original's folder (``translation_folder``);
 - one file at two states of its tree (``revised``: one ``version_key``, a repository's file at two commits, a
   Debian package's file at two package versions, a site's page under two version or channel folders), by its
   name, however much was rewritten: a copy when ``REVISION_CONTAINMENT`` of the older lies in the newer (0.4,
@@ -220,6 +222,7 @@ class LineCounts:
         self.fine = np.zeros((SKETCH_ROWS, 1 << NEAR_BITS), dtype=np.uint16)
         self.named = np.zeros((SKETCH_ROWS, 1 << NAMED_BITS), dtype=np.uint16)
         self.translated: set[tuple[str, str]] = set()  # (place, page name) of the pages a path marks a language of
+        self.translated_folders: set[tuple[str, str]] = set()  # ... and (place, folder without its language mark)
         self.precisions: dict[str, set[str]] = {}  # a routine's name without its precision letter → the letters read
 
     @staticmethod
@@ -247,6 +250,7 @@ class LineCounts:
         name = page_name(url) if url else ""
         if name and language_of(url):
             self.translated.add((neighbourhood(url), translation_name(url)))
+            self.translated_folders.add((neighbourhood(url), translation_folder(url)))
         precision = precision_of(url) if url else None
         routine = precision[0] if precision is not None else None
         if precision is not None:
@@ -519,6 +523,14 @@ def translation_name(url: str) -> str:
     return name.rpartition("/")[2] if len(below) <= 1 else name
 
 
+def translation_folder(url: str) -> str:
+    """The folder a translation and its original share below their place, language and revision segments
+    skipped (``chapters/es/chapter1/8.mdx`` and ``chapters/en/chapter1/9.mdx`` → ``chapters/chapter1``;
+    ``docs/zh/guide.md`` and ``docs/guide.md`` → ``docs``): where a translated page under a name of its own (a
+    renumbered chapter, a title translated into its file name) finds its original (``translated``)."""
+    return "/".join(p for p in _below_place(url)[:-1] if not _REVISION_PART.fullmatch(p)).lower()
+
+
 def _below_place(url: str) -> list[str]:
     """The path segments of a URL below its place (``neighbourhood``): a Debian package's folder, a repository
     (and, on a raw file host, its revision)."""
@@ -655,7 +667,11 @@ class Signer:
         dropped = 1 - len(toks) / len(all_toks) if all_toks else 0.0
         hashes = redundancy.shingle_hashes(toks)
         words = anchored = None
-        if (neighbourhood(url), translation_name(url)) in self.counts.translated:  # a translation or its original
+        place = neighbourhood(url)
+        if (place, translation_name(url)) in self.counts.translated or (
+            place,
+            translation_folder(url),
+        ) in self.counts.translated_folders:  # a translation or its original, by name or by folder
             words = np.unique(np.array([hash(t) for t in all_toks if _NEUTRAL.fullmatch(t)], dtype=np.int64))
             anchored = anchors(content if content is not None else text)
         code_toks = analysis.tokens(self._content("\n".join(map(str, code_blocks)))[0]) if code_blocks else []
@@ -1026,7 +1042,13 @@ def translated(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:
 
     The place and the name are the guard: no two pages are compared across languages unless a path marks one
     as the other's translation. Of the pages of one place without a dup label, 4.5% share 10 anchors and 0.6 of
-    the smaller one's (a licence inside a README, a navigation bar): anchors alone would not do."""
+    the smaller one's (a licence inside a README, a navigation bar): anchors alone would not do.
+
+    A translation whose name differs from its original's (a translated tree that numbers its chapters
+    otherwise, ``es/chapter1/8.mdx`` for ``en/chapter1/9.mdx``; a file name translated with its page) is looked
+    for in the original's folder (``translation_folder``: one folder once the language segment goes): there the
+    anchor test alone decides (its order condition is what a sibling page of the folder, sharing a few links and
+    names, does not meet), and ``measure`` keeps the page that shares the most."""
     groups: dict[tuple[str, str], list[CopyInfo]] = {}
     for info in infos:
         if info.words is not None and len(info.words):
@@ -1042,6 +1064,21 @@ def translated(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:
                 if not (shared >= TRANSLATION_WORDS and share >= TRANSLATION_SHARE):
                     share = 0.0
                 share = max(share, _anchor_share(a.anchors, b.anchors))  # the stronger of the two tests
+                if share:
+                    found.setdefault(a.id, []).append((b.id, round(share, 4)))
+                    found.setdefault(b.id, []).append((a.id, round(share, 4)))
+    folders: dict[tuple[str, str], list[CopyInfo]] = {}
+    for info in infos:
+        if info.anchors is not None and len(info.anchors):
+            folders.setdefault((neighbourhood(info.url), translation_folder(info.url)), []).append(info)
+    for members in folders.values():
+        if len({language_of(m.url) for m in members}) < 2:
+            continue
+        for i, a in enumerate(members):
+            for b in members[i + 1 :]:
+                if language_of(a.url) == language_of(b.url) or translation_name(a.url) == translation_name(b.url):
+                    continue  # one language, or one name: compared above
+                share = _anchor_share(a.anchors, b.anchors)
                 if share:
                     found.setdefault(a.id, []).append((b.id, round(share, 4)))
                     found.setdefault(b.id, []).append((a.id, round(share, 4)))
