@@ -209,6 +209,34 @@ def test_a_short_old_version_inside_a_long_new_one_is_a_copy_a_quoted_file_is_no
     assert copies.measure([example, page])[3].duplicate_of is None
 
 
+def test_a_post_merged_into_a_longer_tutorial_is_its_excerpt_a_page_in_an_overview_is_not():
+    # one commit of a repository: a blog post written first, then taken whole into a longer tutorial of another
+    # name in another folder. Neither is newer by its path or dates: the longer one is the complete text
+    repo = "https://raw.githubusercontent.com/org/notes/abc1234"
+    post = _words("swz", 200)
+    tutorial = _words("intro", 400) + "\n\n" + post + "\n\n" + _words("tail", 400)
+    urls = {1: f"{repo}/swizzle/code/doc/post2.md", 2: f"{repo}/swizzle/tutorial.md"}
+    infos = [_info(1, urls[1], post, kind="markdown"), _info(2, urls[2], tutorial, kind="markdown")]
+    assert infos[0].text and infos[1].text and infos[0].text.minhash.jaccard(infos[1].text.minhash) < 0.3
+    found = copies.measure(infos)
+    assert found[1].duplicate_of == 2 and found[1].signal == "contained" and found[1].because["rule"] == "complete"
+    assert found[2].duplicate_of is None
+    # the same texts where the longer one is a project's overview (a README gathers its pages' text, each still
+    # read in its place), a generator's HTML (a reference lists one declaration in several indexes), a source
+    # file a page quotes, or a page of the same folder (one template): no copies
+    for part, whole, kind in (
+        (f"{repo}/docs/getting-started.md", f"{repo}/README.md", "markdown"),
+        (f"{repo}/html/group/group__props.html", f"{repo}/html/file/buffer_8h.html", "html"),
+        (f"{repo}/examples/swizzle.py", f"{repo}/swizzle/tutorial.md", "markdown"),
+        (f"{repo}/swizzle/post2.md", f"{repo}/swizzle/tutorial.md", "markdown"),
+    ):
+        pair = [_info(1, part, post, kind=kind), _info(2, whole, tutorial, kind=kind)]
+        assert copies.measure(pair)[1].duplicate_of is None, part
+    # less than EXCERPT_CONTAINMENT of it inside: a post that shares a part with the tutorial stays a page
+    half = _words("swz", 100) + "\n\n" + _words("own", 100)
+    assert copies.measure([_info(1, urls[1], half, kind="markdown"), infos[1]])[1].duplicate_of is None
+
+
 def _words(tag: str, n: int) -> str:
     """``n`` words no other tag writes, in paragraphs of 20: texts that share only what they are given."""
     return "\n\n".join(" ".join(f"{tag}{k}w{j}" for j in range(20)) for k in range(n // 20))

@@ -46,7 +46,9 @@ the corpus, not its square):
   two revisions, or the larger text is the newer version, the newer date or the rendered page
   (``GROWN_RULES``; between two pages of one folder, a version their names mark), or the larger is the manual's
   one-document form, a PDF or single-page HTML of the same place (``_whole_form``: the pages are its parts, the
-  whole is kept): a page quoting a whole example file is no copy of it;
+  whole is kept), or the smaller is an excerpt of the larger (``_excerpt``: a written page almost whole inside
+  a longer written page of its place, a post merged into a tutorial; not a page inside a README or index):
+  a page quoting a whole example file is no copy of it;
 - one page in two languages (``translated``: one place, one page name (``translation_name``: a translation
   tree beside the original's meets it), different language marks on the
   paths: a code, ``docs/zh/``, ``faq.ja.md``, or a name, ``blog/post/japanese/``, ``README-Chinese.md``), by
@@ -867,7 +869,7 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                     because["rule"] in GROWN_RULES
                     and (_earlier_form(because) or not siblings(info.url, other.url))
                     and not _quoted_source(info, other, because)
-                ) or (because["rule"] == "complete" and _whole_form(other, info))
+                ) or (because["rule"] == "complete" and (_whole_form(other, info) or _excerpt(info, other, share)))
                 if better and (grown or one_path_two_revisions(info.url, other.url)):
                     jaccard = info.text.minhash.jaccard(other.text.minhash)
                     best = Copy(round(share, 4), other_id, round(jaccard, 4), "contained", because)
@@ -973,6 +975,29 @@ def _whole_form(whole: CopyInfo, part: CopyInfo) -> bool:
         whole.kind == "html"
         and bool(_PRINT_FORM.search(url_path(whole.url)))
         and not _PRINT_FORM.search(url_path(part.url))
+    )
+
+
+EXCERPT_CONTAINMENT = 0.8  # a page this much inside a longer page of its place is an excerpt of it (``_excerpt``)
+_AUTHORED = ("markdown", "text")  # files a person writes (Markdown, reStructuredText, text), not a generator's pages
+
+
+def _excerpt(part: CopyInfo, whole: CopyInfo, share: float) -> bool:
+    """Whether ``part`` is an excerpt of ``whole``: a prose page of the same place (not one of its folder's
+    siblings, which one template makes alike) that lies almost whole in a longer prose page
+    (``EXCERPT_CONTAINMENT`` of its sampled shingles): a post merged into a tutorial, a chapter the longer
+    guide took in. Not a source file quoted by a page (a page that shows a whole example is no copy of it), nor
+    a page inside a project's overview (a README or index gathers its pages' openings, each still read in its
+    place)."""
+    name = _NAME.sub("", _path_parts(whole.url)[-1]).lower() if _path_parts(whole.url) else ""
+    return (
+        share >= EXCERPT_CONTAINMENT
+        and neighbourhood(part.url) == neighbourhood(whole.url)
+        and not siblings(part.url, whole.url)
+        and part.kind in _AUTHORED
+        and whole.kind in _AUTHORED
+        and not any(_CODE_FILE.search(url_path(u)) for u in (part.url, whole.url))
+        and name not in _GENERIC_NAME
     )
 
 
