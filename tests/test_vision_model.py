@@ -1318,7 +1318,10 @@ def test_the_current_revision_of_a_repository_is_kept_even_when_the_past_one_is_
     found = copies.measure(infos)
     assert found[2].duplicate_of == 1 and found[2].because["rule"] == "current"
     assert found[2].because["pages"] == [4, 1] and found[1].duplicate_of is None  # the kept copy's figures first
-    alone = copies.measure(infos[:2])  # with no repository around them, nothing says which state is current
+    alone = copies.measure(infos[:2])  # with no repository around them, only its old/ folder says which is past
+    assert alone[2].duplicate_of == 1 and alone[2].because["rule"] == "version"
+    unmarked = _info(2, f"{repo}/bbb2222/docs/archived_queues/queues.md", longer, kind="markdown")
+    alone = copies.measure([infos[0], unmarked])  # ... and without it, nothing does: the longer one is kept
     assert alone[1].duplicate_of == 2 and alone[1].because["rule"] == "complete"
     branch = _info(6, "https://github.com/org/kernels/blob/main/docs/queues.md", PAGE, kind="markdown")
     pinned = _info(7, f"{repo}/ccc3333/docs/queues.md", longer, kind="markdown")
@@ -1348,6 +1351,15 @@ def test_a_name_marked_as_a_past_state_is_the_copy_even_when_it_is_the_longer_on
     ):
         assert _version_order(old, new)[0] == -1 and _version_order(new, old)[0] == 1
     assert _version_order("notes-v2.html", "notes.html")[0] == 1  # a second version is still the newer
+    # a page kept in a folder of past states when it moved and was renamed, below the folders both paths share
+    site = "https://raw.githubusercontent.com/org/handbook/abc1234"
+    old, new = f"{site}/docs/old/gemm.md", f"{site}/guide/matmul.md"
+    assert _version_order(old, new)[0] == -1 and _version_order(new, old)[0] == 1
+    assert _version_order("The old way of tiling", "Tiling now")[0] == 0  # a title's word is no folder
+    assert _version_order(f"{site}/old/a.md", f"{site}/old/b.md")[0] == 0  # both in it: it says nothing
+    text = _paragraphs(20, "Tiling")
+    pair = [_info(1, old, text, kind="markdown"), _info(2, new, text, kind="markdown")]
+    assert copies.measure(pair)[1].duplicate_of == 2  # the same text at two paths: the one in old/ is the copy
     for a, b in (  # no mark of a past state: a release of its own, a word that only ends in one, a page named so
         ("docs/notes_v1.5/a.md", "docs/notes/a.md"),
         ("docs/bold/a.md", "docs/b/a.md"),
