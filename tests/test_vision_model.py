@@ -242,6 +242,91 @@ def _words(tag: str, n: int) -> str:
     return "\n\n".join(" ".join(f"{tag}{k}w{j}" for j in range(20)) for k in range(n // 20))
 
 
+_HEAD, _PAST = "abc1234def", "0123456fed"
+_REPO = "https://raw.githubusercontent.com/org/proj"
+
+
+def _forms():
+    """One text in two places, in the forms a fresh corpus brings (our own words): (name, {id: (url, text,
+    kind, newest date)}, the copy, the pages it may be found a copy of)."""
+    text, other = _words("gemm", 400), _words("soft", 400)
+    rewritten = "\n\n".join(text.split("\n\n")[:14]) + "\n\n" + _words("new", 120)  # 70% kept, the rest new
+    head = {100 + k: (f"{_REPO}/{_HEAD}/misc/page{k}.md", _words(f"misc{k}", 200), "markdown", 0.0) for k in range(3)}
+    return [
+        (
+            "moved at a past commit and rewritten",
+            {1: (f"{_REPO}/{_PAST}/docs/gemm.md", text, "markdown", 0.0)}
+            | {2: (f"{_REPO}/{_HEAD}/guide/matmul.md", rewritten, "markdown", 0.0)}
+            | head,
+            1,
+            {2},
+        ),
+        (
+            "a Debian package's page renamed and rewritten in its next version",
+            {
+                1: ("file:///usr/share/doc/foo-1-doc/html/gemm.html", text, "html", 0.0),
+                2: ("file:///usr/share/doc/foo-2-doc/html/matmul.html", rewritten, "html", 0.0),
+            },
+            1,
+            {2},
+        ),
+        (
+            "a site's release page renamed in its latest channel",
+            {
+                1: ("https://docs.example.org/v1.2/guide/gemm.html", text, "html", 0.0),
+                2: ("https://docs.example.org/latest/guide/matmul.html", rewritten, "html", 0.0),
+            },
+            1,
+            {2},
+        ),
+        (
+            "a page split in two",
+            {1: (f"{_REPO}/{_PAST}/docs/guide.md", text + "\n\n" + other, "markdown", 0.0)}
+            | {2: (f"{_REPO}/{_HEAD}/docs/gemm.md", text, "markdown", 0.0)}
+            | {3: (f"{_REPO}/{_HEAD}/docs/softmax.md", other, "markdown", 0.0)}
+            | head,
+            1,
+            {2, 3},
+        ),
+        (
+            "two pages merged into one",
+            {1: (f"{_REPO}/{_PAST}/docs/gemm.md", text, "markdown", 0.0)}
+            | {2: (f"{_REPO}/{_PAST}/docs/softmax.md", other, "markdown", 0.0)}
+            | {3: (f"{_REPO}/{_HEAD}/docs/guide.md", text + "\n\n" + other, "markdown", 0.0)}
+            | head,
+            1,
+            {3},
+        ),
+        (
+            "an older vendored copy in another repository",
+            {
+                1: (
+                    f"https://raw.githubusercontent.com/other/app/{_HEAD}/third_party/proj/gemm.md",
+                    text,
+                    "markdown",
+                    2023.0,
+                ),
+                2: (f"{_REPO}/{_HEAD}/docs/gemm.md", rewritten, "markdown", 2025.0),
+            },
+            1,
+            {2},
+        ),
+    ]
+
+
+@pytest.mark.parametrize("form", _forms(), ids=lambda form: form[0])
+def test_one_text_in_two_places_is_a_copy_in_every_form_a_fresh_corpus_brings(form):
+    _, docs, copy, kept = form
+    counts = copies.LineCounts()
+    for url, text, _, _ in docs.values():
+        counts.add(copies_line_hashes(text), url)
+    found = copies.measure(
+        [_info(n, url, text, kind=kind, newest=newest, counts=counts) for n, (url, text, kind, newest) in docs.items()]
+    )
+    assert found[copy].duplicate_of in kept and found[copy].score >= copies.HIGH_REDUNDANCY
+    assert all(found[k].duplicate_of is None for k in kept)
+
+
 def test_one_file_at_two_revisions_is_a_copy_from_its_own_cut_two_files_sharing_as_much_are_not():
     old_text = f"{_words('kept', 240)}\n\n{_words('gone', 240)}"  # reworked: half the old text stayed ...
     new_text = f"{_words('kept', 240)}\n\n{_words('new', 300)}"  # ... and the rest is new
