@@ -961,6 +961,14 @@ def test_a_translation_under_a_name_of_its_own_is_found_among_the_pages_of_its_f
         alone.add(copies_line_hashes(text), urls[n])
     one_language = copies.measure([_info(n, urls[n], t, kind="markdown", counts=alone) for n, t in english.items()])
     assert all(c.signal != "translation" for c in one_language.values())
+    # nor does an en/ folder beside unmarked pages: both are English
+    marked = {2: (f"{repo}/docs/en/bias.md", texts[2]), 8: (f"{repo}/docs/notes.md", texts[2].replace("on.", "."))}
+    assert copies.translation_folder(marked[2][0]) == copies.translation_folder(marked[8][0]) == "docs"
+    english_too = copies.LineCounts()
+    for url, text in marked.values():
+        english_too.add(copies_line_hashes(text), url)
+    found = copies.measure([_info(n, u, t, kind="markdown", counts=english_too) for n, (u, t) in marked.items()])
+    assert all(c.signal != "translation" for c in found.values())
 
 
 def test_a_translation_in_a_language_folder_or_named_in_full_is_found_wherever_it_sits():

@@ -1097,12 +1097,13 @@ def translated(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:
         if info.anchors is not None and len(info.anchors):
             folders.setdefault((neighbourhood(info.url), translation_folder(info.url)), []).append(info)
     for members in folders.values():
-        if len({language_of(m.url) for m in members}) < 2:
+        if len({language_of(m.url) or "en" for m in members}) < 2:
             continue
         for i, a in enumerate(members):
             for b in members[i + 1 :]:
-                if language_of(a.url) == language_of(b.url) or translation_name(a.url) == translation_name(b.url):
-                    continue  # one language, or one name: compared above
+                languages = {language_of(a.url) or "en", language_of(b.url) or "en"}
+                if len(languages) < 2 or translation_name(a.url) == translation_name(b.url):
+                    continue  # one language (an unmarked page beside an en/ one is English too), or one name
                 share = _anchor_share(a.anchors, b.anchors)
                 if share:
                     found.setdefault(a.id, []).append((b.id, round(share, 4)))
