@@ -209,9 +209,122 @@ def test_a_short_old_version_inside_a_long_new_one_is_a_copy_a_quoted_file_is_no
     assert copies.measure([example, page])[3].duplicate_of is None
 
 
+def test_a_post_merged_into_a_longer_tutorial_is_its_excerpt_a_page_in_an_overview_is_not():
+    # one commit of a repository: a blog post written first, then taken whole into a longer tutorial of another
+    # name in another folder. Neither is newer by its path or dates: the longer one is the complete text
+    repo = "https://raw.githubusercontent.com/org/notes/abc1234"
+    post = _words("swz", 200)
+    tutorial = _words("intro", 400) + "\n\n" + post + "\n\n" + _words("tail", 400)
+    urls = {1: f"{repo}/swizzle/code/doc/post2.md", 2: f"{repo}/swizzle/tutorial.md"}
+    infos = [_info(1, urls[1], post, kind="markdown"), _info(2, urls[2], tutorial, kind="markdown")]
+    assert infos[0].text and infos[1].text and infos[0].text.minhash.jaccard(infos[1].text.minhash) < 0.3
+    found = copies.measure(infos)
+    assert found[1].duplicate_of == 2 and found[1].signal == "contained" and found[1].because["rule"] == "complete"
+    assert found[2].duplicate_of is None
+    # the same texts where the longer one is a project's overview (a README gathers its pages' text, each still
+    # read in its place), a generator's HTML (a reference lists one declaration in several indexes), a source
+    # file a page quotes, or a page of the same folder (one template): no copies
+    for part, whole, kind in (
+        (f"{repo}/docs/getting-started.md", f"{repo}/README.md", "markdown"),
+        (f"{repo}/html/group/group__props.html", f"{repo}/html/file/buffer_8h.html", "html"),
+        (f"{repo}/examples/swizzle.py", f"{repo}/swizzle/tutorial.md", "markdown"),
+        (f"{repo}/swizzle/post2.md", f"{repo}/swizzle/tutorial.md", "markdown"),
+    ):
+        pair = [_info(1, part, post, kind=kind), _info(2, whole, tutorial, kind=kind)]
+        assert copies.measure(pair)[1].duplicate_of is None, part
+    # less than EXCERPT_CONTAINMENT of it inside: a post that shares a part with the tutorial stays a page
+    half = _words("swz", 100) + "\n\n" + _words("own", 100)
+    assert copies.measure([_info(1, urls[1], half, kind="markdown"), infos[1]])[1].duplicate_of is None
+
+
 def _words(tag: str, n: int) -> str:
     """``n`` words no other tag writes, in paragraphs of 20: texts that share only what they are given."""
     return "\n\n".join(" ".join(f"{tag}{k}w{j}" for j in range(20)) for k in range(n // 20))
+
+
+_HEAD, _PAST = "abc1234def", "0123456fed"
+_REPO = "https://raw.githubusercontent.com/org/proj"
+
+
+def _forms():
+    """One text in two places, in the forms a fresh corpus brings (our own words): (name, {id: (url, text,
+    kind, newest date)}, the copy, the pages it may be found a copy of)."""
+    text, other = _words("gemm", 400), _words("soft", 400)
+    rewritten = "\n\n".join(text.split("\n\n")[:14]) + "\n\n" + _words("new", 120)  # 70% kept, the rest new
+    head = {100 + k: (f"{_REPO}/{_HEAD}/misc/page{k}.md", _words(f"misc{k}", 200), "markdown", 0.0) for k in range(3)}
+    return [
+        (
+            "moved at a past commit and rewritten",
+            {1: (f"{_REPO}/{_PAST}/docs/gemm.md", text, "markdown", 0.0)}
+            | {2: (f"{_REPO}/{_HEAD}/guide/matmul.md", rewritten, "markdown", 0.0)}
+            | head,
+            1,
+            {2},
+        ),
+        (
+            "a Debian package's page renamed and rewritten in its next version",
+            {
+                1: ("file:///usr/share/doc/foo-1-doc/html/gemm.html", text, "html", 0.0),
+                2: ("file:///usr/share/doc/foo-2-doc/html/matmul.html", rewritten, "html", 0.0),
+            },
+            1,
+            {2},
+        ),
+        (
+            "a site's release page renamed in its latest channel",
+            {
+                1: ("https://docs.example.org/v1.2/guide/gemm.html", text, "html", 0.0),
+                2: ("https://docs.example.org/latest/guide/matmul.html", rewritten, "html", 0.0),
+            },
+            1,
+            {2},
+        ),
+        (
+            "a page split in two",
+            {1: (f"{_REPO}/{_PAST}/docs/guide.md", text + "\n\n" + other, "markdown", 0.0)}
+            | {2: (f"{_REPO}/{_HEAD}/docs/gemm.md", text, "markdown", 0.0)}
+            | {3: (f"{_REPO}/{_HEAD}/docs/softmax.md", other, "markdown", 0.0)}
+            | head,
+            1,
+            {2, 3},
+        ),
+        (
+            "two pages merged into one",
+            {1: (f"{_REPO}/{_PAST}/docs/gemm.md", text, "markdown", 0.0)}
+            | {2: (f"{_REPO}/{_PAST}/docs/softmax.md", other, "markdown", 0.0)}
+            | {3: (f"{_REPO}/{_HEAD}/docs/guide.md", text + "\n\n" + other, "markdown", 0.0)}
+            | head,
+            1,
+            {3},
+        ),
+        (
+            "an older vendored copy in another repository",
+            {
+                1: (
+                    f"https://raw.githubusercontent.com/other/app/{_HEAD}/third_party/proj/gemm.md",
+                    text,
+                    "markdown",
+                    2023.0,
+                ),
+                2: (f"{_REPO}/{_HEAD}/docs/gemm.md", rewritten, "markdown", 2025.0),
+            },
+            1,
+            {2},
+        ),
+    ]
+
+
+@pytest.mark.parametrize("form", _forms(), ids=lambda form: form[0])
+def test_one_text_in_two_places_is_a_copy_in_every_form_a_fresh_corpus_brings(form):
+    _, docs, copy, kept = form
+    counts = copies.LineCounts()
+    for url, text, _, _ in docs.values():
+        counts.add(copies_line_hashes(text), url)
+    found = copies.measure(
+        [_info(n, url, text, kind=kind, newest=newest, counts=counts) for n, (url, text, kind, newest) in docs.items()]
+    )
+    assert found[copy].duplicate_of in kept and found[copy].score >= copies.HIGH_REDUNDANCY
+    assert all(found[k].duplicate_of is None for k in kept)
 
 
 def test_one_file_at_two_revisions_is_a_copy_from_its_own_cut_two_files_sharing_as_much_are_not():
@@ -744,13 +857,14 @@ def test_a_translation_is_found_by_the_names_and_code_both_languages_write_alike
     assert found[2].duplicate_of == 1 and found[2].signal == "translation"  # the original is kept
     assert found[2].because["rule"] == "original"
     assert found[1].duplicate_of is None and found[3].duplicate_of is None
-    # the same two texts under unrelated names are not compared across languages
+    # the same two texts under unrelated names in unrelated folders are not compared across languages (in one
+    # folder their anchors in order tell a translation: test_a_translation_under_a_name_of_its_own_…)
     apart = copies.LineCounts()
-    for n, url in ((1, f"{repo}/pipelining.md"), (2, f"{repo}/notes.zh.md")):
+    for n, url in ((1, f"{repo}/pipelining.md"), (2, f"{repo}/archive/notes.zh.md")):
         apart.add(copies_line_hashes(texts[n]), url)
     pair = [
         _info(1, f"{repo}/pipelining.md", english, counts=apart),
-        _info(2, f"{repo}/notes.zh.md", chinese, counts=apart),
+        _info(2, f"{repo}/archive/notes.zh.md", chinese, counts=apart),
     ]
     assert copies.measure(pair)[2].duplicate_of is None
 
@@ -795,6 +909,66 @@ def test_a_prose_translation_in_latin_letters_is_found_by_what_translators_leave
     assert found[2].because["rule"] == "original" and found[1].duplicate_of is None
     assert found[4].duplicate_of is None  # a page of the same name sharing no anchors
     assert copies.measure([infos[0], infos[2]])[3].duplicate_of is None  # its anchors out of order
+
+
+def _guide_page(language: str, topic: str, n: int) -> str:
+    """A page of our own guide in English or Spanish: its words differ, its links, code and numbers do not."""
+    lines = []
+    for k in range(8):
+        anchors = f"`{topic}_{k}_launch` (https://example.org/{topic}/{k}) with {n * 100 + k * 7} blocks"
+        if language == "es":
+            lines.append(f"## Paso {k}\n\nEl paso usa {anchors}, y el resultado se guarda antes de seguir.")
+        else:
+            lines.append(f"## Step {k}\n\nThe step uses {anchors}, and its result is stored before moving on.")
+    return "\n\n".join(lines)
+
+
+def test_a_translation_under_a_name_of_its_own_is_found_among_the_pages_of_its_folder():
+    # a course translated chapter by chapter whose Spanish tree numbers its pages differently (a page was dropped
+    # from it), and a page whose file name was translated too: no page of the original bears its name, the
+    # anchors it shares with one page of the original's folder tell which page it translates
+    repo = "https://raw.githubusercontent.com/org/course/abc1234"
+    urls = {
+        1: f"{repo}/chapters/en/chapter1/8.mdx",
+        2: f"{repo}/chapters/en/chapter1/9.mdx",
+        3: f"{repo}/chapters/es/chapter1/8.mdx",  # the Spanish page 8 translates English page 9
+        4: f"{repo}/docs/tiling.md",
+        5: f"{repo}/docs/es/teselado.md",  # a file name translated with its page
+        6: f"{repo}/docs/es/otro.md",  # a Spanish page of its own: no original in the folder
+    }
+    texts = {
+        1: _guide_page("en", "quiz", 8),
+        2: _guide_page("en", "bias", 9),
+        3: _guide_page("es", "bias", 9),
+        4: _guide_page("en", "tile", 1),
+        5: _guide_page("es", "tile", 1),
+        6: _guide_page("es", "scan", 2),
+    }
+    assert copies.translation_folder(urls[2]) == copies.translation_folder(urls[3]) == "chapters/chapter1"
+    assert copies.translation_folder(urls[4]) == copies.translation_folder(urls[5]) == "docs"
+    counts = copies.LineCounts()
+    for n, text in texts.items():
+        counts.add(copies_line_hashes(text), urls[n])
+    found = copies.measure([_info(n, urls[n], t, kind="markdown", counts=counts) for n, t in texts.items()])
+    assert found[3].duplicate_of == 2 and found[3].signal == "translation" and found[3].because["rule"] == "original"
+    assert found[5].duplicate_of == 4 and found[5].signal == "translation"
+    assert all(found[n].duplicate_of is None for n in (1, 2, 4, 6))  # the originals, and a page of its own
+    # the same folder in one language only compares no two names: pages of one folder are no translations
+    alone = copies.LineCounts()
+    english = {1: texts[1], 2: texts[2], 7: texts[2].replace("moving on", "going on")}
+    urls[7] = f"{repo}/chapters/en/chapter1/10.mdx"
+    for n, text in english.items():
+        alone.add(copies_line_hashes(text), urls[n])
+    one_language = copies.measure([_info(n, urls[n], t, kind="markdown", counts=alone) for n, t in english.items()])
+    assert all(c.signal != "translation" for c in one_language.values())
+    # nor does an en/ folder beside unmarked pages: both are English
+    marked = {2: (f"{repo}/docs/en/bias.md", texts[2]), 8: (f"{repo}/docs/notes.md", texts[2].replace("on.", "."))}
+    assert copies.translation_folder(marked[2][0]) == copies.translation_folder(marked[8][0]) == "docs"
+    english_too = copies.LineCounts()
+    for url, text in marked.values():
+        english_too.add(copies_line_hashes(text), url)
+    found = copies.measure([_info(n, u, t, kind="markdown", counts=english_too) for n, (u, t) in marked.items()])
+    assert all(c.signal != "translation" for c in found.values())
 
 
 def test_a_translation_in_a_language_folder_or_named_in_full_is_found_wherever_it_sits():
@@ -1237,7 +1411,10 @@ def test_the_current_revision_of_a_repository_is_kept_even_when_the_past_one_is_
     found = copies.measure(infos)
     assert found[2].duplicate_of == 1 and found[2].because["rule"] == "current"
     assert found[2].because["pages"] == [4, 1] and found[1].duplicate_of is None  # the kept copy's figures first
-    alone = copies.measure(infos[:2])  # with no repository around them, nothing says which state is current
+    alone = copies.measure(infos[:2])  # with no repository around them, only its old/ folder says which is past
+    assert alone[2].duplicate_of == 1 and alone[2].because["rule"] == "version"
+    unmarked = _info(2, f"{repo}/bbb2222/docs/archived_queues/queues.md", longer, kind="markdown")
+    alone = copies.measure([infos[0], unmarked])  # ... and without it, nothing does: the longer one is kept
     assert alone[1].duplicate_of == 2 and alone[1].because["rule"] == "complete"
     branch = _info(6, "https://github.com/org/kernels/blob/main/docs/queues.md", PAGE, kind="markdown")
     pinned = _info(7, f"{repo}/ccc3333/docs/queues.md", longer, kind="markdown")
@@ -1267,6 +1444,15 @@ def test_a_name_marked_as_a_past_state_is_the_copy_even_when_it_is_the_longer_on
     ):
         assert _version_order(old, new)[0] == -1 and _version_order(new, old)[0] == 1
     assert _version_order("notes-v2.html", "notes.html")[0] == 1  # a second version is still the newer
+    # a page kept in a folder of past states when it moved and was renamed, below the folders both paths share
+    site = "https://raw.githubusercontent.com/org/handbook/abc1234"
+    old, new = f"{site}/docs/old/gemm.md", f"{site}/guide/matmul.md"
+    assert _version_order(old, new)[0] == -1 and _version_order(new, old)[0] == 1
+    assert _version_order("The old way of tiling", "Tiling now")[0] == 0  # a title's word is no folder
+    assert _version_order(f"{site}/old/a.md", f"{site}/old/b.md")[0] == 0  # both in it: it says nothing
+    text = _paragraphs(20, "Tiling")
+    pair = [_info(1, old, text, kind="markdown"), _info(2, new, text, kind="markdown")]
+    assert copies.measure(pair)[1].duplicate_of == 2  # the same text at two paths: the one in old/ is the copy
     for a, b in (  # no mark of a past state: a release of its own, a word that only ends in one, a page named so
         ("docs/notes_v1.5/a.md", "docs/notes/a.md"),
         ("docs/bold/a.md", "docs/b/a.md"),

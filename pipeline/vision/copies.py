@@ -46,11 +46,15 @@ the corpus, not its square):
   two revisions, or the larger text is the newer version, the newer date or the rendered page
   (``GROWN_RULES``; between two pages of one folder, a version their names mark), or the larger is the manual's
   one-document form, a PDF or single-page HTML of the same place (``_whole_form``: the pages are its parts, the
-  whole is kept): a page quoting a whole example file is no copy of it;
+  whole is kept), or the smaller is an excerpt of the larger (``_excerpt``: a written page almost whole inside
+  a longer written page of its place, a post merged into a tutorial; not a page inside a README or index):
+  a page quoting a whole example file is no copy of it;
 - one page in two languages (``translated``: one place, one page name (``translation_name``: a translation
   tree beside the original's meets it), different language marks on the
   paths: a code, ``docs/zh/``, ``faq.ja.md``, or a name, ``blog/post/japanese/``, ``README-Chinese.md``), by
-  the words both languages write alike or by the anchors translators leave alone (``anchors``);
+  the words both languages write alike or by the anchors translators leave alone (``anchors``); a translated
+  page under a name of its own (a renumbered chapter, a translated file name) by its anchors alone, against
+  the pages of the original's folder (``translation_folder``);
 - one file at two states of its tree (``revised``: one ``version_key``, a repository's file at two commits, a
   Debian package's file at two package versions, a site's page under two version or channel folders), by its
   name, however much was rewritten: a copy when ``REVISION_CONTAINMENT`` of the older lies in the newer (0.4,
@@ -220,6 +224,7 @@ class LineCounts:
         self.fine = np.zeros((SKETCH_ROWS, 1 << NEAR_BITS), dtype=np.uint16)
         self.named = np.zeros((SKETCH_ROWS, 1 << NAMED_BITS), dtype=np.uint16)
         self.translated: set[tuple[str, str]] = set()  # (place, page name) of the pages a path marks a language of
+        self.translated_folders: set[tuple[str, str]] = set()  # ... and (place, folder without its language mark)
         self.precisions: dict[str, set[str]] = {}  # a routine's name without its precision letter → the letters read
 
     @staticmethod
@@ -247,6 +252,7 @@ class LineCounts:
         name = page_name(url) if url else ""
         if name and language_of(url):
             self.translated.add((neighbourhood(url), translation_name(url)))
+            self.translated_folders.add((neighbourhood(url), translation_folder(url)))
         precision = precision_of(url) if url else None
         routine = precision[0] if precision is not None else None
         if precision is not None:
@@ -519,6 +525,14 @@ def translation_name(url: str) -> str:
     return name.rpartition("/")[2] if len(below) <= 1 else name
 
 
+def translation_folder(url: str) -> str:
+    """The folder a translation and its original share below their place, language and revision segments
+    skipped (``chapters/es/chapter1/8.mdx`` and ``chapters/en/chapter1/9.mdx`` → ``chapters/chapter1``;
+    ``docs/zh/guide.md`` and ``docs/guide.md`` → ``docs``): where a translated page under a name of its own (a
+    renumbered chapter, a title translated into its file name) finds its original (``translated``)."""
+    return "/".join(p for p in _below_place(url)[:-1] if not _REVISION_PART.fullmatch(p)).lower()
+
+
 def _below_place(url: str) -> list[str]:
     """The path segments of a URL below its place (``neighbourhood``): a Debian package's folder, a repository
     (and, on a raw file host, its revision)."""
@@ -655,7 +669,11 @@ class Signer:
         dropped = 1 - len(toks) / len(all_toks) if all_toks else 0.0
         hashes = redundancy.shingle_hashes(toks)
         words = anchored = None
-        if (neighbourhood(url), translation_name(url)) in self.counts.translated:  # a translation or its original
+        place = neighbourhood(url)
+        if (place, translation_name(url)) in self.counts.translated or (
+            place,
+            translation_folder(url),
+        ) in self.counts.translated_folders:  # a translation or its original, by name or by folder
             words = np.unique(np.array([hash(t) for t in all_toks if _NEUTRAL.fullmatch(t)], dtype=np.int64))
             anchored = anchors(content if content is not None else text)
         code_toks = analysis.tokens(self._content("\n".join(map(str, code_blocks)))[0]) if code_blocks else []
@@ -851,7 +869,7 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                     because["rule"] in GROWN_RULES
                     and (_earlier_form(because) or not siblings(info.url, other.url))
                     and not _quoted_source(info, other, because)
-                ) or (because["rule"] == "complete" and _whole_form(other, info))
+                ) or (because["rule"] == "complete" and (_whole_form(other, info) or _excerpt(info, other, share)))
                 if better and (grown or one_path_two_revisions(info.url, other.url)):
                     jaccard = info.text.minhash.jaccard(other.text.minhash)
                     best = Copy(round(share, 4), other_id, round(jaccard, 4), "contained", because)
@@ -960,6 +978,29 @@ def _whole_form(whole: CopyInfo, part: CopyInfo) -> bool:
     )
 
 
+EXCERPT_CONTAINMENT = 0.8  # a page this much inside a longer page of its place is an excerpt of it (``_excerpt``)
+_AUTHORED = ("markdown", "text")  # files a person writes (Markdown, reStructuredText, text), not a generator's pages
+
+
+def _excerpt(part: CopyInfo, whole: CopyInfo, share: float) -> bool:
+    """Whether ``part`` is an excerpt of ``whole``: a prose page of the same place (not one of its folder's
+    siblings, which one template makes alike) that lies almost whole in a longer prose page
+    (``EXCERPT_CONTAINMENT`` of its sampled shingles): a post merged into a tutorial, a chapter the longer
+    guide took in. Not a source file quoted by a page (a page that shows a whole example is no copy of it), nor
+    a page inside a project's overview (a README or index gathers its pages' openings, each still read in its
+    place)."""
+    name = _NAME.sub("", _path_parts(whole.url)[-1]).lower() if _path_parts(whole.url) else ""
+    return (
+        share >= EXCERPT_CONTAINMENT
+        and neighbourhood(part.url) == neighbourhood(whole.url)
+        and not siblings(part.url, whole.url)
+        and part.kind in _AUTHORED
+        and whole.kind in _AUTHORED
+        and not any(_CODE_FILE.search(url_path(u)) for u in (part.url, whole.url))
+        and name not in _GENERIC_NAME
+    )
+
+
 def _site(url: str) -> str:
     """The place a manual's forms share: a Debian package or a repository (``neighbourhood``), else the host (a
     documentation site builds ``html/`` and ``singlehtml/`` side by side, two of ``neighbourhood``'s sections)."""
@@ -1026,7 +1067,13 @@ def translated(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:
 
     The place and the name are the guard: no two pages are compared across languages unless a path marks one
     as the other's translation. Of the pages of one place without a dup label, 4.5% share 10 anchors and 0.6 of
-    the smaller one's (a licence inside a README, a navigation bar): anchors alone would not do."""
+    the smaller one's (a licence inside a README, a navigation bar): anchors alone would not do.
+
+    A translation whose name differs from its original's (a translated tree that numbers its chapters
+    otherwise, ``es/chapter1/8.mdx`` for ``en/chapter1/9.mdx``; a file name translated with its page) is looked
+    for in the original's folder (``translation_folder``: one folder once the language segment goes): there the
+    anchor test alone decides (its order condition is what a sibling page of the folder, sharing a few links and
+    names, does not meet), and ``measure`` keeps the page that shares the most."""
     groups: dict[tuple[str, str], list[CopyInfo]] = {}
     for info in infos:
         if info.words is not None and len(info.words):
@@ -1042,6 +1089,22 @@ def translated(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:
                 if not (shared >= TRANSLATION_WORDS and share >= TRANSLATION_SHARE):
                     share = 0.0
                 share = max(share, _anchor_share(a.anchors, b.anchors))  # the stronger of the two tests
+                if share:
+                    found.setdefault(a.id, []).append((b.id, round(share, 4)))
+                    found.setdefault(b.id, []).append((a.id, round(share, 4)))
+    folders: dict[tuple[str, str], list[CopyInfo]] = {}
+    for info in infos:
+        if info.anchors is not None and len(info.anchors):
+            folders.setdefault((neighbourhood(info.url), translation_folder(info.url)), []).append(info)
+    for members in folders.values():
+        if len({language_of(m.url) or "en" for m in members}) < 2:
+            continue
+        for i, a in enumerate(members):
+            for b in members[i + 1 :]:
+                languages = {language_of(a.url) or "en", language_of(b.url) or "en"}
+                if len(languages) < 2 or translation_name(a.url) == translation_name(b.url):
+                    continue  # one language (an unmarked page beside an en/ one is English too), or one name
+                share = _anchor_share(a.anchors, b.anchors)
                 if share:
                     found.setdefault(a.id, []).append((b.id, round(share, 4)))
                     found.setdefault(b.id, []).append((a.id, round(share, 4)))

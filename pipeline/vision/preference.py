@@ -283,9 +283,11 @@ def _version_order(a: str, b: str) -> tuple[int, list[str]]:
     and the two parts that differ. A name with a version suffix is newer than the same name without one
     (``notes-v2.html`` after ``notes.html``, "Tuning guide v2" after "Tuning guide": the first has none); a name
     marked as a past state is older than the same name without the mark (``guide_v1/`` or ``guide-old/`` before
-    ``guide/``, ``legacy/api.md`` before ``api.md``: ``_suffixed``, ``_archived``)."""
+    ``guide/``, ``legacy/api.md`` before ``api.md``: ``_suffixed``, ``_archived``), and so is a URL that alone
+    passes through such a folder below the folders both share, whatever its name (``docs/old/gemm.md`` before
+    ``guide/matmul.md``: ``_in_past_folder``)."""
     parts_a, parts_b = re.split(r"[/\s]+", a.strip()), re.split(r"[/\s]+", b.strip())
-    archived = _archived(parts_a, parts_b)
+    archived = _archived(parts_a, parts_b) or ("://" in a and "://" in b and _in_past_folder(parts_a, parts_b))
     if archived:  # one path is the other with a folder that keeps past states (``legacy/``, ``archive/``)
         return archived, [" ".join(parts_a), " ".join(parts_b)]
     for x, y in zip(parts_a, parts_b, strict=False):
@@ -373,6 +375,18 @@ def _archived(parts_a: list[str], parts_b: list[str]) -> int:
                 if i < len(shorter) and _PAST_FOLDER.fullmatch(part) and longer[:i] + longer[i + 1 :] == shorter:
                     return order
     return 0
+
+
+def _in_past_folder(parts_a: list[str], parts_b: list[str]) -> int:
+    """-1 when, below the folders the two paths share, only ``parts_a`` passes through a folder that keeps past
+    states (``docs/old/gemm.md`` beside ``guide/matmul.md``: a page kept in ``old/`` when it moved and was
+    renamed), +1 the other way, 0 otherwise (both or neither; a file name is no folder)."""
+    shared = 0
+    while shared < min(len(parts_a), len(parts_b)) - 1 and parts_a[shared] == parts_b[shared]:
+        shared += 1
+    past_a = any(_PAST_FOLDER.fullmatch(p) for p in parts_a[shared:-1])
+    past_b = any(_PAST_FOLDER.fullmatch(p) for p in parts_b[shared:-1])
+    return 0 if past_a == past_b else (-1 if past_a else 1)
 
 
 _REVISION = re.compile(r"[0-9a-f]{7,40}|v?\d+(?:\.\d+)*|main|master|latest|stable|dev|trunk", re.IGNORECASE)
