@@ -142,3 +142,33 @@ def test_the_value_reads_a_pages_figures_against_its_sources_other_pages():
     assert moved[8, 0] == x[8, 0]  # a page whose source is unknown keeps its figure
     one = neighbours.relative(x[:4], sources[:4])  # a corpus of one source is read as it is
     assert np.isclose(one.mean(), x[:4].mean()) and np.argsort(one[:, 0]).tolist() == np.argsort(x[:4, 0]).tolist()
+
+
+MODEL_TUTORIAL = """# Train a small chatbot
+
+Load the pretrained transformer, fine-tune it for three epochs on the GPU with a learning rate of 3e-5, and
+watch the validation loss. Attention masks pad the batches; the training loop saves a checkpoint each epoch.
+"""
+
+
+def test_a_source_draws_its_best_sounding_page_down_by_half_the_gap(tmp_path):
+    # phase 15: a page above its source's floor moves half of the (shrunk) gap down; one below it, 0.15 of it up
+    from pipeline.score import score_corpus
+    from pipeline.store import open_db
+    from tests.test_vision_model import _store
+
+    assert neighbours.PRIOR_SHARE == 0.5
+    assert abs(neighbours.PRIOR_SHARE * neighbours.PULL_UP - 0.15) < 1e-9
+    db = open_db(tmp_path / "shijie.db")
+    for n, text in enumerate(GARDEN_PAGES):
+        _store(db, f"https://github.com/home/garden/blob/main/{n}", text)
+    _store(db, "https://github.com/home/garden/blob/main/chatbot", MODEL_TUTORIAL)
+    scored = {s.url.rsplit("/", 1)[1]: s for s in score_corpus(db)}
+    rel = scored["chatbot"].components["relevance"]
+    others = len(GARDEN_PAGES)
+    weight = others / (others + neighbours.SHRINK)
+    # the model tutorial says GPU and attention, its source's other pages nothing of the field: drawn half-way
+    assert rel["source_neighbours"] < rel["own_score"]
+    expected = neighbours.PRIOR_SHARE * weight * (rel["source_neighbours"] - rel["own_score"])
+    assert rel["source_lift"] == pytest.approx(expected, abs=3e-4)
+    assert scored["chatbot"].relevance_score < rel["own_score"]

@@ -14,9 +14,9 @@ hold the reasons for ``shijie show``; ``pipeline.score.score_corpus`` runs it ov
                           probability (× topic.learned_share: less where the senses read another field,
                           and where the profile's terms find little of the topic)
                           when the profile is the one the model was trained with
-                          (an other --topic/--profile: the profile score alone), moved three tenths of the
-                          way towards the floor of its source's other pages (neighbours.py: the level nine in
-                          ten of them reach), then 50/50 with the user's
+                          (an other --topic/--profile: the profile score alone), drawn half of the way down
+                          towards the floor of its source's other pages or lifted 0.15 of the way up to it
+                          (neighbours.py: the level nine in ten of them reach), then 50/50 with the user's
                           good/bad marks model when there are marks (arxiv-sanity: logistic regression over the
                           corpus TF-IDF)
              type       doc_type over the structure figures (an arXiv record or a paper-shaped PDF: paper)
