@@ -1797,3 +1797,32 @@ def test_a_measurement_methodology_page_reads_as_profiling():
     )
     assert methodology.domain == "engineering_experience"
     assert methodology.score > 0.3 > 0.05 > plain.score  # 0.08 before phase 14: the profile held few of its words
+
+
+def test_a_page_that_is_only_an_include_directive_is_a_copy_of_the_file_it_includes():
+    """A Sphinx page whose source is a title over an include directive (``included``) renders the file it names:
+    that file is the document, kept (LABELS.md's include-only convention, 2026-12-05); a page with text of its own
+    around the directive, an index whose toctree lists pages, or a page of two includes is not such a page."""
+    repo = "https://raw.githubusercontent.com/org/kernels/3f2c9b1"
+    licence = _info(1, f"{repo}/INSTALL.md", _words("building", 300), kind="markdown")
+    stub = _info(
+        2, f"{repo}/docs/source/install.rst", "Install\n=======\n\n.. include:: ../../INSTALL.md\n", kind="text"
+    )
+    myst = _info(3, f"{repo}/docs/install.md", "# Install\n\n```{include} ../INSTALL.md\n```\n", kind="markdown")
+    own = _info(4, f"{repo}/docs/setup.rst", f"Setup\n=====\n\n{_words('tuning', 200)}\n\n.. include:: ../INSTALL.md\n")
+    found = copies.measure([licence, stub, own])
+    assert found[2].duplicate_of == 1 and found[2].signal == "included" and found[2].score == 1.0
+    assert found[1].duplicate_of is None and found[4].duplicate_of is None
+    assert copies.measure([licence, myst])[3].duplicate_of == 1
+    elsewhere = _info(5, f"{repo}/docs/other.rst", "Other\n=====\n\n.. include:: ../missing.md\n", kind="text")
+    assert copies.measure([licence, elsewhere])[5].duplicate_of is None
+    # an index that includes the overview and lists the manual's pages is the manual's entry, not a copy; a page
+    # that gathers two included fragments under its own headings is a copy of neither
+    index = _info(
+        6, f"{repo}/docs/index.rst", ".. include:: ../INSTALL.md\n\n.. toctree::\n   :maxdepth: 2\n\n   usage\n   api\n"
+    )
+    two = _info(7, f"{repo}/docs/two.rst", "Two\n===\n\n.. include:: ../INSTALL.md\n\n.. include:: ../NOTES.md\n")
+    assert copies.measure([licence, index, two])[6].duplicate_of is None
+    assert copies.measure([licence, two])[7].duplicate_of is None
+    empty_toc = ".. toctree::\n   :maxdepth: 2\n\n.. include:: ../INSTALL.md\n"  # a toctree listing nothing
+    assert copies.measure([licence, _info(8, f"{repo}/docs/i.rst", empty_toc)])[8].duplicate_of == 1

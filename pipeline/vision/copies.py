@@ -85,6 +85,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
+from urllib.parse import urljoin
 
 import numpy as np
 from datasketch import MinHashLSH
@@ -153,6 +154,27 @@ _RST_COMMENT = re.compile(  # ".. a note", its indented lines: never rendered (n
     r"^\.\.(?:[ \t]+(?![\w:-]+::|_|\||\[)[^\n]*)?[ \t]*(?:\n|$)(?:[ \t]*\n)*(?:[ \t]+\S[^\n]*(?:\n|$)(?:[ \t]*\n)*)*",
     re.MULTILINE,
 )
+_INCLUDE = re.compile(  # Sphinx's include directives (m2r's mdinclude) and MyST's, with the file they name
+    r"^[ \t]*(?:\.\. (?:md)?include::|[`:]{3,}[ \t]*\{include\})[ \t]+(\S+)[ \t]*$", re.MULTILINE
+)
+_TOCTREE_ENTRY = re.compile(  # a toctree that lists pages (reST's indented entries, MyST's lines in its fence)
+    r"^[ \t]*\.\. toctree::[^\n]*\n(?:[ \t]*(?::[^\n]*)?\n)*[ \t]+[^\s:][^\n]*$"
+    r"|^[ \t]*[`:]{3,}[ \t]*\{toctree\}[^\n]*\n(?:[ \t]*(?::[^\n]*)?\n)*[ \t]*[^\s:`][^\n]*$",
+    re.MULTILINE,
+)
+
+
+def only_included(text: str) -> tuple[str, ...]:
+    """The file a page includes when an include directive is all it does: one file named (``.. include::``,
+    ``.. mdinclude::``, MyST's ``{include}``), no toctree that lists pages (an index that includes the README
+    and lists the manual's pages is the manual's entry, a page of its own) — else ``()``. ``measure`` also asks
+    that little text of its own stands around it (``STUB_SHINGLES``)."""
+    named = set(_INCLUDE.findall(text))
+    if len(named) != 1 or _TOCTREE_ENTRY.search(text):
+        return ()
+    return tuple(named)
+
+
 _RST_TARGET = re.compile(r"^\s*\.\. _[^\n]*?:(?:\s.*)?$", re.MULTILINE)  # .. _`Gabe Joseph`: https://…, .. _v1.2:
 _RST_REFERENCE = re.compile(r"`([^`<]+?)(?:\s*<[^>]*>)?`__?")  # `Gabe Joseph`_, `the guide <https://…>`__
 _RST_WORD_REFERENCE = re.compile(r"\b([A-Za-z][\w.-]*?)__?(?=[\s.,;:!?)]|$)", re.MULTILINE)  # crusaderky_
@@ -402,6 +424,21 @@ def _both_ways(found: dict[int, list[tuple[int, float, float]]], a: CopyInfo, b:
         found.setdefault(one.id, []).append((other.id, round(score, 4), round(jaccard, 4)))
 
 
+def included(info: CopyInfo, by_url: dict[str, int]) -> int | None:
+    """The id of the first file of the corpus that an include directive of ``info`` names (``.. include::``,
+    ``.. mdinclude::``, MyST's ``{include}``; the path read from the page's own folder, so at the page's
+    revision of its repository, or in its package), or None. A page whose source is such a directive and
+    little more (``STUB_SHINGLES``) renders that file's text under a title: the file is the document and is kept
+    (``measure``), as the crawler's rendered page is kept over its Sphinx source copy."""
+    for name in info.includes:
+        if "://" in name or name.startswith("/"):
+            continue  # an absolute path names the source tree's root, not a place the URL can say
+        found = by_url.get(urljoin(info.url, name))
+        if found is not None and found != info.id:
+            return found
+    return None
+
+
 def one_document(older: CopyInfo, newer: CopyInfo) -> bool:
     """Whether two states of one ``version_key`` are one document's by their identity, whatever was rewritten
     between them: one path of one repository at two commits (a code host's file, ``revision_of``) is one file's
@@ -644,6 +681,7 @@ class Signer:
         newest: float,
         copy_of: str | None = None,
     ) -> CopyInfo:
+        original = text
         cells = notebook_text(text) if kind == "text" else None
         if cells is not None:  # its lines as a reader of the notebook sees them (pass 1 counted the JSON's)
             text = cells
@@ -696,6 +734,7 @@ class Signer:
             hashes[hashes < SAMPLE_BELOW].astype(np.uint32),
             words,
             anchors=anchored,
+            includes=only_included(original),
         )
 
 
@@ -926,6 +965,12 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                     score = 1.0
             if score > best.score:
                 best = Copy(round(score, 4), page, round(jaccard, 4), "source", {"rule": "rendered"})
+        if best.score < HIGH_REDUNDANCY and info.includes and (info.text is None or info.text.size < STUB_SHINGLES):
+            # a page that is only an include directive (a title over ``.. include:: ../LICENSE.txt``): its source
+            # holds none of the text its rendered page shows, the file it names holds all of it (``included``)
+            target = included(info, by_url)
+            if target is not None:
+                best = Copy(1.0, target, 0.0, "included", {"rule": "complete"})
         result[info.id] = best
     for cycle in _cycles(result):
         # the preference's tolerances (a month, 5% of the text) can make three copies prefer each other in a

@@ -61,6 +61,7 @@ class CopyInfo:
     words: np.ndarray | None = None  # hashes of its language-neutral words, for a page with a translation (sorted)
     anchors: np.ndarray | None = None  # ... and of what translators leave alone, in the page's order (copies.anchors)
     revision_pages: int = 0  # pages of the corpus read at its repository revision (copies.measure sets it)
+    includes: tuple[str, ...] = ()  # the one file it only includes, as written (copies.only_included)
 
 
 RULE_WEIGHT = {
