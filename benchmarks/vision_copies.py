@@ -82,7 +82,7 @@ def copy_stage(db, rules: dict[int, str] | None = None) -> list[Outcome]:
     newest = {}
     for row in scoring_rows(db, BATCH):
         reading, _ = reader.read(row)
-        lines.add(reading.line_hashes, reading.url)
+        lines.add(reading.line_hashes, reading.url, copies.foreign_text(reading.url, reading.kind, row[4] or ""))
         newest[reading.id] = reading.newest_date
     infos = copy_infos(lines, scoring_rows(db, BATCH), newest)
     found = copies.measure(infos)

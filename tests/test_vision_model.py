@@ -1812,7 +1812,7 @@ def test_a_page_that_is_only_an_include_directive_is_a_copy_of_the_file_it_inclu
     own = _info(4, f"{repo}/docs/setup.rst", f"Setup\n=====\n\n{_words('tuning', 200)}\n\n.. include:: ../INSTALL.md\n")
     found = copies.measure([licence, stub, own])
     assert found[2].duplicate_of == 1 and found[2].signal == "included" and found[2].score == 1.0
-    assert found[1].duplicate_of is None and found[4].duplicate_of is None
+    assert found[1].duplicate_of is None and found[4].score < copies.HIGH_REDUNDANCY  # (our lessons share a template)
     assert copies.measure([licence, myst])[3].duplicate_of == 1
     elsewhere = _info(5, f"{repo}/docs/other.rst", "Other\n=====\n\n.. include:: ../missing.md\n", kind="text")
     assert copies.measure([licence, elsewhere])[5].duplicate_of is None
@@ -1826,3 +1826,55 @@ def test_a_page_that_is_only_an_include_directive_is_a_copy_of_the_file_it_inclu
     assert copies.measure([licence, two])[7].duplicate_of is None
     empty_toc = ".. toctree::\n   :maxdepth: 2\n\n.. include:: ../INSTALL.md\n"  # a toctree listing nothing
     assert copies.measure([licence, _info(8, f"{repo}/docs/i.rst", empty_toc)])[8].duplicate_of == 1
+
+
+def _lesson(language: str, topic: str) -> str:
+    """A lesson of our own tutorial in English or Spanish: the prose differs, the code, links and numbers do not."""
+    parts = []
+    for k in range(8):
+        anchors = f"`{topic}_init_{k}` (0x3F00{k}000, https://example.org/{topic}/{k})"
+        if language == "es":
+            parts.append(
+                f"## Paso {k}\n\nAhora llamamos a {anchors}. El programa espera hasta que el dispositivo responde, "
+                "y luego guarda el valor en la memoria para que la siguiente parte lo pueda leer sin problemas."
+            )
+        else:
+            parts.append(
+                f"## Step {k}\n\nNow we call {anchors}. The program waits until the device answers, and then "
+                "it stores the value in the memory so that the next part can read it without any trouble."
+            )
+    return "\n\n".join(parts)
+
+
+def test_a_translation_whose_language_only_its_text_tells_is_found_beside_its_original():
+    # a tutorial whose lessons hold an English README and its Spanish translation under a Spanish file name: no path
+    # marks a language, the text does (few English function words), and the anchors tell which page it translates
+    repo = "https://raw.githubusercontent.com/org/tutorial/abc1234"
+    spanish, english = _lesson("es", "timer"), _lesson("en", "timer")
+    assert copies.foreign_text(f"{repo}/03_timer/LEEME.md", "markdown", spanish)
+    assert not copies.foreign_text(f"{repo}/03_timer/README.md", "markdown", english)
+    assert not copies.foreign_text(f"{repo}/03_timer/timer.c", "text", spanish)  # a source file is no page
+    assert not copies.foreign_text(f"{repo}/03_timer/LEEME.md", "markdown", spanish[:300])  # too few words
+    urls = {
+        1: f"{repo}/03_timer/README.md",
+        2: f"{repo}/03_timer/LEEME.md",
+        3: f"{repo}/03_timer/NOTES.md",  # an English page of the folder on another topic
+        4: f"{repo}/04_uart/LEEME.md",  # a Spanish lesson whose English page is not in the corpus
+        5: f"{repo}/05_gpio/README.md",  # two English pages of one folder sharing their anchors: one language
+        6: f"{repo}/05_gpio/USAGE.md",
+    }
+    texts = {
+        1: english,
+        2: spanish,
+        3: _lesson("en", "notes"),
+        4: _lesson("es", "uart"),
+        5: _lesson("en", "gpio"),
+        6: _lesson("en", "gpio").replace("Now we call", "Here the code calls").replace("trouble", "delay"),
+    }
+    counts = copies.LineCounts()
+    for n, text in texts.items():
+        counts.add(copies_line_hashes(text), urls[n], copies.foreign_text(urls[n], "markdown", text))
+    found = copies.measure([_info(n, urls[n], t, kind="markdown", counts=counts) for n, t in texts.items()])
+    assert found[2].duplicate_of == 1 and found[2].signal == "translation" and found[2].because["rule"] == "original"
+    assert all(found[n].signal != "translation" for n in (1, 3, 4, 5, 6))
+    assert found[1].duplicate_of is None and found[4].score < copies.HIGH_REDUNDANCY  # (our lessons share a template)

@@ -268,10 +268,13 @@ class LineCounts:
         slots = self._slots(hashes, bits)
         return np.min([table[row][slots[row]] for row in range(SKETCH_ROWS)], axis=0)
 
-    def add(self, hashes: np.ndarray, url: str = "") -> None:
+    def add(self, hashes: np.ndarray, url: str = "", foreign: bool = False) -> None:
         """One document's distinct line hashes (``reading.line_hashes``) and its URL (for its ``page_name``, and
-        to note a page whose path marks a language: it and its original are compared across languages)."""
+        to note a page whose path marks a language, or whose text is in another language than English
+        (``foreign``: ``foreign_text``): it and its original are compared across languages)."""
         name = page_name(url) if url else ""
+        if name and foreign:
+            self.translated_folders.add((neighbourhood(url), translation_folder(url)))
         if name and language_of(url):
             self.translated.add((neighbourhood(url), translation_name(url)))
             self.translated_folders.add((neighbourhood(url), translation_folder(url)))
@@ -707,6 +710,7 @@ class Signer:
         dropped = 1 - len(toks) / len(all_toks) if all_toks else 0.0
         hashes = redundancy.shingle_hashes(toks)
         words = anchored = None
+        foreign = False
         place = neighbourhood(url)
         if (place, translation_name(url)) in self.counts.translated or (
             place,
@@ -714,6 +718,7 @@ class Signer:
         ) in self.counts.translated_folders:  # a translation or its original, by name or by folder
             words = np.unique(np.array([hash(t) for t in all_toks if _NEUTRAL.fullmatch(t)], dtype=np.int64))
             anchored = anchors(content if content is not None else text)
+            foreign = foreign_text(url, kind, text)
         code_toks = analysis.tokens(self._content("\n".join(map(str, code_blocks)))[0]) if code_blocks else []
         code_share = len(code_toks) / max(len(all_toks), 1)
         code = None
@@ -735,6 +740,7 @@ class Signer:
             words,
             anchors=anchored,
             includes=only_included(original),
+            foreign=foreign,
         )
 
 
@@ -771,6 +777,31 @@ def neutral_markup(text: str, source_copy: bool) -> str:
     if source_copy:
         text = _RST_WORD_REFERENCE.sub(r"\1", _RST_REFERENCE.sub(r"\1", _RST_TARGET.sub("", _MD_LINK.sub(r"\1", text))))
     return text
+
+
+_AUTHORED = ("markdown", "text")  # files a person writes (Markdown, reStructuredText, text), not a generator's pages
+_ENGLISH = frozenset(  # the commonest English function words (not "a", "is": other languages write them too)
+    "the and of to in for that this with on are be you it as by from can or an if will not your which at have".split()
+)
+_FENCED_BLOCK = re.compile(r"^[ \t]*(```|~~~).*?^[ \t]*\1", re.MULTILINE | re.DOTALL)
+_PLAIN_WORD = re.compile(r"(?<![\w`/.#:-])[^\W\d_A-Z]{2,}(?![\w`/(-])")  # a lower-case word of prose, no identifier
+_WRITTEN_FILE = re.compile(r"\.(?:md|markdown|mdx|rst|txt|adoc)$", re.IGNORECASE)
+FOREIGN_WORDS = 80  # a written page is read as another language than English from this many plain words ...
+FOREIGN_ENGLISH = 0.03  # ... when under this share of them are English function words (English prose: 0.15-0.3)
+
+
+def foreign_text(url: str, kind: str, text: str) -> bool:
+    """Whether a written page (a Markdown, reStructuredText, AsciiDoc or text file) that no path marks as a
+    language is in another language than English by its text: ``FOREIGN_WORDS`` plain words of prose (lower
+    case, outside code blocks, not identifiers), under ``FOREIGN_ENGLISH`` of them English function words. A
+    translation kept beside its original under a name of its own language (a README beside its translated
+    "read me") is found so: ``translated`` compares it with the English pages of its folder by their anchors."""
+    if kind not in _AUTHORED or not _WRITTEN_FILE.search(url_path(url)) or language_of(url):
+        return False
+    words = _PLAIN_WORD.findall(_FENCED_BLOCK.sub(" ", text))
+    if len(words) < FOREIGN_WORDS:
+        return False
+    return sum(w in _ENGLISH for w in words) < FOREIGN_ENGLISH * len(words)
 
 
 def anchors(text: str) -> np.ndarray:
@@ -1024,7 +1055,6 @@ def _whole_form(whole: CopyInfo, part: CopyInfo) -> bool:
 
 
 EXCERPT_CONTAINMENT = 0.8  # a page this much inside a longer page of its place is an excerpt of it (``_excerpt``)
-_AUTHORED = ("markdown", "text")  # files a person writes (Markdown, reStructuredText, text), not a generator's pages
 
 
 def _excerpt(part: CopyInfo, whole: CopyInfo, share: float) -> bool:
@@ -1142,11 +1172,11 @@ def translated(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:
         if info.anchors is not None and len(info.anchors):
             folders.setdefault((neighbourhood(info.url), translation_folder(info.url)), []).append(info)
     for members in folders.values():
-        if len({language_of(m.url) or "en" for m in members}) < 2:
+        if len({_language(m) for m in members}) < 2:
             continue
         for i, a in enumerate(members):
             for b in members[i + 1 :]:
-                languages = {language_of(a.url) or "en", language_of(b.url) or "en"}
+                languages = {_language(a), _language(b)}
                 if len(languages) < 2 or translation_name(a.url) == translation_name(b.url):
                     continue  # one language (an unmarked page beside an en/ one is English too), or one name
                 share = _anchor_share(a.anchors, b.anchors)
@@ -1154,6 +1184,12 @@ def translated(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:
                     found.setdefault(a.id, []).append((b.id, round(share, 4)))
                     found.setdefault(b.id, []).append((a.id, round(share, 4)))
     return found
+
+
+def _language(info: CopyInfo) -> str:
+    """The language a page is in: its path's mark, else "other" when its text is in another language than
+    English (``foreign_text``), else "en" (an unmarked page beside an ``en/`` one is English too)."""
+    return language_of(info.url) or ("other" if info.foreign else "en")
 
 
 def _anchor_share(a: np.ndarray | None, b: np.ndarray | None) -> float:
