@@ -255,9 +255,13 @@ _LANGUAGE = re.compile(  # a name ends a segment or a file name: Chinese-LLaMA/,
 )
 
 
+_DOXYGEN_DIRS = re.compile(r"/d[0-9a-f]/d[0-9a-f]{2}(?=/)")  # Doxygen's hashed sub-folders (``html/de/dc0/``)
+
+
 def _marks(url: str) -> list[str]:
-    """The languages a URL's path marks, in order, a name read as its code (``japanese`` → ``ja``)."""
-    path = url.split("://", 1)[-1].split("/", 1)[-1]
+    """The languages a URL's path marks, in order, a name read as its code (``japanese`` → ``ja``). Doxygen's
+    hashed sub-folders (``CREATE_SUBDIRS``: ``d0/d1f/`` to ``df/dff/``) mark none, though ``de/`` reads as German."""
+    path = _DOXYGEN_DIRS.sub("", url.split("://", 1)[-1].split("/", 1)[-1])
     return [code.lower() if code else _LANGUAGE_NAMES[name.lower()] for code, name in _LANGUAGE.findall(path)]
 
 
