@@ -1878,3 +1878,36 @@ def test_a_translation_whose_language_only_its_text_tells_is_found_beside_its_or
     assert found[2].duplicate_of == 1 and found[2].signal == "translation" and found[2].because["rule"] == "original"
     assert all(found[n].signal != "translation" for n in (1, 3, 4, 5, 6))
     assert found[1].duplicate_of is None and found[4].score < copies.HIGH_REDUNDANCY  # (our lessons share a template)
+
+
+def test_doxygen_hashed_folders_mark_no_language():
+    """Doxygen's ``CREATE_SUBDIRS`` folders (``html/de/dc0/``) are hashes: ``de/`` there is no German page, so a
+    sample's source and its example page are compared as any two forms of one text; ``manual/de/`` still is."""
+    from pipeline.vision.preference import language_of
+
+    doxygen = "file:///usr/share/doc/lib-doc/html/de/dc0/samples_2squares_8cpp-example.html"
+    assert language_of(doxygen) == "" and language_of("file:///usr/share/doc/lib-doc/html/d9/dde/x.html") == ""
+    assert language_of("file:///usr/share/doc/server-doc/manual/de/mpm.html") == "de"
+    assert language_of("https://example.org/docs/de/index.html") == "de"
+
+
+def test_a_short_translated_page_under_its_original_name_needs_fewer_anchors():
+    """One place and one page name in two language folders say "one page": a short translation sharing
+    ``NAMED_ANCHOR_MIN`` anchors in order is found; under a name of its own the folder search asks ``ANCHOR_MIN``."""
+    names = [f"`worker_{w}`" for w in ("alpha", "beta", "gamma", "delta", "omega", "sigma", "kappa", "theta", "zeta")]
+    english = "\n\n".join(
+        f"The server starts {n} when the load grows, and stops it when the queue is empty." for n in names
+    )
+    german = "\n\n".join(
+        f"Der Server startet {n}, wenn die Last steigt, und stoppt ihn bei leerer Warteschlange." for n in names
+    )
+    base = "file:///usr/share/doc/server-doc/manual"
+    for name, expected in (("workers", 1), ("arbeiter", None)):
+        urls = {1: f"{base}/en/workers.html", 2: f"{base}/de/{name}.html"}
+        texts = {1: english, 2: german}
+        counts = copies.LineCounts()
+        for n, text in texts.items():
+            counts.add(copies_line_hashes(text), urls[n])
+        found = copies.measure([_info(n, urls[n], t, kind="markdown", counts=counts) for n, t in texts.items()])
+        assert found[2].duplicate_of == expected
+        assert found[1].duplicate_of is None

@@ -185,6 +185,7 @@ _NEUTRAL = re.compile(r"[a-z0-9_]{2,}")  # a token any language writes alike: a 
 TRANSLATION_WORDS = 20  # a translation shares at least this many such words with its original ...
 TRANSLATION_SHARE = 0.6  # ... and this share of the smaller one's (two pages of one project: 0.2-0.45)
 ANCHOR_MIN = 10  # or: a translation shares at least this many anchors (``anchors``) with its original ...
+NAMED_ANCHOR_MIN = 8  # ... this many when the paths name one page (one place, one ``translation_name``) ...
 ANCHOR_SHARE = 0.7  # ... this share of the smaller one's distinct anchors (labelled translations: 0.75-1.0) ...
 ANCHOR_ORDER = 0.5  # ... and this share of the shorter anchor sequence in the same order (0.61-1.0)
 ANCHOR_CAP = 2000  # anchors compared in order at most (the opening of a long page orders it well enough)
@@ -1135,7 +1136,7 @@ def translated(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:
 
     - ``TRANSLATION_WORDS`` and ``TRANSLATION_SHARE`` of their language-neutral words (``[a-z0-9_]{2,}``: the
       names, identifiers and code a Chinese page keeps in Latin letters), or
-    - ``ANCHOR_MIN`` and ``ANCHOR_SHARE`` of their distinct anchors (``anchors``: URLs, image names, inline
+    - ``NAMED_ANCHOR_MIN`` and ``ANCHOR_SHARE`` of their distinct anchors (``anchors``: URLs, image names, inline
       code, numbers, identifiers), ``ANCHOR_ORDER`` of them in the same order: a German or French page writes
       every word in Latin letters, so only what translators leave alone tells it is the English page's
       translation; a prose page of a Chinese guide keeps too few Latin words (14) for the first test.
@@ -1163,7 +1164,7 @@ def translated(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:
                 share = shared / min(len(a.words), len(b.words))
                 if not (shared >= TRANSLATION_WORDS and share >= TRANSLATION_SHARE):
                     share = 0.0
-                share = max(share, _anchor_share(a.anchors, b.anchors))  # the stronger of the two tests
+                share = max(share, _anchor_share(a.anchors, b.anchors, NAMED_ANCHOR_MIN))  # the stronger test
                 if share:
                     found.setdefault(a.id, []).append((b.id, round(share, 4)))
                     found.setdefault(b.id, []).append((a.id, round(share, 4)))
@@ -1192,15 +1193,15 @@ def _language(info: CopyInfo) -> str:
     return language_of(info.url) or ("other" if info.foreign else "en")
 
 
-def _anchor_share(a: np.ndarray | None, b: np.ndarray | None) -> float:
+def _anchor_share(a: np.ndarray | None, b: np.ndarray | None, minimum: int = ANCHOR_MIN) -> float:
     """The share of the smaller one's distinct anchors the other holds, when it passes the anchor test
-    (``translated``); 0.0 when it does not."""
+    (``translated``: ``minimum`` anchors shared); 0.0 when it does not."""
     if a is None or b is None or not len(a) or not len(b):
         return 0.0
     mine, theirs = np.unique(a), np.unique(b)
     shared = len(np.intersect1d(mine, theirs, assume_unique=True))
     share = shared / min(len(mine), len(theirs))
-    if shared < ANCHOR_MIN or share < ANCHOR_SHARE or _in_order(a, b) < ANCHOR_ORDER:
+    if shared < minimum or share < ANCHOR_SHARE or _in_order(a, b) < ANCHOR_ORDER:
         return 0.0
     return share
 
