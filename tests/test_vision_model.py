@@ -1911,3 +1911,31 @@ def test_a_short_translated_page_under_its_original_name_needs_fewer_anchors():
         found = copies.measure([_info(n, urls[n], t, kind="markdown", counts=counts) for n, t in texts.items()])
         assert found[2].duplicate_of == expected
         assert found[1].duplicate_of is None
+
+
+def test_a_moved_stub_that_links_to_the_new_page_names_where_the_rewritten_page_went():
+    """A past page whose path now holds a "moved" stub linking to a page of the current tree is that page's older
+    state when ``MOVED_LINKED`` of it lives on there (a getting-started page rewritten into a section's first
+    page); the same share in a page the stub does not name, or a stub without a link, makes no copy."""
+    repo = "https://raw.githubusercontent.com/org/kernels/{}/{}"
+    guide = _paragraphs(30, "Tiling")
+    kept_part = "\n\n".join(guide.split("\n\n")[:10])  # a third of it, rewritten around
+    current = {
+        n: _info(n, repo.format("main", f"docs/other{n}.md"), _words(f"o{n}", 200), kind="markdown")
+        for n in (10, 11, 12)
+    }
+    past = _info(5, repo.format("da40a1e", "docs/start.md"), guide, kind="markdown")
+    linked = "## This page has moved\n\nRead the [first steps](start/1-first-steps.md) of the new section."
+    stub = _info(6, repo.format("main", "docs/start.md"), linked, kind="markdown")
+    new = _info(
+        7, repo.format("main", "docs/start/1-first-steps.md"), f"{kept_part}\n\n{_words('new', 500)}", kind="markdown"
+    )
+    other = _info(8, repo.format("main", "docs/other.md"), f"{kept_part}\n\n{_words('else', 500)}", kind="markdown")
+    assert stub.moved_to == ("start/1-first-steps.md",)
+    found = copies.measure([past, stub, new, *current.values()])
+    assert found[5].duplicate_of == 7 and found[5].signal == "moved" and found[5].score >= copies.HIGH_REDUNDANCY
+    assert copies.measure([past, stub, other, *current.values()])[5].duplicate_of is None  # not the page it names
+    plain = _info(
+        6, repo.format("main", "docs/start.md"), "## This page has moved to the new section.", kind="markdown"
+    )
+    assert copies.measure([past, plain, new, *current.values()])[5].duplicate_of is None

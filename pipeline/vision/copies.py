@@ -178,6 +178,8 @@ def only_included(text: str) -> tuple[str, ...]:
 _RST_TARGET = re.compile(r"^\s*\.\. _[^\n]*?:(?:\s.*)?$", re.MULTILINE)  # .. _`Gabe Joseph`: https://…, .. _v1.2:
 _RST_REFERENCE = re.compile(r"`([^`<]+?)(?:\s*<[^>]*>)?`__?")  # `Gabe Joseph`_, `the guide <https://…>`__
 _RST_WORD_REFERENCE = re.compile(r"\b([A-Za-z][\w.-]*?)__?(?=[\s.,;:!?)]|$)", re.MULTILINE)  # crusaderky_
+_LINK_TARGET = re.compile(r"\]\(([^)\s#]+)[^)]*\)|`[^`<]*<([^>\s#]+)>`_")  # [text](target), `text <target>`_
+MOVED_LINKED = 0.25  # a stub's link names where a page moved: this much of it must live on there
 _MD_LINK = re.compile(r"!?\[([^\]\n]*)\]\([^)\s]*(?:\s+\"[^\"\n]*\")?\)")  # [text](target "title"), ![alt](img)
 _ISSUE_PREFIX = re.compile(r"\b[A-Za-z]{1,4}#(?=\d)")  # GH#7368, PR#12: what an extlink role renders as
 _PARAGRAPHS = re.compile(r"\n\s*\n")
@@ -474,7 +476,8 @@ def moved(
     ``REVISION_CONTAINMENT`` of it, and the page of another path at the repository's current commit
     (``preference._current``) that holds the most of it, at least ``REVISION_CONTAINMENT``: the file moved
     when the tree was reorganised, and its text lives on under the new path (a "moved" stub or a rewrite
-    now sits at the old one)."""
+    now sits at the old one). When a stub at its path links to a page of the current tree (``moved_to``), that
+    page is taken from ``MOVED_LINKED`` of the text on: the stub says where the page went, which was rewritten."""
     by_repo: dict[str, list[CopyInfo]] = {}
     for info in infos:
         found = revision_of(info.url)
@@ -500,15 +503,32 @@ def moved(
         sizes = np.array([text.size for text in texts], dtype=np.float64)
         keys = [version_key(now.url) for now in current]
         ids = [now.id for now in current]
+        at = {now.url: n for n, now in enumerate(current)}
         for past in pasts:
             assert past.text is not None
             jaccards = (hashes == past.text.minhash.hashvalues).mean(axis=1)
             scores = redundancy.containments(jaccards, past.text.size, sizes)
             key = version_key(past.url)
-            scores[[k == key for k in keys]] = 0.0  # its own path: ``revised`` reads it
+            own = [n for n, k in enumerate(keys) if k == key]
+            scores[own] = 0.0  # its own path: ``revised`` reads it
             best = int(np.argmax(scores))
             if scores[best] >= REVISION_CONTAINMENT:
                 result[past.id] = (ids[best], round(float(scores[best]), 4), round(float(jaccards[best]), 4))
+                continue
+            # a "moved" stub now at its path names where it went: the first page of the tree it links to, when a
+            # part of the text (``MOVED_LINKED``) lives on there (rewritten as the page grew into a section)
+            for n in own:
+                for link in current[n].moved_to:
+                    target = at.get(urljoin(current[n].url, link))
+                    if target is not None and target not in own and scores[target] >= MOVED_LINKED:
+                        result[past.id] = (
+                            ids[target],
+                            round(float(scores[target]), 4),
+                            round(float(jaccards[target]), 4),
+                        )
+                        break
+                if past.id in result:
+                    break
     return result
 
 
@@ -742,6 +762,7 @@ class Signer:
             anchors=anchored,
             includes=only_included(original),
             foreign=foreign,
+            moved_to=_stub_links(original) if hashes.size < STUB_SHINGLES else (),
         )
 
 
@@ -803,6 +824,13 @@ def foreign_text(url: str, kind: str, text: str) -> bool:
     if len(words) < FOREIGN_WORDS:
         return False
     return sum(w in _ENGLISH for w in words) < FOREIGN_ENGLISH * len(words)
+
+
+def _stub_links(text: str) -> tuple[str, ...]:
+    """The relative link targets of a short page (a "this page has moved" stub), in order: where it says its
+    text went (``moved``). Absolute URLs name no page of its tree."""
+    found = (a or b for a, b in _LINK_TARGET.findall(text))
+    return tuple(t for t in found if "://" not in t and not t.startswith(("/", "mailto:")))[:8]
 
 
 def anchors(text: str) -> np.ndarray:

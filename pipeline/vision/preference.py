@@ -64,6 +64,7 @@ class CopyInfo:
     revision_pages: int = 0  # pages of the corpus read at its repository revision (copies.measure sets it)
     includes: tuple[str, ...] = ()  # the one file it only includes, as written (copies.only_included)
     foreign: bool = False  # its text is in another language than English, no path marking it (copies.foreign_text)
+    moved_to: tuple[str, ...] = ()  # a short page's relative links, where a "moved" stub says it went (copies.moved)
 
 
 RULE_WEIGHT = {
