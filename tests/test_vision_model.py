@@ -1939,3 +1939,20 @@ def test_a_moved_stub_that_links_to_the_new_page_names_where_the_rewritten_page_
         6, repo.format("main", "docs/start.md"), "## This page has moved to the new section.", kind="markdown"
     )
     assert copies.measure([past, plain, new, *current.values()])[5].duplicate_of is None
+
+
+def test_a_page_read_as_another_language_is_no_translation_of_the_code_it_quotes():
+    """A Spanish README whose code blocks quote the kernel beside it shares that file's identifiers in order; a
+    language read from the text compares written pages only, so the source file is no "original" of it."""
+    repo = "https://raw.githubusercontent.com/org/tutorial/abc1234"
+    names = [f"tile_load_{k}" for k in range(14)]
+    kernel = "\n".join(f"__device__ void {n}(float* SMEM_{k}) {{ }}" for k, n in enumerate(names))
+    readme = _lesson("es", "tile") + "\n\n```cuda\n" + kernel + "\n```\n"
+    urls = {1: f"{repo}/03_tile/kernel.cu", 2: f"{repo}/03_tile/LEEME.md"}
+    texts = {1: kernel, 2: readme}
+    kinds = {1: "text", 2: "markdown"}
+    counts = copies.LineCounts()
+    for n, text in texts.items():
+        counts.add(copies_line_hashes(text), urls[n], copies.foreign_text(urls[n], kinds[n], text))
+    found = copies.measure([_info(n, urls[n], t, kind=kinds[n], counts=counts) for n, t in texts.items()])
+    assert all(c.signal != "translation" for c in found.values())

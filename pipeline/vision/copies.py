@@ -1208,11 +1208,18 @@ def translated(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:
                 languages = {_language(a), _language(b)}
                 if len(languages) < 2 or translation_name(a.url) == translation_name(b.url):
                     continue  # one language (an unmarked page beside an en/ one is English too), or one name
+                if "other" in languages and not (_written(a) and _written(b)):
+                    continue  # a language read from the text: its original is a written page, not the code it quotes
                 share = _anchor_share(a.anchors, b.anchors)
                 if share:
                     found.setdefault(a.id, []).append((b.id, round(share, 4)))
                     found.setdefault(b.id, []).append((a.id, round(share, 4)))
     return found
+
+
+def _written(info: CopyInfo) -> bool:
+    """A file a person writes as a page (``foreign_text``'s kinds and names), not a source file."""
+    return info.kind in _AUTHORED and bool(_WRITTEN_FILE.search(url_path(info.url)))
 
 
 def _language(info: CopyInfo) -> str:
