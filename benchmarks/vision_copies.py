@@ -45,7 +45,7 @@ import numpy as np
 from pipeline.vision import copies
 from pipeline.vision.evaluate import Outcome, copy_groups, store_labelled
 from pipeline.vision.labelled import Label, load_documents, load_labels, url_of
-from pipeline.vision.preference import _LANGUAGE
+from pipeline.vision.preference import _marks
 from pipeline.vision.splits import TRAINING_SPLITS, select
 
 SPLITS = TRAINING_SPLITS  # never any other: a held-out split is scored by the coordinator
@@ -55,7 +55,7 @@ MECHANISMS = ("version pair", "source copy", "man/HTML twin", "mirror", "transla
 def mechanism(copy: Label, keep_key: str) -> str:
     keep_path = keep_key.split(":", 2)[-1] if keep_key.startswith(("deb:", "gh:")) else keep_key
     a, b = copy.file_path, keep_path.rsplit("@", 1)[0]
-    if _LANGUAGE.findall(a) != _LANGUAGE.findall(b):
+    if _marks(a) != _marks(b):  # Doxygen's hashed folders (html/de/dc0/) mark none
         return "translation"
     if "/man/" in f"/{a}" or "/man/" in f"/{b}" or (a.endswith("README") and b.endswith(".html")):
         return "man/HTML twin"
@@ -82,7 +82,7 @@ def copy_stage(db, rules: dict[int, str] | None = None) -> list[Outcome]:
     newest = {}
     for row in scoring_rows(db, BATCH):
         reading, _ = reader.read(row)
-        lines.add(reading.line_hashes, reading.url)
+        lines.add(reading.line_hashes, reading.url, copies.foreign_text(reading.url, reading.kind, row[4] or ""))
         newest[reading.id] = reading.newest_date
     infos = copy_infos(lines, scoring_rows(db, BATCH), newest)
     found = copies.measure(infos)

@@ -286,6 +286,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "过去提交中的页面，其文本现位于当前目录树的另一路径下",
     ),
     "why.signal.source": ("the crawler named it the source of that page", "抓取器标明它是该页面的源文件"),
+    "why.signal.included": (
+        "its text is only an include directive of that file, whose text its page shows",
+        "其文本仅是对该文件的包含指令，页面显示的正是该文件的内容",
+    ),
     "why.signal.translation": (
         "the same page in another language: the names, identifiers and numbers both write alike",
         "同一页面的另一种语言：两者共有的名称、标识符与数字",

@@ -1797,3 +1797,162 @@ def test_a_measurement_methodology_page_reads_as_profiling():
     )
     assert methodology.domain == "engineering_experience"
     assert methodology.score > 0.3 > 0.05 > plain.score  # 0.08 before phase 14: the profile held few of its words
+
+
+def test_a_page_that_is_only_an_include_directive_is_a_copy_of_the_file_it_includes():
+    """A Sphinx page whose source is a title over an include directive (``included``) renders the file it names:
+    that file is the document, kept (LABELS.md's include-only convention, 2026-12-05); a page with text of its own
+    around the directive, an index whose toctree lists pages, or a page of two includes is not such a page."""
+    repo = "https://raw.githubusercontent.com/org/kernels/3f2c9b1"
+    licence = _info(1, f"{repo}/INSTALL.md", _words("building", 300), kind="markdown")
+    stub = _info(
+        2, f"{repo}/docs/source/install.rst", "Install\n=======\n\n.. include:: ../../INSTALL.md\n", kind="text"
+    )
+    myst = _info(3, f"{repo}/docs/install.md", "# Install\n\n```{include} ../INSTALL.md\n```\n", kind="markdown")
+    own = _info(4, f"{repo}/docs/setup.rst", f"Setup\n=====\n\n{_words('tuning', 200)}\n\n.. include:: ../INSTALL.md\n")
+    found = copies.measure([licence, stub, own])
+    assert found[2].duplicate_of == 1 and found[2].signal == "included" and found[2].score == 1.0
+    assert found[1].duplicate_of is None and found[4].score < copies.HIGH_REDUNDANCY  # (our lessons share a template)
+    assert copies.measure([licence, myst])[3].duplicate_of == 1
+    elsewhere = _info(5, f"{repo}/docs/other.rst", "Other\n=====\n\n.. include:: ../missing.md\n", kind="text")
+    assert copies.measure([licence, elsewhere])[5].duplicate_of is None
+    # an index that includes the overview and lists the manual's pages is the manual's entry, not a copy; a page
+    # that gathers two included fragments under its own headings is a copy of neither
+    index = _info(
+        6, f"{repo}/docs/index.rst", ".. include:: ../INSTALL.md\n\n.. toctree::\n   :maxdepth: 2\n\n   usage\n   api\n"
+    )
+    two = _info(7, f"{repo}/docs/two.rst", "Two\n===\n\n.. include:: ../INSTALL.md\n\n.. include:: ../NOTES.md\n")
+    assert copies.measure([licence, index, two])[6].duplicate_of is None
+    assert copies.measure([licence, two])[7].duplicate_of is None
+    empty_toc = ".. toctree::\n   :maxdepth: 2\n\n.. include:: ../INSTALL.md\n"  # a toctree listing nothing
+    assert copies.measure([licence, _info(8, f"{repo}/docs/i.rst", empty_toc)])[8].duplicate_of == 1
+
+
+def _lesson(language: str, topic: str) -> str:
+    """A lesson of our own tutorial in English or Spanish: the prose differs, the code, links and numbers do not."""
+    parts = []
+    for k in range(8):
+        anchors = f"`{topic}_init_{k}` (0x3F00{k}000, https://example.org/{topic}/{k})"
+        if language == "es":
+            parts.append(
+                f"## Paso {k}\n\nAhora llamamos a {anchors}. El programa espera hasta que el dispositivo responde, "
+                "y luego guarda el valor en la memoria para que la siguiente parte lo pueda leer sin problemas."
+            )
+        else:
+            parts.append(
+                f"## Step {k}\n\nNow we call {anchors}. The program waits until the device answers, and then "
+                "it stores the value in the memory so that the next part can read it without any trouble."
+            )
+    return "\n\n".join(parts)
+
+
+def test_a_translation_whose_language_only_its_text_tells_is_found_beside_its_original():
+    # a tutorial whose lessons hold an English README and its Spanish translation under a Spanish file name: no path
+    # marks a language, the text does (few English function words), and the anchors tell which page it translates
+    repo = "https://raw.githubusercontent.com/org/tutorial/abc1234"
+    spanish, english = _lesson("es", "timer"), _lesson("en", "timer")
+    assert copies.foreign_text(f"{repo}/03_timer/LEEME.md", "markdown", spanish)
+    assert not copies.foreign_text(f"{repo}/03_timer/README.md", "markdown", english)
+    assert not copies.foreign_text(f"{repo}/03_timer/timer.c", "text", spanish)  # a source file is no page
+    assert not copies.foreign_text(f"{repo}/03_timer/LEEME.md", "markdown", spanish[:300])  # too few words
+    urls = {
+        1: f"{repo}/03_timer/README.md",
+        2: f"{repo}/03_timer/LEEME.md",
+        3: f"{repo}/03_timer/NOTES.md",  # an English page of the folder on another topic
+        4: f"{repo}/04_uart/LEEME.md",  # a Spanish lesson whose English page is not in the corpus
+        5: f"{repo}/05_gpio/README.md",  # two English pages of one folder sharing their anchors: one language
+        6: f"{repo}/05_gpio/USAGE.md",
+    }
+    texts = {
+        1: english,
+        2: spanish,
+        3: _lesson("en", "notes"),
+        4: _lesson("es", "uart"),
+        5: _lesson("en", "gpio"),
+        6: _lesson("en", "gpio").replace("Now we call", "Here the code calls").replace("trouble", "delay"),
+    }
+    counts = copies.LineCounts()
+    for n, text in texts.items():
+        counts.add(copies_line_hashes(text), urls[n], copies.foreign_text(urls[n], "markdown", text))
+    found = copies.measure([_info(n, urls[n], t, kind="markdown", counts=counts) for n, t in texts.items()])
+    assert found[2].duplicate_of == 1 and found[2].signal == "translation" and found[2].because["rule"] == "original"
+    assert all(found[n].signal != "translation" for n in (1, 3, 4, 5, 6))
+    assert found[1].duplicate_of is None and found[4].score < copies.HIGH_REDUNDANCY  # (our lessons share a template)
+
+
+def test_doxygen_hashed_folders_mark_no_language():
+    """Doxygen's ``CREATE_SUBDIRS`` folders (``html/de/dc0/``) are hashes: ``de/`` there is no German page, so a
+    sample's source and its example page are compared as any two forms of one text; ``manual/de/`` still is."""
+    from pipeline.vision.preference import language_of
+
+    doxygen = "file:///usr/share/doc/lib-doc/html/de/dc0/samples_2squares_8cpp-example.html"
+    assert language_of(doxygen) == "" and language_of("file:///usr/share/doc/lib-doc/html/d9/dde/x.html") == ""
+    assert language_of("file:///usr/share/doc/server-doc/manual/de/mpm.html") == "de"
+    assert language_of("https://example.org/docs/de/index.html") == "de"
+
+
+def test_a_short_translated_page_under_its_original_name_needs_fewer_anchors():
+    """One place and one page name in two language folders say "one page": a short translation sharing
+    ``NAMED_ANCHOR_MIN`` anchors in order is found; under a name of its own the folder search asks ``ANCHOR_MIN``."""
+    names = [f"`worker_{w}`" for w in ("alpha", "beta", "gamma", "delta", "omega", "sigma", "kappa", "theta", "zeta")]
+    english = "\n\n".join(
+        f"The server starts {n} when the load grows, and stops it when the queue is empty." for n in names
+    )
+    german = "\n\n".join(
+        f"Der Server startet {n}, wenn die Last steigt, und stoppt ihn bei leerer Warteschlange." for n in names
+    )
+    base = "file:///usr/share/doc/server-doc/manual"
+    for name, expected in (("workers", 1), ("arbeiter", None)):
+        urls = {1: f"{base}/en/workers.html", 2: f"{base}/de/{name}.html"}
+        texts = {1: english, 2: german}
+        counts = copies.LineCounts()
+        for n, text in texts.items():
+            counts.add(copies_line_hashes(text), urls[n])
+        found = copies.measure([_info(n, urls[n], t, kind="markdown", counts=counts) for n, t in texts.items()])
+        assert found[2].duplicate_of == expected
+        assert found[1].duplicate_of is None
+
+
+def test_a_moved_stub_that_links_to_the_new_page_names_where_the_rewritten_page_went():
+    """A past page whose path now holds a "moved" stub linking to a page of the current tree is that page's older
+    state when ``MOVED_LINKED`` of it lives on there (a getting-started page rewritten into a section's first
+    page); the same share in a page the stub does not name, or a stub without a link, makes no copy."""
+    repo = "https://raw.githubusercontent.com/org/kernels/{}/{}"
+    guide = _paragraphs(30, "Tiling")
+    kept_part = "\n\n".join(guide.split("\n\n")[:10])  # a third of it, rewritten around
+    current = {
+        n: _info(n, repo.format("main", f"docs/other{n}.md"), _words(f"o{n}", 200), kind="markdown")
+        for n in (10, 11, 12)
+    }
+    past = _info(5, repo.format("da40a1e", "docs/start.md"), guide, kind="markdown")
+    linked = "## This page has moved\n\nRead the [first steps](start/1-first-steps.md) of the new section."
+    stub = _info(6, repo.format("main", "docs/start.md"), linked, kind="markdown")
+    new = _info(
+        7, repo.format("main", "docs/start/1-first-steps.md"), f"{kept_part}\n\n{_words('new', 500)}", kind="markdown"
+    )
+    other = _info(8, repo.format("main", "docs/other.md"), f"{kept_part}\n\n{_words('else', 500)}", kind="markdown")
+    assert stub.moved_to == ("start/1-first-steps.md",)
+    found = copies.measure([past, stub, new, *current.values()])
+    assert found[5].duplicate_of == 7 and found[5].signal == "moved" and found[5].score >= copies.HIGH_REDUNDANCY
+    assert copies.measure([past, stub, other, *current.values()])[5].duplicate_of is None  # not the page it names
+    plain = _info(
+        6, repo.format("main", "docs/start.md"), "## This page has moved to the new section.", kind="markdown"
+    )
+    assert copies.measure([past, plain, new, *current.values()])[5].duplicate_of is None
+
+
+def test_a_page_read_as_another_language_is_no_translation_of_the_code_it_quotes():
+    """A Spanish README whose code blocks quote the kernel beside it shares that file's identifiers in order; a
+    language read from the text compares written pages only, so the source file is no "original" of it."""
+    repo = "https://raw.githubusercontent.com/org/tutorial/abc1234"
+    names = [f"tile_load_{k}" for k in range(14)]
+    kernel = "\n".join(f"__device__ void {n}(float* SMEM_{k}) {{ }}" for k, n in enumerate(names))
+    readme = _lesson("es", "tile") + "\n\n```cuda\n" + kernel + "\n```\n"
+    urls = {1: f"{repo}/03_tile/kernel.cu", 2: f"{repo}/03_tile/LEEME.md"}
+    texts = {1: kernel, 2: readme}
+    kinds = {1: "text", 2: "markdown"}
+    counts = copies.LineCounts()
+    for n, text in texts.items():
+        counts.add(copies_line_hashes(text), urls[n], copies.foreign_text(urls[n], kinds[n], text))
+    found = copies.measure([_info(n, urls[n], t, kind=kinds[n], counts=counts) for n, t in texts.items()])
+    assert all(c.signal != "translation" for c in found.values())

@@ -85,6 +85,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
+from urllib.parse import urljoin
 
 import numpy as np
 from datasketch import MinHashLSH
@@ -153,9 +154,32 @@ _RST_COMMENT = re.compile(  # ".. a note", its indented lines: never rendered (n
     r"^\.\.(?:[ \t]+(?![\w:-]+::|_|\||\[)[^\n]*)?[ \t]*(?:\n|$)(?:[ \t]*\n)*(?:[ \t]+\S[^\n]*(?:\n|$)(?:[ \t]*\n)*)*",
     re.MULTILINE,
 )
+_INCLUDE = re.compile(  # Sphinx's include directives (m2r's mdinclude) and MyST's, with the file they name
+    r"^[ \t]*(?:\.\. (?:md)?include::|[`:]{3,}[ \t]*\{include\})[ \t]+(\S+)[ \t]*$", re.MULTILINE
+)
+_TOCTREE_ENTRY = re.compile(  # a toctree that lists pages (reST's indented entries, MyST's lines in its fence)
+    r"^[ \t]*\.\. toctree::[^\n]*\n(?:[ \t]*(?::[^\n]*)?\n)*[ \t]+[^\s:][^\n]*$"
+    r"|^[ \t]*[`:]{3,}[ \t]*\{toctree\}[^\n]*\n(?:[ \t]*(?::[^\n]*)?\n)*[ \t]*[^\s:`][^\n]*$",
+    re.MULTILINE,
+)
+
+
+def only_included(text: str) -> tuple[str, ...]:
+    """The file a page includes when an include directive is all it does: one file named (``.. include::``,
+    ``.. mdinclude::``, MyST's ``{include}``), no toctree that lists pages (an index that includes the README
+    and lists the manual's pages is the manual's entry, a page of its own) — else ``()``. ``measure`` also asks
+    that little text of its own stands around it (``STUB_SHINGLES``)."""
+    named = set(_INCLUDE.findall(text))
+    if len(named) != 1 or _TOCTREE_ENTRY.search(text):
+        return ()
+    return tuple(named)
+
+
 _RST_TARGET = re.compile(r"^\s*\.\. _[^\n]*?:(?:\s.*)?$", re.MULTILINE)  # .. _`Gabe Joseph`: https://…, .. _v1.2:
 _RST_REFERENCE = re.compile(r"`([^`<]+?)(?:\s*<[^>]*>)?`__?")  # `Gabe Joseph`_, `the guide <https://…>`__
 _RST_WORD_REFERENCE = re.compile(r"\b([A-Za-z][\w.-]*?)__?(?=[\s.,;:!?)]|$)", re.MULTILINE)  # crusaderky_
+_LINK_TARGET = re.compile(r"\]\(([^)\s#]+)[^)]*\)|`[^`<]*<([^>\s#]+)>`_")  # [text](target), `text <target>`_
+MOVED_LINKED = 0.25  # a stub's link names where a page moved: this much of it must live on there
 _MD_LINK = re.compile(r"!?\[([^\]\n]*)\]\([^)\s]*(?:\s+\"[^\"\n]*\")?\)")  # [text](target "title"), ![alt](img)
 _ISSUE_PREFIX = re.compile(r"\b[A-Za-z]{1,4}#(?=\d)")  # GH#7368, PR#12: what an extlink role renders as
 _PARAGRAPHS = re.compile(r"\n\s*\n")
@@ -163,6 +187,7 @@ _NEUTRAL = re.compile(r"[a-z0-9_]{2,}")  # a token any language writes alike: a 
 TRANSLATION_WORDS = 20  # a translation shares at least this many such words with its original ...
 TRANSLATION_SHARE = 0.6  # ... and this share of the smaller one's (two pages of one project: 0.2-0.45)
 ANCHOR_MIN = 10  # or: a translation shares at least this many anchors (``anchors``) with its original ...
+NAMED_ANCHOR_MIN = 8  # ... this many when the paths name one page (one place, one ``translation_name``) ...
 ANCHOR_SHARE = 0.7  # ... this share of the smaller one's distinct anchors (labelled translations: 0.75-1.0) ...
 ANCHOR_ORDER = 0.5  # ... and this share of the shorter anchor sequence in the same order (0.61-1.0)
 ANCHOR_CAP = 2000  # anchors compared in order at most (the opening of a long page orders it well enough)
@@ -246,10 +271,13 @@ class LineCounts:
         slots = self._slots(hashes, bits)
         return np.min([table[row][slots[row]] for row in range(SKETCH_ROWS)], axis=0)
 
-    def add(self, hashes: np.ndarray, url: str = "") -> None:
+    def add(self, hashes: np.ndarray, url: str = "", foreign: bool = False) -> None:
         """One document's distinct line hashes (``reading.line_hashes``) and its URL (for its ``page_name``, and
-        to note a page whose path marks a language: it and its original are compared across languages)."""
+        to note a page whose path marks a language, or whose text is in another language than English
+        (``foreign``: ``foreign_text``): it and its original are compared across languages)."""
         name = page_name(url) if url else ""
+        if name and foreign:
+            self.translated_folders.add((neighbourhood(url), translation_folder(url)))
         if name and language_of(url):
             self.translated.add((neighbourhood(url), translation_name(url)))
             self.translated_folders.add((neighbourhood(url), translation_folder(url)))
@@ -402,6 +430,21 @@ def _both_ways(found: dict[int, list[tuple[int, float, float]]], a: CopyInfo, b:
         found.setdefault(one.id, []).append((other.id, round(score, 4), round(jaccard, 4)))
 
 
+def included(info: CopyInfo, by_url: dict[str, int]) -> int | None:
+    """The id of the first file of the corpus that an include directive of ``info`` names (``.. include::``,
+    ``.. mdinclude::``, MyST's ``{include}``; the path read from the page's own folder, so at the page's
+    revision of its repository, or in its package), or None. A page whose source is such a directive and
+    little more (``STUB_SHINGLES``) renders that file's text under a title: the file is the document and is kept
+    (``measure``), as the crawler's rendered page is kept over its Sphinx source copy."""
+    for name in info.includes:
+        if "://" in name or name.startswith("/"):
+            continue  # an absolute path names the source tree's root, not a place the URL can say
+        found = by_url.get(urljoin(info.url, name))
+        if found is not None and found != info.id:
+            return found
+    return None
+
+
 def one_document(older: CopyInfo, newer: CopyInfo) -> bool:
     """Whether two states of one ``version_key`` are one document's by their identity, whatever was rewritten
     between them: one path of one repository at two commits (a code host's file, ``revision_of``) is one file's
@@ -433,7 +476,8 @@ def moved(
     ``REVISION_CONTAINMENT`` of it, and the page of another path at the repository's current commit
     (``preference._current``) that holds the most of it, at least ``REVISION_CONTAINMENT``: the file moved
     when the tree was reorganised, and its text lives on under the new path (a "moved" stub or a rewrite
-    now sits at the old one)."""
+    now sits at the old one). When a stub at its path links to a page of the current tree (``moved_to``), that
+    page is taken from ``MOVED_LINKED`` of the text on: the stub says where the page went, which was rewritten."""
     by_repo: dict[str, list[CopyInfo]] = {}
     for info in infos:
         found = revision_of(info.url)
@@ -459,15 +503,32 @@ def moved(
         sizes = np.array([text.size for text in texts], dtype=np.float64)
         keys = [version_key(now.url) for now in current]
         ids = [now.id for now in current]
+        at = {now.url: n for n, now in enumerate(current)}
         for past in pasts:
             assert past.text is not None
             jaccards = (hashes == past.text.minhash.hashvalues).mean(axis=1)
             scores = redundancy.containments(jaccards, past.text.size, sizes)
             key = version_key(past.url)
-            scores[[k == key for k in keys]] = 0.0  # its own path: ``revised`` reads it
+            own = [n for n, k in enumerate(keys) if k == key]
+            scores[own] = 0.0  # its own path: ``revised`` reads it
             best = int(np.argmax(scores))
             if scores[best] >= REVISION_CONTAINMENT:
                 result[past.id] = (ids[best], round(float(scores[best]), 4), round(float(jaccards[best]), 4))
+                continue
+            # a "moved" stub now at its path names where it went: the first page of the tree it links to, when a
+            # part of the text (``MOVED_LINKED``) lives on there (rewritten as the page grew into a section)
+            for n in own:
+                for link in current[n].moved_to:
+                    target = at.get(urljoin(current[n].url, link))
+                    if target is not None and target not in own and scores[target] >= MOVED_LINKED:
+                        result[past.id] = (
+                            ids[target],
+                            round(float(scores[target]), 4),
+                            round(float(jaccards[target]), 4),
+                        )
+                        break
+                if past.id in result:
+                    break
     return result
 
 
@@ -644,6 +705,7 @@ class Signer:
         newest: float,
         copy_of: str | None = None,
     ) -> CopyInfo:
+        original = text
         cells = notebook_text(text) if kind == "text" else None
         if cells is not None:  # its lines as a reader of the notebook sees them (pass 1 counted the JSON's)
             text = cells
@@ -669,6 +731,7 @@ class Signer:
         dropped = 1 - len(toks) / len(all_toks) if all_toks else 0.0
         hashes = redundancy.shingle_hashes(toks)
         words = anchored = None
+        foreign = False
         place = neighbourhood(url)
         if (place, translation_name(url)) in self.counts.translated or (
             place,
@@ -676,6 +739,7 @@ class Signer:
         ) in self.counts.translated_folders:  # a translation or its original, by name or by folder
             words = np.unique(np.array([hash(t) for t in all_toks if _NEUTRAL.fullmatch(t)], dtype=np.int64))
             anchored = anchors(content if content is not None else text)
+            foreign = foreign_text(url, kind, text)
         code_toks = analysis.tokens(self._content("\n".join(map(str, code_blocks)))[0]) if code_blocks else []
         code_share = len(code_toks) / max(len(all_toks), 1)
         code = None
@@ -696,6 +760,9 @@ class Signer:
             hashes[hashes < SAMPLE_BELOW].astype(np.uint32),
             words,
             anchors=anchored,
+            includes=only_included(original),
+            foreign=foreign,
+            moved_to=_stub_links(original) if hashes.size < STUB_SHINGLES else (),
         )
 
 
@@ -732,6 +799,38 @@ def neutral_markup(text: str, source_copy: bool) -> str:
     if source_copy:
         text = _RST_WORD_REFERENCE.sub(r"\1", _RST_REFERENCE.sub(r"\1", _RST_TARGET.sub("", _MD_LINK.sub(r"\1", text))))
     return text
+
+
+_AUTHORED = ("markdown", "text")  # files a person writes (Markdown, reStructuredText, text), not a generator's pages
+_ENGLISH = frozenset(  # the commonest English function words (not "a", "is": other languages write them too)
+    "the and of to in for that this with on are be you it as by from can or an if will not your which at have".split()
+)
+_FENCED_BLOCK = re.compile(r"^[ \t]*(```|~~~).*?^[ \t]*\1", re.MULTILINE | re.DOTALL)
+_PLAIN_WORD = re.compile(r"(?<![\w`/.#:-])[^\W\d_A-Z]{2,}(?![\w`/(-])")  # a lower-case word of prose, no identifier
+_WRITTEN_FILE = re.compile(r"\.(?:md|markdown|mdx|rst|txt|adoc)$", re.IGNORECASE)
+FOREIGN_WORDS = 80  # a written page is read as another language than English from this many plain words ...
+FOREIGN_ENGLISH = 0.03  # ... when under this share of them are English function words (English prose: 0.15-0.3)
+
+
+def foreign_text(url: str, kind: str, text: str) -> bool:
+    """Whether a written page (a Markdown, reStructuredText, AsciiDoc or text file) that no path marks as a
+    language is in another language than English by its text: ``FOREIGN_WORDS`` plain words of prose (lower
+    case, outside code blocks, not identifiers), under ``FOREIGN_ENGLISH`` of them English function words. A
+    translation kept beside its original under a name of its own language (a README beside its translated
+    "read me") is found so: ``translated`` compares it with the English pages of its folder by their anchors."""
+    if kind not in _AUTHORED or not _WRITTEN_FILE.search(url_path(url)) or language_of(url):
+        return False
+    words = _PLAIN_WORD.findall(_FENCED_BLOCK.sub(" ", text))
+    if len(words) < FOREIGN_WORDS:
+        return False
+    return sum(w in _ENGLISH for w in words) < FOREIGN_ENGLISH * len(words)
+
+
+def _stub_links(text: str) -> tuple[str, ...]:
+    """The relative link targets of a short page (a "this page has moved" stub), in order: where it says its
+    text went (``moved``). Absolute URLs name no page of its tree."""
+    found = (a or b for a, b in _LINK_TARGET.findall(text))
+    return tuple(t for t in found if "://" not in t and not t.startswith(("/", "mailto:")))[:8]
 
 
 def anchors(text: str) -> np.ndarray:
@@ -926,6 +1025,12 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                     score = 1.0
             if score > best.score:
                 best = Copy(round(score, 4), page, round(jaccard, 4), "source", {"rule": "rendered"})
+        if best.score < HIGH_REDUNDANCY and info.includes and (info.text is None or info.text.size < STUB_SHINGLES):
+            # a page that is only an include directive (a title over ``.. include:: ../LICENSE.txt``): its source
+            # holds none of the text its rendered page shows, the file it names holds all of it (``included``)
+            target = included(info, by_url)
+            if target is not None:
+                best = Copy(1.0, target, 0.0, "included", {"rule": "complete"})
         result[info.id] = best
     for cycle in _cycles(result):
         # the preference's tolerances (a month, 5% of the text) can make three copies prefer each other in a
@@ -979,7 +1084,6 @@ def _whole_form(whole: CopyInfo, part: CopyInfo) -> bool:
 
 
 EXCERPT_CONTAINMENT = 0.8  # a page this much inside a longer page of its place is an excerpt of it (``_excerpt``)
-_AUTHORED = ("markdown", "text")  # files a person writes (Markdown, reStructuredText, text), not a generator's pages
 
 
 def _excerpt(part: CopyInfo, whole: CopyInfo, share: float) -> bool:
@@ -1060,7 +1164,7 @@ def translated(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:
 
     - ``TRANSLATION_WORDS`` and ``TRANSLATION_SHARE`` of their language-neutral words (``[a-z0-9_]{2,}``: the
       names, identifiers and code a Chinese page keeps in Latin letters), or
-    - ``ANCHOR_MIN`` and ``ANCHOR_SHARE`` of their distinct anchors (``anchors``: URLs, image names, inline
+    - ``NAMED_ANCHOR_MIN`` and ``ANCHOR_SHARE`` of their distinct anchors (``anchors``: URLs, image names, inline
       code, numbers, identifiers), ``ANCHOR_ORDER`` of them in the same order: a German or French page writes
       every word in Latin letters, so only what translators leave alone tells it is the English page's
       translation; a prose page of a Chinese guide keeps too few Latin words (14) for the first test.
@@ -1088,7 +1192,7 @@ def translated(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:
                 share = shared / min(len(a.words), len(b.words))
                 if not (shared >= TRANSLATION_WORDS and share >= TRANSLATION_SHARE):
                     share = 0.0
-                share = max(share, _anchor_share(a.anchors, b.anchors))  # the stronger of the two tests
+                share = max(share, _anchor_share(a.anchors, b.anchors, NAMED_ANCHOR_MIN))  # the stronger test
                 if share:
                     found.setdefault(a.id, []).append((b.id, round(share, 4)))
                     found.setdefault(b.id, []).append((a.id, round(share, 4)))
@@ -1097,13 +1201,15 @@ def translated(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:
         if info.anchors is not None and len(info.anchors):
             folders.setdefault((neighbourhood(info.url), translation_folder(info.url)), []).append(info)
     for members in folders.values():
-        if len({language_of(m.url) or "en" for m in members}) < 2:
+        if len({_language(m) for m in members}) < 2:
             continue
         for i, a in enumerate(members):
             for b in members[i + 1 :]:
-                languages = {language_of(a.url) or "en", language_of(b.url) or "en"}
+                languages = {_language(a), _language(b)}
                 if len(languages) < 2 or translation_name(a.url) == translation_name(b.url):
                     continue  # one language (an unmarked page beside an en/ one is English too), or one name
+                if "other" in languages and not (_written(a) and _written(b)):
+                    continue  # a language read from the text: its original is a written page, not the code it quotes
                 share = _anchor_share(a.anchors, b.anchors)
                 if share:
                     found.setdefault(a.id, []).append((b.id, round(share, 4)))
@@ -1111,15 +1217,26 @@ def translated(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:
     return found
 
 
-def _anchor_share(a: np.ndarray | None, b: np.ndarray | None) -> float:
+def _written(info: CopyInfo) -> bool:
+    """A file a person writes as a page (``foreign_text``'s kinds and names), not a source file."""
+    return info.kind in _AUTHORED and bool(_WRITTEN_FILE.search(url_path(info.url)))
+
+
+def _language(info: CopyInfo) -> str:
+    """The language a page is in: its path's mark, else "other" when its text is in another language than
+    English (``foreign_text``), else "en" (an unmarked page beside an ``en/`` one is English too)."""
+    return language_of(info.url) or ("other" if info.foreign else "en")
+
+
+def _anchor_share(a: np.ndarray | None, b: np.ndarray | None, minimum: int = ANCHOR_MIN) -> float:
     """The share of the smaller one's distinct anchors the other holds, when it passes the anchor test
-    (``translated``); 0.0 when it does not."""
+    (``translated``: ``minimum`` anchors shared); 0.0 when it does not."""
     if a is None or b is None or not len(a) or not len(b):
         return 0.0
     mine, theirs = np.unique(a), np.unique(b)
     shared = len(np.intersect1d(mine, theirs, assume_unique=True))
     share = shared / min(len(mine), len(theirs))
-    if shared < ANCHOR_MIN or share < ANCHOR_SHARE or _in_order(a, b) < ANCHOR_ORDER:
+    if shared < minimum or share < ANCHOR_SHARE or _in_order(a, b) < ANCHOR_ORDER:
         return 0.0
     return share
 

@@ -13,7 +13,8 @@ at a score or rank; the first rule that tells the two apart decides:
        what a documentation generator renders from its source), and an HTML page over a man page
        (``…/man3/MPI_Send.3``: the troff the same generator wrote beside it; Doxygen names the HTML ``a00198.html``);
        the original over its translation: a path marked with a language (``docs/zh/…``, ``notes.zh.md``)
-       is the translation of one not marked, or marked ``en``;
+       is the translation of one not marked, or marked ``en``; so is a page whose text is in another language
+       (``CopyInfo.foreign``) beside an English one;
     2. the newer version: the first path segment or title word where the two differ, read as numbers
        (``llvm-14-doc`` < ``llvm-19-doc``, ``v2.1`` < ``v3.5``), a site's channel folder after a numbered
        release (``/en/v1.2/`` < ``/en/latest/``, ``/stable/``: ``_channel_order``);
@@ -61,6 +62,9 @@ class CopyInfo:
     words: np.ndarray | None = None  # hashes of its language-neutral words, for a page with a translation (sorted)
     anchors: np.ndarray | None = None  # ... and of what translators leave alone, in the page's order (copies.anchors)
     revision_pages: int = 0  # pages of the corpus read at its repository revision (copies.measure sets it)
+    includes: tuple[str, ...] = ()  # the one file it only includes, as written (copies.only_included)
+    foreign: bool = False  # its text is in another language than English, no path marking it (copies.foreign_text)
+    moved_to: tuple[str, ...] = ()  # a short page's relative links, where a "moved" stub says it went (copies.moved)
 
 
 RULE_WEIGHT = {
@@ -96,7 +100,8 @@ def preference(a: CopyInfo, b: CopyInfo) -> tuple[bool, dict]:
     man_a, man_b = bool(_MAN_PAGE.search(a.url)), bool(_MAN_PAGE.search(b.url))
     if man_a != man_b and "html" in (a.kind, b.kind):  # the HTML page a documentation generator made beside it
         return man_b and a.kind == "html", {"rule": "rendered", "from": "man page"}
-    lang_a, lang_b = _language_mark(a.url), _language_mark(b.url)
+    lang_a = _language_mark(a.url) or ("other" if a.foreign else "")
+    lang_b = _language_mark(b.url) or ("other" if b.foreign else "")
     if lang_a != lang_b and "" in (lang_a, lang_b):  # one says it is a translation, the other does not
         return lang_a == "", {"rule": "original", "languages": [lang_a or "-", lang_b or "-"]}
     for field in ("url", "title"):
@@ -251,9 +256,13 @@ _LANGUAGE = re.compile(  # a name ends a segment or a file name: Chinese-LLaMA/,
 )
 
 
+_DOXYGEN_DIRS = re.compile(r"/d[0-9a-f]/d[0-9a-f]{2}(?=/)")  # Doxygen's hashed sub-folders (``html/de/dc0/``)
+
+
 def _marks(url: str) -> list[str]:
-    """The languages a URL's path marks, in order, a name read as its code (``japanese`` → ``ja``)."""
-    path = url.split("://", 1)[-1].split("/", 1)[-1]
+    """The languages a URL's path marks, in order, a name read as its code (``japanese`` → ``ja``). Doxygen's
+    hashed sub-folders (``CREATE_SUBDIRS``: ``d0/d1f/`` to ``df/dff/``) mark none, though ``de/`` reads as German."""
+    path = _DOXYGEN_DIRS.sub("", url.split("://", 1)[-1].split("/", 1)[-1])
     return [code.lower() if code else _LANGUAGE_NAMES[name.lower()] for code, name in _LANGUAGE.findall(path)]
 
 

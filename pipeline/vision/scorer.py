@@ -196,7 +196,7 @@ def score_rows(
         for row in rows():
             started = time.perf_counter()
             reading, feats = reader.read(row)
-            lines.add(reading.line_hashes, reading.url)
+            lines.add(reading.line_hashes, reading.url, copies.foreign_text(reading.url, reading.kind, row[4] or ""))
             reading.line_hashes = np.empty(0, dtype=np.uint64)
             figures = reading.structure.features()
             if not structure_names:
