@@ -1797,3 +1797,20 @@ def test_a_measurement_methodology_page_reads_as_profiling():
     )
     assert methodology.domain == "engineering_experience"
     assert methodology.score > 0.3 > 0.05 > plain.score  # 0.08 before phase 14: the profile held few of its words
+
+
+def test_an_auto_tuning_strategies_page_reads_as_the_field():
+    # phase 16: searching a kernel's tuning space (its tunable parameters: block sizes, tiling factors) with
+    # random, local or Bayesian search strategies is the field's work, in its own words
+    tuning = _evidence(
+        "Brute-force auto-tuning benchmarks every configuration of the tuning space, which grows with each "
+        "tunable parameter. A search strategy visits fewer: random sampling, a local search from the best "
+        "configuration so far, or Bayesian optimization that models the time of each tuning parameter setting "
+        "and picks the next point of the search space to measure."
+    )
+    plain = _evidence(
+        "Trying everything measures every combination of the options, whose number grows with each option. "
+        "Cheaper ways visit fewer: picking at random, moving from the best one so far, or a model of the time "
+        "of each setting that picks the next one to measure."
+    )
+    assert tuning.score > 0.3 > 0.05 > plain.score  # 0.0 before phase 16: the profile held none of its words
