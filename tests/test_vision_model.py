@@ -1956,3 +1956,20 @@ def test_a_page_read_as_another_language_is_no_translation_of_the_code_it_quotes
         counts.add(copies_line_hashes(text), urls[n], copies.foreign_text(urls[n], kinds[n], text))
     found = copies.measure([_info(n, urls[n], t, kind=kinds[n], counts=counts) for n, t in texts.items()])
     assert all(c.signal != "translation" for c in found.values())
+
+
+def test_an_auto_tuning_strategies_page_reads_as_the_field():
+    # phase 16: searching a kernel's tuning space (its tunable parameters: block sizes, tiling factors) with
+    # random, local or Bayesian search strategies is the field's work, in its own words
+    tuning = _evidence(
+        "Brute-force auto-tuning benchmarks every configuration of the tuning space, which grows with each "
+        "tunable parameter. A search strategy visits fewer: random sampling, a local search from the best "
+        "configuration so far, or Bayesian optimization that models the time of each tuning parameter setting "
+        "and picks the next point of the search space to measure."
+    )
+    plain = _evidence(
+        "Trying everything measures every combination of the options, whose number grows with each option. "
+        "Cheaper ways visit fewer: picking at random, moving from the best one so far, or a model of the time "
+        "of each setting that picks the next one to measure."
+    )
+    assert tuning.score > 0.3 > 0.05 > plain.score  # 0.0 before phase 16: the profile held none of its words

@@ -172,3 +172,39 @@ def test_a_source_draws_its_best_sounding_page_down_by_half_the_gap(tmp_path):
     expected = neighbours.PRIOR_SHARE * weight * (rel["source_neighbours"] - rel["own_score"])
     assert rel["source_lift"] == pytest.approx(expected, abs=3e-4)
     assert scored["chatbot"].relevance_score < rel["own_score"]
+
+
+GPU_MODULE = """# The image library's GPU module
+
+Each filter of this module runs as a CUDA kernel: a thread block loads a tile of the image into shared memory,
+padded by one column against bank conflicts, and each warp reads coalesced rows. The kernel's occupancy depends
+on the registers per thread; with 256 threads per block and 32 registers each, four blocks fit on an SM. Streams
+overlap the host-to-device copies with the kernels, and the memory bandwidth reached is close to the HBM peak.
+"""
+
+
+def test_a_page_strong_in_the_fields_own_words_is_spared_the_draw_down():
+    # phase 16: the draw-down spares a page by its specific evidence ([general] terms aside), so a library's GPU
+    # module keeps its place among the library's other pages while a model tutorial, whose field words are all
+    # [general] ones (attention, GPU), is drawn down as before
+    from pipeline.profile import DEFAULT_PROFILE, load_profile
+    from pipeline.resources import data_dir
+    from pipeline.terms import PhraseCounter
+    from pipeline.vision import analysis, topic
+
+    matcher = topic.TopicMatcher(load_profile(data_dir() / "profiles" / DEFAULT_PROFILE))
+    counter = PhraseCounter(matcher.phrases(), key=analysis.phrase_key)
+
+    def specific(text: str) -> float:
+        toks = analysis.tokens(text)
+        return matcher.evidence(counter.count(toks), len(toks)).specific
+
+    assert neighbours.spared(specific(GPU_MODULE)) > 0.5
+    assert neighbours.spared(specific(MODEL_TUTORIAL)) == 0.0
+    assert neighbours.spared(specific(GARDEN_PAGES[0])) == 0.0
+    relevance = np.array([0.6, 0.6, 0.05, 0.05, 0.05, 0.05])
+    spare = np.array([1.0, 0.0, 0.0, 0.0, 0.0, 0.0])
+    moved, _ = neighbours.lift(relevance, ["a"] * 6, spare)
+    plain, _ = neighbours.lift(relevance, ["a"] * 6)
+    assert moved[0] == pytest.approx(0.6) and moved[1] == pytest.approx(plain[1]) and plain[1] < 0.6
+    assert moved[2:] == pytest.approx(plain[2:])  # a lift is never spared: only the draw-down

@@ -258,7 +258,8 @@ def score_rows(
         ]
     )
     # each page lifted towards the relevance of its source's other pages (neighbours.py)
-    lifted, beside = neighbours.lift(own, [neighbours.source_of(doc.reading.url) for doc in docs])
+    spare = np.array([neighbours.spared(doc.reading.evidence.specific) for doc in docs])
+    lifted, beside = neighbours.lift(own, [neighbours.source_of(doc.reading.url) for doc in docs], spare)
     scores: list[float] = []
     all_figures: list[dict[str, float]] = []
     admin_of: list[float] = []

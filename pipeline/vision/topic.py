@@ -65,6 +65,7 @@ class Evidence:
     senses: dict[str, float]  # sense factor of each ambiguous term present
     domain: str | None = None  # the domain whose evidence alone is the score, when one outweighs the whole
     other_sense: float = 0.0  # 0..1: the share of the matched terms' occurrences read in another sense
+    specific: float = 0.0  # the score of the specific terms alone (no [general] term): whole or best domain
 
 
 class TopicMatcher:
@@ -155,16 +156,18 @@ class TopicMatcher:
         field_kept = (field_specific + field_general * confirm) * dominant
         agreement = field_kept / field_raw if field_raw > 0 else 1.0
         score, strongest = kept / self.scale, None
+        own_words = specific * dominant / self.scale
         for domain, (own, confirming) in by_domain.items():
             scale = self.domain_scale.get(domain)
             if not scale:
                 continue
             own_confirm = min(1.0, max(0.0, own) / scale / self.needs) if self.needs > 0 else 1.0
             alone = (own + against + confirming * own_confirm) * dominant / scale
+            own_words = max(own_words, (own + against) * dominant / scale)
             if alone > score:
                 score, strongest = alone, domain
         other = other_sense / occurrences if occurrences else 0.0
-        return Evidence(max(0.0, score), agreement, top, senses, strongest, other)
+        return Evidence(max(0.0, score), agreement, top, senses, strongest, other, max(0.0, own_words))
 
 
 def relevance_label(score: float, cuts: tuple[float, float]) -> Level:

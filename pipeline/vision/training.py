@@ -291,7 +291,9 @@ def source_relative(names: list[str], x: np.ndarray, samples: list[Sample]) -> n
 def lifted(relevance: np.ndarray, samples: list[Sample]) -> np.ndarray:
     """``relevance`` lifted towards each sample's source's other samples, as the scorer does (neighbours.py):
     the samples form the corpus, so their sources are their URLs' as a crawl of them all would store them."""
-    return neighbours.lift(relevance, [neighbours.source_of(s.reading.url) for s in samples])[0]
+    sources = [neighbours.source_of(s.reading.url) for s in samples]
+    spare = np.array([neighbours.spared(s.reading.evidence.specific) for s in samples])
+    return neighbours.lift(relevance, sources, spare)[0]
 
 
 def family_weights(samples: list[Sample]) -> np.ndarray:
