@@ -92,6 +92,7 @@ HELD_OUT = {
     "test9": (20, {"debian": (55, 50, 75), "github": (95, 55, 45)}, 55, 25),  # phase 10, labelled once test8 was scored
     "test10": (20, {"debian": (45, 25, 90), "github": (110, 60, 40)}, 65, 25),  # phase 12, after test9 was scored
     "test11": (20, {"debian": (35, 20, 105), "github": (135, 65, 60)}, 65, 25),  # phase 14, after test10 was scored
+    "test12": (20, {"debian": (30, 10, 150), "github": (120, 30, 60)}, 65, 40),  # phase 16, after test11 was scored
 }
 
 
