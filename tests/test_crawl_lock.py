@@ -69,11 +69,24 @@ def test_a_killed_crawl_leaves_no_lock_behind(db_path):
 
 
 def test_the_lock_is_taken_in_the_library_too(db_path):
-    """A library call and a CLI crawl meet the same lock (here: the library's crawl is the first)."""
-    site = slow_site()
-    with site.serve() as base:
-        import threading
+    """A library call and a CLI crawl meet the same lock (here: the library's crawl is the first).
 
+    The library's crawl is held on its pages until the CLI's has answered: on a loaded machine the CLI's start-up
+    (a new interpreter and its imports) once outlasted the whole slow site, the first crawl had let the lock go, and
+    the second crawled instead of being refused."""
+    import threading
+
+    site = slow_site()
+    released = threading.Event()
+    pages = {f"/p/{i}": site.routes[f"/p/{i}"] for i in range(40)}
+
+    def held(request):
+        released.wait(120)
+        return pages[request.path]
+
+    for path in pages:
+        site.route(path, held)
+    with site.serve() as base:
         result = {}
         worker = threading.Thread(
             target=lambda: result.setdefault("stats", crawl(open_db(db_path), [base + "/"], CrawlSettings(delay=0)))
@@ -81,6 +94,7 @@ def test_the_lock_is_taken_in_the_library_too(db_path):
         worker.start()
         wait_for_fetches(site, 2)
         second = run_shijie("crawl", base + "/", "--db", str(db_path), "--delay", "0")
+        released.set()
         worker.join(timeout=120)
     assert second.returncode == 1 and f"pid {os.getpid()}" in second.stderr
     assert result["stats"].stored == 41
