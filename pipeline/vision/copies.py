@@ -250,6 +250,7 @@ class LineCounts:
         self.named = np.zeros((SKETCH_ROWS, 1 << NAMED_BITS), dtype=np.uint16)
         self.translated: set[tuple[str, str]] = set()  # (place, page name) of the pages a path marks a language of
         self.translated_folders: set[tuple[str, str]] = set()  # ... and (place, folder without its language mark)
+        self.foreign: set[str] = set()  # the URLs of the pages whose text is in another language (``foreign_text``)
         self.precisions: dict[str, set[str]] = {}  # a routine's name without its precision letter → the letters read
 
     @staticmethod
@@ -277,6 +278,7 @@ class LineCounts:
         (``foreign``: ``foreign_text``): it and its original are compared across languages)."""
         name = page_name(url) if url else ""
         if name and foreign:
+            self.foreign.add(url)
             self.translated_folders.add((neighbourhood(url), translation_folder(url)))
         if name and language_of(url):
             self.translated.add((neighbourhood(url), translation_name(url)))
@@ -731,7 +733,6 @@ class Signer:
         dropped = 1 - len(toks) / len(all_toks) if all_toks else 0.0
         hashes = redundancy.shingle_hashes(toks)
         words = anchored = None
-        foreign = False
         place = neighbourhood(url)
         if (place, translation_name(url)) in self.counts.translated or (
             place,
@@ -739,7 +740,6 @@ class Signer:
         ) in self.counts.translated_folders:  # a translation or its original, by name or by folder
             words = np.unique(np.array([hash(t) for t in all_toks if _NEUTRAL.fullmatch(t)], dtype=np.int64))
             anchored = anchors(content if content is not None else text)
-            foreign = foreign_text(url, kind, text)
         code_toks = analysis.tokens(self._content("\n".join(map(str, code_blocks)))[0]) if code_blocks else []
         code_share = len(code_toks) / max(len(all_toks), 1)
         code = None
@@ -761,7 +761,7 @@ class Signer:
             words,
             anchors=anchored,
             includes=only_included(original),
-            foreign=foreign,
+            foreign=url in self.counts.foreign,  # read once, in pass 1 (``LineCounts.add``)
             moved_to=_stub_links(original) if hashes.size < STUB_SHINGLES else (),
         )
 
