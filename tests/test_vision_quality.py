@@ -124,6 +124,18 @@ off-topic high/medium 5.7% (0.06: the password cracker's changelog and notes); t
 flags (1.4%) and the copy to keep kept meet the targets. Since phase 16 it is training data (its floors stay where
 phase 15 measured them, as regression floors).
 
+``test12`` is the held-out split of phase 16: 20 sources labelled after test11 was scored (docs/perf.md, "test12"),
+read by no training and no choice of the Vision, scored once by the merged phase 16. Its Debian part (194
+documents: DPDK, KCachegrind, heaptrack, clpeak, SLEEF; HDF5, SDL, GLM, Postfix and Werkzeug mostly off-topic)
+measured: relevance AUC 0.930 (floor 0.92), Spearman 0.429 (0.42: the profile viewer's translated handbooks read
+low), near-copy recall 0.875 (0.87) and the copy to keep kept 0.900 (0.90: the mail server's plain-text READMEs,
+rendered from its HTML pages, kept over them), false copy flags 3.2% (0.04: the same pairs, the other way round),
+technical pages high/medium 0.733 (0.73: the packet kit's ring and tuning guides under the cut), off-topic
+high/medium 8.6% (0.09: the graphics maths library's pages and the packet kit's FAQ and memory layer at medium);
+traps below the median meet the target. Since phase 17 it is training data (its floors stay where phase 16
+measured them, as regression floors). Its Debian part holds 30 technical and 12 administrative pages, so the size
+check asks 30 and 10 (was 35 and 20).
+
 Phase 11 (rel12: the learned topic probability counts in full only where the profile's terms find the topic,
 ``topic.evidence_weight``) lowers two in-sample AUC floors: with a model retrained on the ten training splits, the
 Debian part of test2 measures 0.986 (floor 0.99 -> 0.98) and of test3 0.965 (0.98 -> 0.96). In sample the learned
@@ -256,6 +268,16 @@ FLOORS = {
         "technical_high_medium": (">=", 0.66),
         "off_high_medium": ("<=", 0.06),
     },
+    "test12": {
+        **TARGETS,
+        "relevance_auc": (">=", 0.92),
+        "spearman": (">=", 0.42),
+        "copy_recall": (">=", 0.87),
+        "false_flags": ("<=", 0.04),
+        "newer_kept": (">=", 0.90),
+        "technical_high_medium": (">=", 0.73),
+        "off_high_medium": ("<=", 0.09),
+    },
     "dev": {**TARGETS, "technical_high_medium": (">=", 0.6), "traps_below_median": (">=", 0.9)},
 }
 MIN_DOCUMENTS = 80  # fewer read means the Debian packages are missing: apt-get install $(tools/vision_packages.py)
@@ -282,8 +304,9 @@ def figures(request, tmp_path_factory):
 def test_the_split_holds_what_the_floors_need(figures):
     _, result = figures
     counts = result["counts"]
-    # 35 technical: test11's Debian part, mostly off-topic packages around a vision library's GPU module, holds 39
-    assert counts["technical"] >= 35 and counts["admin"] >= 20 and counts["off"] >= 15
+    # 30 technical, 10 admin: test12's Debian part, mostly off-topic packages around a packet kit and profilers,
+    # holds 30 and 12
+    assert counts["technical"] >= 30 and counts["admin"] >= 10 and counts["off"] >= 15
     assert result["traps"] >= 5 and result["copy_pairs"] >= 1
 
 
