@@ -1973,3 +1973,18 @@ def test_an_auto_tuning_strategies_page_reads_as_the_field():
         "of each setting that picks the next one to measure."
     )
     assert tuning.score > 0.3 > 0.05 > plain.score  # 0.0 before phase 16: the profile held none of its words
+
+
+def test_a_guide_shipped_as_plain_text_and_as_html_keeps_the_html_whatever_its_folder():
+    from pipeline.vision.preference import preference
+
+    body = _paragraphs(30, "Queue")
+    text = _info(1, "file:///usr/share/doc/mailer-doc/QUEUE_README", body, kind="text")
+    page = _info(2, "file:///usr/share/doc/mailer-doc/html/QUEUE_README.html", body + "\n\nBack to the index.")
+    assert preference(page, text) == (True, {"rule": "rendered", "from": "same name"})
+    assert preference(text, page)[0] is False
+    found = copies.measure([text, page])
+    assert found[1].duplicate_of == 2 and found[2].duplicate_of is None
+    # a text file of another name is no rendering of the page: the usual rules decide
+    other = _info(3, "file:///usr/share/doc/mailer-doc/QUEUE_NOTES", body, kind="text")
+    assert preference(page, other)[1]["rule"] != "rendered"

@@ -10,7 +10,8 @@ at a score or rank; the first rule that tells the two apart decides:
     1. a rendered page over its source copy (named by the crawler, a Sphinx ``_sources/*.rst.txt`` /
        ``.md.txt`` URL, a title made of markup, reStructuredText markup in a text file), and an HTML page over
        a Markdown or plain-text file of the same name (``switch/readme.html`` beside ``switch/readme.md``:
-       what a documentation generator renders from its source), and an HTML page over a man page
+       what a documentation generator renders from its source; a text file with no extension whose name is the
+       page's stem, ``TUNING_README`` beside ``html/TUNING_README.html``), and an HTML page over a man page
        (``…/man3/MPI_Send.3``: the troff the same generator wrote beside it; Doxygen names the HTML ``a00198.html``);
        the original over its translation: a path marked with a language (``docs/zh/…``, ``notes.zh.md``)
        is the translation of one not marked, or marked ``en``; so is a page whose text is in another language
@@ -95,7 +96,7 @@ def preference(a: CopyInfo, b: CopyInfo) -> tuple[bool, dict]:
         }
     if a.source_copy != b.source_copy:
         return b.source_copy, {"rule": "rendered"}
-    if (a.kind == "html") != (b.kind == "html") and {a.kind, b.kind} <= _RENDERED_FROM and _stem(a.url) == _stem(b.url):
+    if (a.kind == "html") != (b.kind == "html") and {a.kind, b.kind} <= _RENDERED_FROM and _same_name(a, b):
         return a.kind == "html", {"rule": "rendered", "from": "same name"}
     man_a, man_b = bool(_MAN_PAGE.search(a.url)), bool(_MAN_PAGE.search(b.url))
     if man_a != man_b and "html" in (a.kind, b.kind):  # the HTML page a documentation generator made beside it
@@ -167,6 +168,23 @@ def rendered_twins(page: CopyInfo, source: CopyInfo) -> bool:
         and _stem(page.url) == _stem(source.url)
         and url_path(page.url).rsplit("/", 1)[0] == url_path(source.url).rsplit("/", 1)[0]
     )
+
+
+def _same_name(a: CopyInfo, b: CopyInfo) -> bool:
+    """Whether an HTML page and a Markdown or plain-text file bear one name: the same stem (``readme.html``,
+    ``readme.md``), or the text file's whole name is the page's stem (``TUNING_README`` beside
+    ``html/TUNING_README.html``: a project that writes its guides once and ships them as plain text and as HTML
+    names both after the guide; the HTML is the rendering, whatever folder it sits in)."""
+    if _stem(a.url) == _stem(b.url):
+        return True
+    page, text = (a, b) if a.kind == "html" else (b, a)
+    return _plain_name(text.url) != "" and _plain_name(text.url) == _stem(page.url)
+
+
+def _plain_name(url: str) -> str:
+    """A file name with no extension at all (``TUNING_README``, ``INSTALL``), lower case; "" for any other."""
+    name = url_path(url).rstrip("/").rsplit("/", 1)[-1]
+    return name.lower() if name and "." not in name else ""
 
 
 def _stem(url: str) -> str:
