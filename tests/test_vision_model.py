@@ -1975,6 +1975,41 @@ def test_an_auto_tuning_strategies_page_reads_as_the_field():
     assert tuning.score > 0.3 > 0.05 > plain.score  # 0.0 before phase 16: the profile held none of its words
 
 
+def test_one_program_written_a_way_per_folder_is_no_copy_of_its_sibling_ways():
+    # one solver file under one name in a folder per strategy: the scaffolding shared, the body each folder's own
+    repo = "https://raw.githubusercontent.com/org/solvers/abc1234"
+    ring, halo = _kernel_file("ring_exchange", 6), _kernel_file("halo_overlap", 10)
+    a = _info(1, f"{repo}/ring/solver.cu", ring, kind="text")
+    b = _info(2, f"{repo}/halo_overlap/solver.cu", halo, kind="text")
+    assert a.text and b.text
+    jaccard = a.text.minhash.jaccard(b.text.minhash)
+    assert copies.SIBLING_JACCARD <= jaccard < copies.SIBLING_CODE_JACCARD
+    assert copies.redundancy.containment(jaccard, a.text.size, b.text.size) >= copies.HIGH_REDUNDANCY
+    assert copies.cousins(a.url, b.url) and not copies.siblings(a.url, b.url)
+    assert all(c.duplicate_of is None for c in copies.measure([a, b]).values())
+    # the same kernel file kept byte for byte in two strategy folders is still one text
+    same = [
+        _info(3, f"{repo}/ring/kernels.cu", ring, kind="text"),
+        _info(4, f"{repo}/halo/kernels.cu", ring, kind="text"),
+    ]
+    found = copies.measure(same)
+    assert {found[3].duplicate_of, found[4].duplicate_of} == {None, 3} or {
+        found[3].duplicate_of,
+        found[4].duplicate_of,
+    } == {None, 4}
+    # not cousins: one path at two commits, two package versions, two languages, a marked older or newer folder,
+    # two steps of one named series, folders of two depths
+    past = "https://raw.githubusercontent.com/org/solvers/0123456"
+    assert not copies.cousins(f"{repo}/ring/solver.cu", f"{past}/ring/solver.cu")
+    assert not copies.cousins("file:///usr/share/doc/kit-1-doc/a/x.html", "file:///usr/share/doc/kit-2-doc/a/x.html")
+    assert not copies.cousins(f"{repo}/docs/en/guide.md", f"{repo}/docs/fr/guide.md")
+    assert not copies.cousins(f"{repo}/notebooks/a.ipynb", f"{repo}/notebooks_v1/a.ipynb")
+    assert not copies.cousins(f"{repo}/csrc/quant/deq.cuh", f"{repo}/csrc/quant_new/deq.cuh")
+    assert not copies.cousins(f"{repo}/gemm_01/main.cu", f"{repo}/gemm_02_tma/main.cu")
+    assert not copies.cousins(f"{repo}/tp.py", f"{repo}/moe/tp.py")
+    assert copies.cousins(f"{repo}/examples/ring/README.md", f"{repo}/examples/halo/README.md")
+
+
 def test_a_guide_shipped_as_plain_text_and_as_html_keeps_the_html_whatever_its_folder():
     from pipeline.vision.preference import preference
 

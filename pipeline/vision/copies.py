@@ -942,10 +942,11 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                     better
                     and signal == "text"
                     and jaccard < sibling_cut(info.url, other.url)
-                    and not _earlier_form(because)
-                    and siblings(info.url, other.url)
+                    and ((not _earlier_form(because) and siblings(info.url, other.url)) or cousins(info.url, other.url))
                 ):
-                    continue  # two pages of one template: one folder, two names, half their text shared at most
+                    # two pages of one template: one folder, two names; or one name in two sibling folders, where
+                    # the folders, not a date or a copyright year, say which variant each is
+                    continue
                 if better and score > best.score:  # only a better copy to keep makes this one redundant
                     best = Copy(round(score, 4), other_id, round(jaccard, 4), signal, because)
                 if better and score >= HIGH_REDUNDANCY and score > twin.score and rendered_twins(other, info):
@@ -967,6 +968,7 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 grown = (
                     because["rule"] in GROWN_RULES
                     and (_earlier_form(because) or not siblings(info.url, other.url))
+                    and not cousins(info.url, other.url)
                     and not _quoted_source(info, other, because)
                 ) or (because["rule"] == "complete" and (_whole_form(other, info) or _excerpt(info, other, share)))
                 if better and (grown or one_path_two_revisions(info.url, other.url)):
@@ -1139,9 +1141,46 @@ def sibling_cut(a: str, b: str) -> float:
     ``SIBLING_JACCARD``. Over the ten training splits the code siblings from Jaccard 0.45 sat at 0.48-0.63 (the
     highest a kernel module example per case: the same includes, init and exit code and module macros around a
     handler of its own), none a labelled copy; test8's labelled copy among code siblings, an example's compiler
-    variant, sits at 0.32 (a copy of a source file is its revision or its rendering)."""
+    variant, sits at 0.32 (a copy of a source file is its revision or its rendering). Two ``cousins`` (one name in
+    two sibling folders) are held to ``SIBLING_CODE_JACCARD`` whatever they are: a README or a ``main`` per
+    example folder bears the same name by convention, so the name says nothing of one text (the labelled cousin
+    copies share 0.96-1.0; two example READMEs of one template 0.43-0.55)."""
     both_code = all(_CODE_FILE.search(url_path(url)) for url in (a, b))
-    return SIBLING_CODE_JACCARD if both_code else SIBLING_JACCARD
+    return SIBLING_CODE_JACCARD if both_code or cousins(a, b) else SIBLING_JACCARD
+
+
+_NEWER_MARK = re.compile(r"(?:^|[-_. ])(?:new|newer|next|updated)(?:$|[-_. ])", re.IGNORECASE)  # kernels_new
+_SERIES_STEP = re.compile(
+    r"^([a-z][a-z_-]*?)[-_]?\d+(?=$|[-_.])", re.IGNORECASE
+)  # cute_gemm_01, step2: a named series' step
+
+
+def cousins(a: str, b: str) -> bool:
+    """Whether two URLs are one file name in two sibling folders of one place and revision (``mpi/jacobi.cpp``
+    beside ``nccl/jacobi.cpp``, ``examples/shared_memory/main.hip`` beside ``examples/warp_shuffle/main.hip``):
+    the same depth, one folder name apart. A project that writes one program a dozen ways, or a sample per
+    case, gives each way a folder and the file the same name; the scaffolding the variants share makes them
+    look alike, and the lines that differ are what each teaches. ``measure`` holds them to the bar of
+    ``siblings`` (``sibling_cut``) with no exception for a newer date or version (variants written years apart
+    carry their years in their text and copyright lines), and takes no contained text between them for a copy
+    (a variant that grows another keeps its own way). Not cousins: a file at two revisions or in two packages
+    (the revision or the place differs: ``revised``' pairs), two language folders (a translation), folders a
+    version, past or newer mark names (``notes_v1``, ``legacy``, ``kernels_new``: two states of one folder), or
+    two steps of one named series (``cute_gemm_01``, ``cute_gemm_02_tma``: a tutorial's successive states of one
+    program)."""
+    pa, pb = url_path(a).split("/"), url_path(b).split("/")
+    if len(pa) != len(pb) or pa[-1] != pb[-1] or revision_of(a) != revision_of(b):
+        return False
+    if neighbourhood(a) != neighbourhood(b) or language_of(a) != language_of(b):
+        return False
+    apart = [i for i in range(len(pa) - 1) if pa[i] != pb[i]]
+    if len(apart) != 1:
+        return False
+    x, y = pa[apart[0]], pb[apart[0]]
+    if any(_MARKED_VERSION.search(part) or PAST_MARK.search(part) or _NEWER_MARK.search(part) for part in (x, y)):
+        return False
+    step_x, step_y = _SERIES_STEP.match(x), _SERIES_STEP.match(y)
+    return not (step_x and step_y and step_x.group(1).lower() == step_y.group(1).lower())
 
 
 def siblings(a: str, b: str) -> bool:
