@@ -2008,6 +2008,8 @@ def test_one_program_written_a_way_per_folder_is_no_copy_of_its_sibling_ways():
     assert not copies.cousins(f"{repo}/gemm_01/main.cu", f"{repo}/gemm_02_tma/main.cu")
     assert not copies.cousins(f"{repo}/tp.py", f"{repo}/moe/tp.py")
     assert copies.cousins(f"{repo}/examples/ring/README.md", f"{repo}/examples/halo/README.md")
+    assert copies.cousins(f"{repo}/apps/README.md", f"{repo}/libraries/blas/README.md")
+    assert not copies.cousins(f"{repo}/kernels/LICENSE", f"{repo}/kernels/moe/LICENSE")  # one folder holds the other
 
 
 def test_a_guide_shipped_as_plain_text_and_as_html_keeps_the_html_whatever_its_folder():

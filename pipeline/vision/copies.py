@@ -1156,30 +1156,33 @@ _SERIES_STEP = re.compile(
 
 
 def cousins(a: str, b: str) -> bool:
-    """Whether two URLs are one file name in two sibling folders of one place and revision (``mpi/jacobi.cpp``
-    beside ``nccl/jacobi.cpp``, ``examples/shared_memory/main.hip`` beside ``examples/warp_shuffle/main.hip``):
-    the same depth, one folder name apart. A project that writes one program a dozen ways, or a sample per
-    case, gives each way a folder and the file the same name; the scaffolding the variants share makes them
-    look alike, and the lines that differ are what each teaches. ``measure`` holds them to the bar of
-    ``siblings`` (``sibling_cut``) with no exception for a newer date or version (variants written years apart
-    carry their years in their text and copyright lines), and takes no contained text between them for a copy
-    (a variant that grows another keeps its own way). Not cousins: a file at two revisions or in two packages
-    (the revision or the place differs: ``revised``' pairs), two language folders (a translation), folders a
-    version, past or newer mark names (``notes_v1``, ``legacy``, ``kernels_new``: two states of one folder), or
-    two steps of one named series (``cute_gemm_01``, ``cute_gemm_02_tma``: a tutorial's successive states of one
-    program)."""
+    """Whether two URLs are one file name in two folders of one place and revision, neither inside the other
+    (``mpi/jacobi.cpp`` beside ``nccl/jacobi.cpp``, ``examples/shared_memory/main.hip`` beside
+    ``examples/warp_shuffle/main.hip``, ``Applications/README.md`` beside ``Libraries/BLAS/README.md``). A
+    project that writes one program a dozen ways, or a sample per case, gives each way a folder and the file the
+    same name; the scaffolding the variants share makes them look alike, and the lines that differ are what each
+    teaches. ``measure`` holds them to ``SIBLING_CODE_JACCARD`` (``sibling_cut``) with no exception for a newer
+    date or version (variants written years apart carry their years in their text and copyright lines), and
+    takes no contained text between them for a copy (a variant that grows another keeps its own way). Not
+    cousins: a file at two revisions or in two packages (the revision or the place differs: ``revised``' pairs),
+    two language folders (a translation), a folder and one inside it (a file lifted into a sub-project), folders
+    a version, past or newer mark names (``notes_v1``, ``legacy``, ``kernels_new``: two states of one folder),
+    or two steps of one named series (``cute_gemm_01``, ``cute_gemm_02_tma``: a tutorial's successive states of
+    one program)."""
     pa, pb = url_path(a).split("/"), url_path(b).split("/")
-    if len(pa) != len(pb) or pa[-1] != pb[-1] or revision_of(a) != revision_of(b):
+    if pa[-1] != pb[-1] or revision_of(a) != revision_of(b):
         return False
     if neighbourhood(a) != neighbourhood(b) or language_of(a) != language_of(b):
         return False
-    apart = [i for i in range(len(pa) - 1) if pa[i] != pb[i]]
-    if len(apart) != 1:
+    shared = 0
+    while shared < min(len(pa), len(pb)) - 1 and pa[shared] == pb[shared]:
+        shared += 1
+    x, y = pa[shared:-1], pb[shared:-1]  # the two folders below the one they share
+    if not x or not y:  # one folder holds the other: a copy lifted into a sub-project, not a sibling variant
         return False
-    x, y = pa[apart[0]], pb[apart[0]]
-    if any(_MARKED_VERSION.search(part) or PAST_MARK.search(part) or _NEWER_MARK.search(part) for part in (x, y)):
+    if any(_MARKED_VERSION.search(part) or PAST_MARK.search(part) or _NEWER_MARK.search(part) for part in x + y):
         return False
-    step_x, step_y = _SERIES_STEP.match(x), _SERIES_STEP.match(y)
+    step_x, step_y = _SERIES_STEP.match(x[0]), _SERIES_STEP.match(y[0])
     return not (step_x and step_y and step_x.group(1).lower() == step_y.group(1).lower())
 
 
