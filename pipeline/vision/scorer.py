@@ -139,6 +139,20 @@ def _marks_model(matrix, docs: list[_Doc], marks: dict[int, str]):
     return model.predict_proba(matrix)[:, 1], model.coef_[0]
 
 
+def translated_from(copy: copies.Copy, value_of: dict[int, tuple[float, dict]]) -> int | None:
+    """The original whose value a translation takes (``copies``' translation signal, flagged a repeat), or None.
+
+    A translation is one text in another language (the labels give it its original's tier, LABELS.md: a copy's
+    tier is its content's). Its own reading is of words the model mostly does not hold (a German or Chinese
+    handbook reads as little evidence and few known words), so its modelled value says how much English it
+    holds, not what it teaches; the copies stage has found the original it repeats, whose value says that.
+    Only the translation signal: a rendered twin, a mirror or an older state is read in the same language as
+    the page it repeats, and its own words say its worth (an older state may hold less, and is labelled so)."""
+    if copy.signal != "translation" or copy.score < copies.HIGH_REDUNDANCY or copy.duplicate_of is None:
+        return None
+    return copy.duplicate_of if copy.duplicate_of in value_of else None
+
+
 def copy_infos(lines: copies.LineCounts, rows: Iterable[Row], newest: dict[int, float]) -> list[copies.CopyInfo]:
     """Pass 2's signatures: each stored row (as ``scoring_rows`` yields them) signed against the corpus's line
     counts, with its newest date from pass 1 and the page it says it is a source copy of."""
@@ -349,6 +363,12 @@ def score_rows(
         r = doc.reading
         copy = found.get(r.id, copies.NO_COPY)
         adjusted, value_parts = value_of[r.id]
+        original = translated_from(copy, value_of)
+        if original is not None:
+            # a translation is worth what its content is worth: its original's value, read from the words the
+            # model holds (its own are another language's); ``value_parts`` keep its own reading
+            value_parts = {**value_parts, "own": round(adjusted, 1), "translation_of": copy.duplicate_of}
+            adjusted = value_of[original][0]
         final = round(max(0.0, min(100.0, adjusted)))
         info = info_of.get(r.id)
         rel = relevance_of[r.id]
