@@ -259,6 +259,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         " × administrative-type gate {admin} (a repeat keeps its content's value: its redundancy is its own figure)",
         "= {raw}，折算到 0–100 为 {model}；你的标注 {marks}；× 相关性门控 {gate}；× 事务性类型门控 {admin}（重复副本保留其内容的价值：重复度另计）",
     ),
+    "why.value_translation": (
+        "a translation of document {id}: at least its original's value (its own words, another language's, read {own})",
+        "资料 {id} 的译本：价值不低于原文（其自身为另一种语言的文字，读得 {own}）",
+    ),
     "why.value_words": ("words that move its value", "影响价值的词"),
     "why.repeats": (
         "repeats document {id} {url}: {share} of its text is there (Jaccard {jaccard}; found by {signal})",

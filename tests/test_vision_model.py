@@ -869,6 +869,39 @@ def test_a_translation_is_found_by_the_names_and_code_both_languages_write_alike
     assert copies.measure(pair)[2].duplicate_of is None
 
 
+def test_a_translation_is_worth_at_least_what_its_original_is_worth(tmp_path):
+    # the Chinese page reads few words the model holds; the copies stage finds the English page it translates,
+    # and the scorer gives it that page's value where its own reading is lower (its own kept beside, for show)
+    from pipeline.vision.scorer import translated_from
+
+    repo = "https://raw.githubusercontent.com/org/kernels/abc1234/docs"
+    english, chinese = _bilingual_post(
+        [f"tile_{n}_stride cp_async_{n} wgmma_m{n}n64k16 ldmatrix_x{n} swizzle_{n}b" for n in range(12)]
+    )
+    db = open_db(tmp_path / "shijie.db")
+    _store(db, f"{repo}/pipelining.md", english + "\n\n" + TILING)
+    _store(db, f"{repo}/pipelining.zh.md", chinese + "\n\n" + TILING)
+    _store(db, "https://example.org/turtle", TURTLE)
+    scored = {s.url.rsplit("/", 1)[-1]: s for s in score_corpus(db)}
+    original, translation = scored["pipelining.md"], scored["pipelining.zh.md"]
+    assert translation.duplicate_of == original.id
+    assert translation.components["uniqueness"]["signal"] == "translation"
+    own = translation.components["value"]["own"]
+    assert own < original.value  # read in words the model does not hold, the Chinese page alone reads lower
+    assert translation.value == original.value and translation.components["value"]["translation_of"] == original.id
+    assert "translation_of" not in original.components["value"]
+    from shijie.explain import reasons
+
+    for lang in ("en", "zh"):
+        said = [line.text for line in reasons({"value": translation.value, "components": translation.components}, lang)]
+        assert any(f" {original.id}" in text and ("translation" in text or "译本" in text) for text in said)
+    # only a translation takes its original's value: a mirror, a rendered twin or an older state keeps its own
+    value_of = {1: (60.0, {}), 2: (20.0, {})}
+    assert translated_from(copies.Copy(0.9, 1, 0.0, "translation"), value_of) == 1
+    assert translated_from(copies.Copy(0.9, 1, 0.8, "text"), value_of) is None
+    assert translated_from(copies.Copy(0.3, 1, 0.0, "translation"), value_of) is None  # not a repeat
+
+
 def test_a_prose_translation_in_latin_letters_is_found_by_what_translators_leave_alone():
     # a German page of an .mdx guide: every word differs from the English one and is written in Latin letters (the
     # plain-word test reads them as foreign), only the links, images, inline code and numbers are shared

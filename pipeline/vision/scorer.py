@@ -35,7 +35,9 @@ hold the reasons for ``shijie show``; ``pipeline.score.score_corpus`` runs it ov
              content is (the labels give a repeat its content's tier), and curation discards repeats by their
              redundancy, never by value (pipeline.curate), so a copy penalty in the value counted the repeat
              twice; until phase 4 the value lost up to 15 points × redundancy, which on test2 valued six
-             man pages, repeats of their HTML twins, near 0 (Spearman there 0.545 without it, 0.464 with)
+             man pages, repeats of their HTML twins, near 0 (Spearman there 0.545 without it, 0.464 with).
+             Since phase 17 a translation the copies stage finds is worth at least its original's value
+             (``translated_from``: its own reading is of words the model does not hold)
 """
 
 from __future__ import annotations
@@ -137,6 +139,27 @@ def _marks_model(matrix, docs: list[_Doc], marks: dict[int, str]):
     model = LogisticRegression(C=10.0, class_weight="balanced", solver="liblinear", random_state=0)
     model.fit(matrix[positives + negatives], y)
     return model.predict_proba(matrix)[:, 1], model.coef_[0]
+
+
+def translated_from(copy: copies.Copy, value_of: dict[int, tuple[float, dict]]) -> int | None:
+    """The original whose value a translation takes when higher than its own (``copies``' translation signal,
+    flagged a repeat), or None.
+
+    A translation is one text in another language (the labels give it its original's tier, LABELS.md: a copy's
+    tier is its content's). Its own reading is of words the model mostly does not hold (a German or Chinese
+    handbook reads as little evidence and few known words), so its modelled value says how much English it
+    holds, not what it teaches; the copies stage has found the original it repeats, whose value says that. The
+    foreign reading errs low, so the original's value is a floor, not a replacement: a translation that writes
+    its terms, names and code out as fully as the original (a Chinese page of an English project's docs) keeps
+    a higher reading of its own. Only the translation signal: a rendered twin, a mirror or an older state is
+    read in the same language as the page it repeats, and its own words say its worth (an older state may hold
+    less, and is labelled so). Fourteen folds of ``--lofo-only --by-split`` (docs/perf.md, phase 17 value):
+    worst / mean split 0.490 / 0.6635 -> 0.495 / 0.6650, Debian 0.348 / 0.5467 -> 0.348 / 0.5552 (test12's
+    Debian 0.449 -> 0.568: a profile viewer's German and French handbooks), no split of any origin lower; the
+    original's value in place of the own (not a floor) costs test10 (0.599 -> 0.597)."""
+    if copy.signal != "translation" or copy.score < copies.HIGH_REDUNDANCY or copy.duplicate_of is None:
+        return None
+    return copy.duplicate_of if copy.duplicate_of in value_of else None
 
 
 def copy_infos(lines: copies.LineCounts, rows: Iterable[Row], newest: dict[int, float]) -> list[copies.CopyInfo]:
@@ -349,6 +372,12 @@ def score_rows(
         r = doc.reading
         copy = found.get(r.id, copies.NO_COPY)
         adjusted, value_parts = value_of[r.id]
+        original = translated_from(copy, value_of)
+        if original is not None:
+            # a translation is worth at least what its content is worth: its original's value, read from the
+            # words the model holds (its own are another language's); ``value_parts`` keep its own reading
+            value_parts = {**value_parts, "own": round(adjusted, 1), "translation_of": copy.duplicate_of}
+            adjusted = max(adjusted, value_of[original][0])
         final = round(max(0.0, min(100.0, adjusted)))
         info = info_of.get(r.id)
         rel = relevance_of[r.id]
