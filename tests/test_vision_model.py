@@ -2058,3 +2058,44 @@ def test_a_guide_shipped_as_plain_text_and_as_html_keeps_the_html_whatever_its_f
     # a text file of another name is no rendering of the page: the usual rules decide
     other = _info(3, "file:///usr/share/doc/mailer-doc/QUEUE_NOTES", body, kind="text")
     assert preference(page, other)[1]["rule"] != "rendered"
+
+
+def test_a_term_whose_stem_is_an_everyday_word_is_read_in_its_sense():
+    # phase 17: "vectorized" stems to "vector" (geometry's vectors) and "swizzle" is also a shading language's
+    # component reordering: with senses, a page of the other meaning reads its words as that meaning, so the
+    # learned topic counts less there (learned_weight), and the field's own use keeps its weight
+    shading = _evidence(
+        "Swizzle the components of a vector: v.xyz reorders xyzw, and c.rgb picks the colour components of rgba in "
+        "the shader; a swizzle may repeat a component."
+    )
+    memory = _evidence(
+        "Swizzle the shared memory layout so that each tile's rows fall in different banks: the swizzle removes the "
+        "bank conflicts of a column read, with the same stride."
+    )
+    simd = _evidence("The compiler vectorized the loop: each SIMD lane of the vector register takes one element.")
+    assert shading.senses["swizzle"] < 0.3 < 0.9 < memory.senses["swizzle"]
+    assert shading.senses["vectorized"] < 0.3 < 0.9 < simd.senses["vectorized"]
+    assert shading.score < 0.05 < 0.2 < memory.score  # 0.17 and 0.31 before
+    assert topic.learned_weight(shading) < 0.5 < topic.learned_weight(memory) == 1.0  # 1.0 both before
+
+
+def test_simd_code_and_a_lock_free_ring_read_as_the_field():
+    # phase 17: code written with SIMD intrinsics' vector types, non-temporal stores, and a lock-free ring read in
+    # the field's words; their plain-words twins do not
+    simd = _evidence(
+        "The copy loop loads __m256i registers from the source and writes them with non-temporal streaming stores, "
+        "which bypass the cache; write combining on mapped memory makes them fast."
+    )
+    plain_copy = _evidence(
+        "The copy loop loads blocks from the source and writes them to the destination, one block at a time, until "
+        "the whole buffer is copied."
+    )
+    ring = _evidence(
+        "A lock-free ring buffer lets a multi-producer enqueue by compare and swap on the head index; lockless "
+        "dequeue reads the tail."
+    )
+    plain_ring = _evidence(
+        "A circular list lets many writers add items by updating the head index; readers take items at the tail."
+    )
+    assert simd.score > 0.2 > 0.05 > plain_copy.score  # 0.0 before
+    assert ring.score > 0.2 > 0.05 > plain_ring.score  # 0.09 before
