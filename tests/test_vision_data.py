@@ -93,6 +93,7 @@ HELD_OUT = {
     "test10": (20, {"debian": (45, 25, 90), "github": (110, 60, 40)}, 65, 25),  # phase 12, after test9 was scored
     "test11": (20, {"debian": (35, 20, 105), "github": (135, 65, 60)}, 65, 25),  # phase 14, after test10 was scored
     "test12": (20, {"debian": (30, 10, 150), "github": (120, 30, 60)}, 65, 40),  # phase 16, after test11 was scored
+    "test13": (20, {"debian": (50, 15, 95), "github": (145, 80, 55)}, 50, 10),  # phase 17, after test12 was scored
 }
 
 
