@@ -1225,6 +1225,11 @@ def translated(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:
         if info.words is not None and len(info.words):
             groups.setdefault((neighbourhood(info.url), translation_name(info.url)), []).append(info)
     found: dict[int, list[tuple[int, float]]] = {}
+
+    def pair(a: CopyInfo, b: CopyInfo, share: float) -> None:
+        found.setdefault(a.id, []).append((b.id, round(share, 4)))
+        found.setdefault(b.id, []).append((a.id, round(share, 4)))
+
     for members in groups.values():
         for i, a in enumerate(members):
             for b in members[i + 1 :]:
@@ -1236,8 +1241,7 @@ def translated(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:
                     share = 0.0
                 share = max(share, _anchor_share(a.anchors, b.anchors, NAMED_ANCHOR_MIN))  # the stronger test
                 if share:
-                    found.setdefault(a.id, []).append((b.id, round(share, 4)))
-                    found.setdefault(b.id, []).append((a.id, round(share, 4)))
+                    pair(a, b, share)
     folders: dict[tuple[str, str], list[CopyInfo]] = {}
     for info in infos:
         if info.anchors is not None and len(info.anchors):
@@ -1254,8 +1258,7 @@ def translated(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:
                     continue  # a language read from the text: its original is a written page, not the code it quotes
                 share = _anchor_share(a.anchors, b.anchors)
                 if share:
-                    found.setdefault(a.id, []).append((b.id, round(share, 4)))
-                    found.setdefault(b.id, []).append((a.id, round(share, 4)))
+                    pair(a, b, share)
     return found
 
 
