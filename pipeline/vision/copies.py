@@ -108,6 +108,7 @@ from .preference import (
     preference,
     rendered_twins,
     revision_of,
+    translation_language,
     url_path,
 )
 from .reading import LINE_MIN_CHARS, line_keys
@@ -519,18 +520,10 @@ def moved(
                 continue
             # a "moved" stub now at its path names where it went: the first page of the tree it links to, when a
             # part of the text (``MOVED_LINKED``) lives on there (rewritten as the page grew into a section)
-            for n in own:
-                for link in current[n].moved_to:
-                    target = at.get(urljoin(current[n].url, link))
-                    if target is not None and target not in own and scores[target] >= MOVED_LINKED:
-                        result[past.id] = (
-                            ids[target],
-                            round(float(scores[target]), 4),
-                            round(float(jaccards[target]), 4),
-                        )
-                        break
-                if past.id in result:
-                    break
+            linked = (at.get(urljoin(current[n].url, link)) for n in own for link in current[n].moved_to)
+            target = next((t for t in linked if t is not None and t not in own and scores[t] >= MOVED_LINKED), None)
+            if target is not None:
+                result[past.id] = (ids[target], round(float(scores[target]), 4), round(float(jaccards[target]), 4))
     return result
 
 
@@ -818,7 +811,7 @@ def foreign_text(url: str, kind: str, text: str) -> bool:
     case, outside code blocks, not identifiers), under ``FOREIGN_ENGLISH`` of them English function words. A
     translation kept beside its original under a name of its own language (a README beside its translated
     "read me") is found so: ``translated`` compares it with the English pages of its folder by their anchors."""
-    if kind not in _AUTHORED or not _WRITTEN_FILE.search(url_path(url)) or language_of(url):
+    if not _written(url, kind) or language_of(url):
         return False
     words = _PLAIN_WORD.findall(_FENCED_BLOCK.sub(" ", text))
     if len(words) < FOREIGN_WORDS:
@@ -1254,7 +1247,7 @@ def translated(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:
                 languages = {_language(a), _language(b)}
                 if len(languages) < 2 or translation_name(a.url) == translation_name(b.url):
                     continue  # one language (an unmarked page beside an en/ one is English too), or one name
-                if "other" in languages and not (_written(a) and _written(b)):
+                if "other" in languages and not (_written(a.url, a.kind) and _written(b.url, b.kind)):
                     continue  # a language read from the text: its original is a written page, not the code it quotes
                 share = _anchor_share(a.anchors, b.anchors)
                 if share:
@@ -1262,15 +1255,15 @@ def translated(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:
     return found
 
 
-def _written(info: CopyInfo) -> bool:
-    """A file a person writes as a page (``foreign_text``'s kinds and names), not a source file."""
-    return info.kind in _AUTHORED and bool(_WRITTEN_FILE.search(url_path(info.url)))
+def _written(url: str, kind: str) -> bool:
+    """A file a person writes as a page (Markdown, reStructuredText, AsciiDoc or text), not a source file."""
+    return kind in _AUTHORED and bool(_WRITTEN_FILE.search(url_path(url)))
 
 
 def _language(info: CopyInfo) -> str:
     """The language a page is in: its path's mark, else "other" when its text is in another language than
     English (``foreign_text``), else "en" (an unmarked page beside an ``en/`` one is English too)."""
-    return language_of(info.url) or ("other" if info.foreign else "en")
+    return translation_language(info) or "en"
 
 
 def _anchor_share(a: np.ndarray | None, b: np.ndarray | None, minimum: int = ANCHOR_MIN) -> float:

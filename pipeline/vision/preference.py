@@ -101,8 +101,7 @@ def preference(a: CopyInfo, b: CopyInfo) -> tuple[bool, dict]:
     man_a, man_b = bool(_MAN_PAGE.search(a.url)), bool(_MAN_PAGE.search(b.url))
     if man_a != man_b and "html" in (a.kind, b.kind):  # the HTML page a documentation generator made beside it
         return man_b and a.kind == "html", {"rule": "rendered", "from": "man page"}
-    lang_a = _language_mark(a.url) or ("other" if a.foreign else "")
-    lang_b = _language_mark(b.url) or ("other" if b.foreign else "")
+    lang_a, lang_b = translation_language(a), translation_language(b)
     if lang_a != lang_b and "" in (lang_a, lang_b):  # one says it is a translation, the other does not
         return lang_a == "", {"rule": "original", "languages": [lang_a or "-", lang_b or "-"]}
     for field in ("url", "title"):
@@ -296,6 +295,12 @@ def _language_mark(url: str) -> str:
     "" for none; English counts as none: "en" beside "zh" marks the original."""
     mark = language_of(url)
     return "" if mark == "en" else mark
+
+
+def translation_language(info: CopyInfo) -> str:
+    """The language a page is a translation into: its path's mark (``_language_mark``), else "other" when its
+    text is in another language than English (``CopyInfo.foreign``), else "" (an original, or English)."""
+    return _language_mark(info.url) or ("other" if info.foreign else "")
 
 
 _NUMBERS = re.compile(r"\d+")
