@@ -43,6 +43,8 @@ modules and classes are explained with examples of string formatting and file in
 BLOG = """In this post I share my notes on warp shuffles and reductions on the GPU. Reduction kernels in
 CUDA use shared memory and warp level primitives; I measured the throughput with Nsight. Thanks for reading!
 """
+HEADINGS = [f"{i}.1 Topic" for i in range(12)]
+KERNEL = "__global__ void k() {\n  __shared__ float tile[32][33];\n}"
 ZH = "共享内存是 GPU 上的片上存储器。分块 tiling 可以减少全局内存访问，warp 内的 bank conflict 会降低吞吐。"
 
 
@@ -82,8 +84,8 @@ def corpus(db_path):
             "http://t/guide",
             "GPU tuning guide",
             GUIDE * 4,
-            [f"{i}.1 Topic" for i in range(12)],
-            ["__global__ void k() {\n  __shared__ float tile[32][33];\n}"],
+            HEADINGS,
+            [KERNEL],
         ),
         "mirror": add(db, "http://mirror/guide", "GPU tuning guide (mirror)", "Mirror notice.\n" + GUIDE * 4),
         "python": add(db, "http://t/python", "The Python tutorial", PYTHON * 6),
@@ -212,11 +214,11 @@ def test_edge_cases_one_document_all_duplicates_chinese(db_path):
     db = open_db(db_path)
     with pytest.raises(EmptyCorpusError):
         score_corpus(db)
-    add(db, "http://t/one", "only", GUIDE)
+    add(db, "http://t/one", "GPU tuning guide", GUIDE * 4, HEADINGS, [KERNEL])  # a whole guide, its kernel too
     [only] = score_corpus(db)
     assert only.redundancy == "low" and only.value > 50
     for n in range(3):
-        add(db, f"http://t/copy{n}", "copy", f"copy {n}\n" + GUIDE)
+        add(db, f"http://t/copy{n}", "copy", f"copy {n}\n" + GUIDE * 4, HEADINGS, [KERNEL])
     scored = score_corpus(db)
     assert sum(s.redundancy == "low" for s in scored) == 1  # one representative, the rest repeat it
     zh = add(db, "http://t/zh", "GPU 共享内存优化", ZH * 8)

@@ -816,9 +816,9 @@ def test_the_value_targets_keep_tiers_in_order_and_technical_c_near_the_non_tech
 
 
 def test_training_never_reads_the_held_out_split():
-    code = "import sys; sys.argv=['x']; sys.path.insert(0, 'tools'); import train_vision; train_vision.load('test13', None)"
+    code = "import sys; sys.argv=['x']; sys.path.insert(0, 'tools'); import train_vision; train_vision.load('test14', None)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
-    assert result.returncode == 1 and "refusing to read split 'test13'" in result.stderr
+    assert result.returncode == 1 and "refusing to read split 'test14'" in result.stderr
 
 
 def test_every_value_feature_of_the_shipped_model_has_words_in_both_languages():
@@ -869,6 +869,18 @@ def test_a_translation_is_found_by_the_names_and_code_both_languages_write_alike
     assert copies.measure(pair)[2].duplicate_of is None
 
 
+# TILING's prose in Chinese (our translation), its code and figures as they are: words the English model never read
+TILING_ZH = (
+    "# 通过共享内存对 GEMM 分块\n\n"
+    "每个线程块把 A 的一块和 B 的一块从全局内存载入共享内存，这样从 HBM 取来的每个元素都被复用 BLOCK_K 次。"
+    "因为载入是合并的，一个线程束每次请求读取 128 个连续字节；所以内核达到峰值内存带宽的 80%。"
+    "注意，填充一行可以避免存储体冲突：没有填充时，一个线程束的 32 个线程落在同一个存储体上，访问被串行化。\n\n"
+    + TILING[TILING.index("```cuda") : TILING.index("We measured")]
+    + "我们在 A100 上测得 14.2 TFLOPS（N = 8192 时 8.1 毫秒），比朴素内核快 2.3 倍，"
+    "所以 50% 的占用率不是瓶颈；寄存器压力才是。\n"
+)
+
+
 def test_a_translation_is_worth_at_least_what_its_original_is_worth(tmp_path):
     # the Chinese page reads few words the model holds; the copies stage finds the English page it translates,
     # and the scorer gives it that page's value where its own reading is lower (its own kept beside, for show)
@@ -880,7 +892,7 @@ def test_a_translation_is_worth_at_least_what_its_original_is_worth(tmp_path):
     )
     db = open_db(tmp_path / "shijie.db")
     _store(db, f"{repo}/pipelining.md", english + "\n\n" + TILING)
-    _store(db, f"{repo}/pipelining.zh.md", chinese + "\n\n" + TILING)
+    _store(db, f"{repo}/pipelining.zh.md", chinese + "\n\n" + TILING_ZH)
     _store(db, "https://example.org/turtle", TURTLE)
     scored = {s.url.rsplit("/", 1)[-1]: s for s in score_corpus(db)}
     original, translation = scored["pipelining.md"], scored["pipelining.zh.md"]
