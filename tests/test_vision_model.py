@@ -2111,3 +2111,46 @@ def test_simd_code_and_a_lock_free_ring_read_as_the_field():
     )
     assert simd.score > 0.2 > 0.05 > plain_copy.score  # 0.0 before
     assert ring.score > 0.2 > 0.05 > plain_ring.score  # 0.09 before
+
+
+def test_a_books_later_edition_is_the_newer_state_and_two_man_sections_are_no_versions():
+    from pipeline.vision.preference import editions, preference
+
+    book = "https://raw.githubusercontent.com/org/book/abc1234"
+    body = _paragraphs(20, "Preface")
+    first = _info(1, f"{book}/first-edition/src/preface.md", body, kind="markdown")
+    second = _info(
+        2, f"{book}/second-edition/src/preface.md", body + "\n\nNow with a chapter on paging.", kind="markdown"
+    )
+    assert preference(second, first)[0] and preference(second, first)[1]["rule"] == "version"
+    assert not preference(first, second)[0]
+    found = copies.measure([first, second])
+    assert found[1].duplicate_of == 2 and found[2].duplicate_of is None
+    assert not copies.cousins(first.url, second.url)  # two editions of one book, not variants per folder
+    assert editions("Tiling, 2nd ed.") == "Tiling, edition-2" and editions("third_edition/x") == "edition-3/x"
+    assert editions("Revised Edition") == "edition-2" and editions("first editor") == "first editor"
+    # a title: a later edition is newer than the same title with an earlier one, or with none
+    a = _info(3, "https://h/a.html", body, title="Tiling guide 2nd edition")
+    b = _info(4, "https://h/b.html", body, title="Tiling guide")
+    assert preference(a, b)[1]["rule"] == "version" and preference(a, b)[0]
+    # a command's man page in section 1 and a concept's in section 7: two pages, no version between them
+    cmd = _info(5, "file:///usr/share/man/man1/tiler-run.1", body, kind="text")
+    concept = _info(6, "file:///usr/share/man/man7/tiler-rules.7", _paragraphs(14, "Preface"), kind="text")
+    assert preference(cmd, concept)[1]["rule"] != "version"
+
+
+def test_a_packages_plain_text_changelog_beside_its_html_changes_page_keeps_the_page():
+    from pipeline.vision.preference import preference
+
+    body = _paragraphs(30, "Release")
+    text = _info(1, "file:///usr/share/doc/tiledb-doc/changelog", body + "\n\n" + _paragraphs(3, "Plain"), kind="text")
+    page = _info(2, "file:///usr/share/doc/tiledb-doc/changes.html", body)
+    assert preference(page, text) == (True, {"rule": "rendered", "from": "packaged changelog"})
+    found = copies.measure([text, page])
+    assert found[1].duplicate_of == 2 and found[2].duplicate_of is None
+    # the packager's own record, or another package's page, is no rendering of it: the usual rules decide
+    debian = _info(3, "file:///usr/share/doc/tiledb-doc/changelog.Debian", body, kind="text")
+    assert preference(page, debian)[1]["rule"] != "rendered"
+    other = _info(4, "file:///usr/share/doc/other-doc/changes.html", body)
+    assert preference(other, text)[1]["rule"] != "rendered"
+

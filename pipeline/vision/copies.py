@@ -96,6 +96,7 @@ from .preference import (
     CHANNEL_FOLDER,
     CURRENT_PAGES,
     CURRENT_RATIO,
+    EDITION,
     LANGUAGES,
     PAST_MARK,
     RELEASE_FOLDER,
@@ -1040,7 +1041,9 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
     return result
 
 
-_MARKED_VERSION = re.compile(r"(?:^|[-_. ])(?:v|version|rev)[-_ ]?\d|\d+\.\d+", re.IGNORECASE)
+_MARKED_VERSION = re.compile(  # notes-v2, guide-1.2, edition-2, second-edition (``preference.EDITION``)
+    r"(?:^|[-_. ])(?:v|version|rev|edition)[-_ ]?\d|\d+\.\d+|" + EDITION.pattern, re.IGNORECASE
+)
 
 
 def _earlier_form(because: dict) -> bool:
