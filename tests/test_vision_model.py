@@ -2154,3 +2154,39 @@ def test_a_packages_plain_text_changelog_beside_its_html_changes_page_keeps_the_
     other = _info(4, "file:///usr/share/doc/other-doc/changes.html", body)
     assert preference(other, text)[1]["rule"] != "rendered"
 
+
+def test_a_readme_rendered_to_html_keeps_its_text_beside_the_readmes_past_states():
+    """A docs page generated from the README shares its lines with the README at three commits: one other page,
+    not a template, so the page keeps its text and, the same text rendered, is the copy kept."""
+    repo = "https://raw.githubusercontent.com/org/annotate"
+    body = _paragraphs(24, "Ranges")
+    urls = {
+        1: f"{repo}/abc1234/README.md",
+        2: f"{repo}/def5678/README.md",
+        3: f"{repo}/0a1b2c3/README.md",
+        4: f"{repo}/abc1234/docs/index.html",
+    }
+    page = "Annotation library: documentation home\n\n" + body + "\n\nGenerated from the README by the docs build."
+    texts = {1: body, 2: body, 3: body, 4: page}
+    counts = copies.LineCounts()
+    for n, text in texts.items():
+        counts.add(copies_line_hashes(text), urls[n])
+    infos = [_info(n, urls[n], texts[n], kind="html" if n == 4 else "markdown", counts=counts) for n in texts]
+    assert infos[3].text and infos[0].text and infos[3].text.size > infos[0].text.size  # the README's lines stay
+    found = copies.measure(infos)
+    assert found[4].duplicate_of is None and found[1].duplicate_of == 4
+    assert all(found[n].duplicate_of in (1, 4) for n in (2, 3))
+
+
+def test_an_older_state_repeats_its_own_newer_state_before_a_sibling_samples_page():
+    repo = "https://raw.githubusercontent.com/org/samples"
+    opening = _paragraphs(10, "Staging")
+    old = _info(1, f"{repo}/abc1234/spmm_csr/README.md", opening, kind="markdown")
+    kept = opening.split("\n\n")[:5]
+    new = _info(
+        2, f"{repo}/def5678/spmm_csr/README.md", "\n\n".join(kept) + "\n\n" + _paragraphs(20, "Tiles"), "", "markdown"
+    )
+    # another sample's README, at the newer commit, grew from the same opening and holds more of it
+    other = _info(3, f"{repo}/def5678/spmm_ell/README.md", opening + "\n\n" + _paragraphs(4, "Ell"), kind="markdown")
+    found = copies.measure([old, new, other])
+    assert found[1].duplicate_of == 2 and found[1].signal == "revision"

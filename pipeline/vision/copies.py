@@ -12,8 +12,8 @@ Two passes over the texts, both streaming:
    shared footers; a page mirrored under a dozen version folders of a site keeps its text), lines of licence text
    (``_LICENCE_LINE``: copyright notices, "licensed under", SPDX tags), and template lines — in
    ``NEIGHBOUR_DOCS`` documents, ``NEIGHBOUR_DOCS - 1`` of them other pages (MPICH's thread-safety and error
-   sections, a per-sample README's build notes), dropped from a page where they hold ``TEMPLATE_SHARE`` of
-   the words. What is left is the page's own text: two pages of one template are copies only when their own
+   sections, a per-sample README's build notes; a file at several revisions counts once), dropped from a page
+   where they hold ``TEMPLATE_SHARE`` of the words. What is left is the page's own text: two pages of one template are copies only when their own
    texts are; the revisions of one page share lines only with each other and stay copies,
    as do one routine's pages in two precisions (``LineCounts.page``: ``sgssv`` beside ``dgssv``). A page with less
    than ``OWN_MIN_TOKENS`` words of its own is a copy of many and keeps its full text. What is left becomes
@@ -291,11 +291,16 @@ class LineCounts:
             self.precisions.setdefault(precision[0], set()).add(precision[1])
         if hashes.size:
             self._add(self.table, hashes, SKETCH_BITS)
-            self._add(self.fine, hashes, NEAR_BITS)
+            fresh = hashes
+            if url:  # ``fine`` and ``named`` count files: a line this file brought at another revision counts once
+                seen = self._keyed(hashes, "\0" + (version_key(url) or url))
+                fresh = hashes[self._count(self.named, seen, NAMED_BITS) == 0]
+                self._add(self.named, seen, NAMED_BITS)
+            self._add(self.fine, fresh, NEAR_BITS)
             if name:
-                self._add(self.named, self._keyed(hashes, name), NAMED_BITS)
+                self._add(self.named, self._keyed(fresh, name), NAMED_BITS)
             if routine is not None:  # its lines counted as the routine's too: its precisions are one page
-                self._add(self.named, self._keyed(hashes, routine), NAMED_BITS)
+                self._add(self.named, self._keyed(fresh, routine), NAMED_BITS)
 
     def page(self, url: str) -> str:
         """The page a URL is one form of, for the template count (``Signer._content``): its ``page_name``, or for
@@ -312,9 +317,11 @@ class LineCounts:
         return self._count(self.table, hashes, SKETCH_BITS)
 
     def siblings(self, hashes: np.ndarray, name: str) -> np.ndarray:
-        """In how many documents each line occurs that are other pages than ``name`` (the fine count less the
-        documents named ``name``: this page's own revisions and forms), as int64 (an over-count of the forms
-        can make it negative)."""
+        """In how many files each line occurs that are other pages than ``name`` (the fine count less the files
+        named ``name``: this page's own forms), as int64 (an over-count of the forms can make it negative). Both
+        counts count a file once however many of its revisions or package versions hold the line
+        (``version_key``): a README at three commits is one other page beside its HTML rendering, whose text
+        stays its own, not a template that three pages share."""
         if not hashes.size:
             return np.zeros(0, dtype=np.int64)
         fine = self._count(self.fine, hashes, NEAR_BITS).astype(np.int64)
@@ -977,7 +984,9 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
             if share < REVISION_CONTAINMENT:
                 continue
             score = max(share, HIGH_REDUNDANCY)
-            if score > best.score:
+            if score > best.score or (best.score >= HIGH_REDUNDANCY and best.signal != "revision"):
+                # an older state repeats its own newer state first: another page it shares a little more with
+                # (a sibling sample's README, a docs page at its commit) does not make it that page's copy
                 better, because = preference(by_id[other_id], info)
                 if better:
                     best = Copy(round(score, 4), other_id, jaccard, "revision", because)
