@@ -2190,3 +2190,17 @@ def test_an_older_state_repeats_its_own_newer_state_before_a_sibling_samples_pag
     other = _info(3, f"{repo}/def5678/spmm_ell/README.md", opening + "\n\n" + _paragraphs(4, "Ell"), kind="markdown")
     found = copies.measure([old, new, other])
     assert found[1].duplicate_of == 2 and found[1].signal == "revision"
+
+
+def test_a_table_joined_with_another_holds_it_and_a_section_page_of_one_name_does_not():
+    folder = "https://raw.githubusercontent.com/org/porting/abc1234/docs/tables"
+    part_text = _paragraphs(6, "Supported")
+    whole_text = part_text + "\n\n" + _paragraphs(30, "Library")
+    part = _info(1, f"{folder}/BLAS_API_supported_by_HIP.md", part_text, kind="markdown")
+    whole = _info(2, f"{folder}/BLAS_API_supported_by_HIP_and_ROC.md", whole_text, kind="markdown")
+    found = copies.measure([part, whole])
+    assert found[1].duplicate_of == 2 and found[1].signal == "contained" and found[2].duplicate_of is None
+    # a page whose name only opens the other's (a section per page) is no part of it, however much it repeats
+    page = _info(3, f"{folder}/runtime.md", part_text, kind="markdown")
+    section = _info(4, f"{folder}/runtime_memory.md", whole_text, kind="markdown")
+    assert copies.measure([page, section])[3].duplicate_of is None

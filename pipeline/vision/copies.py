@@ -971,7 +971,10 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                     and (_earlier_form(because) or not siblings(info.url, other.url))
                     and not cousins(info.url, other.url)
                     and not _quoted_source(info, other, because)
-                ) or (because["rule"] == "complete" and (_whole_form(other, info) or _excerpt(info, other, share)))
+                ) or (
+                    because["rule"] == "complete"
+                    and (_whole_form(other, info) or _excerpt(info, other, share) or _joined(info, other))
+                )
                 if better and (grown or one_path_two_revisions(info.url, other.url)):
                     jaccard = info.text.minhash.jaccard(other.text.minhash)
                     best = Copy(round(share, 4), other_id, round(jaccard, 4), "contained", because)
@@ -1109,6 +1112,23 @@ def _excerpt(part: CopyInfo, whole: CopyInfo, share: float) -> bool:
         and whole.kind in _AUTHORED
         and not any(_CODE_FILE.search(url_path(u)) for u in (part.url, whole.url))
         and name not in _GENERIC_NAME
+    )
+
+
+_JOIN = re.compile(r"[-_. ](?:and|with|plus)[-_. ]\w", re.IGNORECASE)
+
+
+def _joined(part: CopyInfo, whole: CopyInfo) -> bool:
+    """Whether ``whole`` is ``part`` joined with another text, as their names say: one folder, and the larger
+    file's name is the smaller's and a joining word and more (``API_supported_by_HIP.md`` inside
+    ``API_supported_by_HIP_and_ROC.md``, ``tiling.md`` inside ``tiling_with_pipelining.md``): a table or page
+    merged with another one, kept whole, the part it took in its copy. Names that only share an opening
+    (``runtime.html``, ``runtime_memory.html``: a section per page) join nothing."""
+    folder_p, _, file_p = url_path(part.url).rpartition("/")
+    folder_w, _, file_w = url_path(whole.url).rpartition("/")
+    stem_p, stem_w = _NAME.sub("", file_p).lower(), _NAME.sub("", file_w).lower()
+    return (
+        folder_p == folder_w and bool(stem_p) and stem_w.startswith(stem_p) and bool(_JOIN.match(stem_w[len(stem_p) :]))
     )
 
 
