@@ -2175,7 +2175,7 @@ def test_a_readme_rendered_to_html_keeps_its_text_beside_the_readmes_past_states
     assert infos[3].text and infos[0].text and infos[3].text.size > infos[0].text.size  # the README's lines stay
     found = copies.measure(infos)
     assert found[4].duplicate_of is None and found[1].duplicate_of == 4
-    assert all(found[n].duplicate_of in (1, 4) for n in (2, 3))
+    assert all(found[n].duplicate_of in (1, 2, 3, 4) and found[n].score >= 0.5 for n in (2, 3))  # one page's states
 
 
 def test_an_older_state_repeats_its_own_newer_state_before_a_sibling_samples_page():

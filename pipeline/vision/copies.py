@@ -987,7 +987,9 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
             if share < REVISION_CONTAINMENT:
                 continue
             score = max(share, HIGH_REDUNDANCY)
-            if score > best.score or (best.score >= HIGH_REDUNDANCY and best.signal != "revision"):
+            if score > best.score or (
+                best.score >= HIGH_REDUNDANCY and best.duplicate_of != other_id and best.signal != "revision"
+            ):
                 # an older state repeats its own newer state first: another page it shares a little more with
                 # (a sibling sample's README, a docs page at its commit) does not make it that page's copy
                 better, because = preference(by_id[other_id], info)
