@@ -2111,3 +2111,96 @@ def test_simd_code_and_a_lock_free_ring_read_as_the_field():
     )
     assert simd.score > 0.2 > 0.05 > plain_copy.score  # 0.0 before
     assert ring.score > 0.2 > 0.05 > plain_ring.score  # 0.09 before
+
+
+def test_a_books_later_edition_is_the_newer_state_and_two_man_sections_are_no_versions():
+    from pipeline.vision.preference import editions, preference
+
+    book = "https://raw.githubusercontent.com/org/book/abc1234"
+    body = _paragraphs(20, "Preface")
+    first = _info(1, f"{book}/first-edition/src/preface.md", body, kind="markdown")
+    second = _info(
+        2, f"{book}/second-edition/src/preface.md", body + "\n\nNow with a chapter on paging.", kind="markdown"
+    )
+    assert preference(second, first)[0] and preference(second, first)[1]["rule"] == "version"
+    assert not preference(first, second)[0]
+    found = copies.measure([first, second])
+    assert found[1].duplicate_of == 2 and found[2].duplicate_of is None
+    assert not copies.cousins(first.url, second.url)  # two editions of one book, not variants per folder
+    assert editions("Tiling, 2nd ed.") == "Tiling, edition-2" and editions("third_edition/x") == "edition-3/x"
+    assert editions("Revised Edition") == "edition-2" and editions("first editor") == "first editor"
+    # a title: a later edition is newer than the same title with an earlier one, or with none
+    a = _info(3, "https://h/a.html", body, title="Tiling guide 2nd edition")
+    b = _info(4, "https://h/b.html", body, title="Tiling guide")
+    assert preference(a, b)[1]["rule"] == "version" and preference(a, b)[0]
+    # a command's man page in section 1 and a concept's in section 7: two pages, no version between them
+    cmd = _info(5, "file:///usr/share/man/man1/tiler-run.1", body, kind="text")
+    concept = _info(6, "file:///usr/share/man/man7/tiler-rules.7", _paragraphs(14, "Preface"), kind="text")
+    assert preference(cmd, concept)[1]["rule"] != "version"
+
+
+def test_a_packages_plain_text_changelog_beside_its_html_changes_page_keeps_the_page():
+    from pipeline.vision.preference import preference
+
+    body = _paragraphs(30, "Release")
+    text = _info(1, "file:///usr/share/doc/tiledb-doc/changelog", body + "\n\n" + _paragraphs(3, "Plain"), kind="text")
+    page = _info(2, "file:///usr/share/doc/tiledb-doc/changes.html", body)
+    assert preference(page, text) == (True, {"rule": "rendered", "from": "packaged changelog"})
+    found = copies.measure([text, page])
+    assert found[1].duplicate_of == 2 and found[2].duplicate_of is None
+    # the packager's own record, or another package's page, is no rendering of it: the usual rules decide
+    debian = _info(3, "file:///usr/share/doc/tiledb-doc/changelog.Debian", body, kind="text")
+    assert preference(page, debian)[1]["rule"] != "rendered"
+    other = _info(4, "file:///usr/share/doc/other-doc/changes.html", body)
+    assert preference(other, text)[1]["rule"] != "rendered"
+
+
+def test_a_readme_rendered_to_html_keeps_its_text_beside_the_readmes_past_states():
+    """A docs page generated from the README shares its lines with the README at three commits: one other page,
+    not a template, so the page keeps its text and, the same text rendered, is the copy kept."""
+    repo = "https://raw.githubusercontent.com/org/annotate"
+    body = _paragraphs(24, "Ranges")
+    urls = {
+        1: f"{repo}/abc1234/README.md",
+        2: f"{repo}/def5678/README.md",
+        3: f"{repo}/0a1b2c3/README.md",
+        4: f"{repo}/abc1234/docs/index.html",
+    }
+    page = "Annotation library: documentation home\n\n" + body + "\n\nGenerated from the README by the docs build."
+    texts = {1: body, 2: body, 3: body, 4: page}
+    counts = copies.LineCounts()
+    for n, text in texts.items():
+        counts.add(copies_line_hashes(text), urls[n])
+    infos = [_info(n, urls[n], texts[n], kind="html" if n == 4 else "markdown", counts=counts) for n in texts]
+    assert infos[3].text and infos[0].text and infos[3].text.size > infos[0].text.size  # the README's lines stay
+    found = copies.measure(infos)
+    assert found[4].duplicate_of is None and found[1].duplicate_of == 4
+    assert all(found[n].duplicate_of in (1, 2, 3, 4) and found[n].score >= 0.5 for n in (2, 3))  # one page's states
+
+
+def test_an_older_state_repeats_its_own_newer_state_before_a_sibling_samples_page():
+    repo = "https://raw.githubusercontent.com/org/samples"
+    opening = _paragraphs(10, "Staging")
+    old = _info(1, f"{repo}/abc1234/spmm_csr/README.md", opening, kind="markdown")
+    kept = opening.split("\n\n")[:5]
+    new = _info(
+        2, f"{repo}/def5678/spmm_csr/README.md", "\n\n".join(kept) + "\n\n" + _paragraphs(20, "Tiles"), "", "markdown"
+    )
+    # another sample's README, at the newer commit, grew from the same opening and holds more of it
+    other = _info(3, f"{repo}/def5678/spmm_ell/README.md", opening + "\n\n" + _paragraphs(4, "Ell"), kind="markdown")
+    found = copies.measure([old, new, other])
+    assert found[1].duplicate_of == 2 and found[1].signal == "revision"
+
+
+def test_a_table_joined_with_another_holds_it_and_a_section_page_of_one_name_does_not():
+    folder = "https://raw.githubusercontent.com/org/porting/abc1234/docs/tables"
+    part_text = _paragraphs(6, "Supported")
+    whole_text = part_text + "\n\n" + _paragraphs(30, "Library")
+    part = _info(1, f"{folder}/BLAS_API_supported_by_HIP.md", part_text, kind="markdown")
+    whole = _info(2, f"{folder}/BLAS_API_supported_by_HIP_and_ROC.md", whole_text, kind="markdown")
+    found = copies.measure([part, whole])
+    assert found[1].duplicate_of == 2 and found[1].signal == "contained" and found[2].duplicate_of is None
+    # a page whose name only opens the other's (a section per page) is no part of it, however much it repeats
+    page = _info(3, f"{folder}/runtime.md", part_text, kind="markdown")
+    section = _info(4, f"{folder}/runtime_memory.md", whole_text, kind="markdown")
+    assert copies.measure([page, section])[3].duplicate_of is None

@@ -12,8 +12,8 @@ Two passes over the texts, both streaming:
    shared footers; a page mirrored under a dozen version folders of a site keeps its text), lines of licence text
    (``_LICENCE_LINE``: copyright notices, "licensed under", SPDX tags), and template lines — in
    ``NEIGHBOUR_DOCS`` documents, ``NEIGHBOUR_DOCS - 1`` of them other pages (MPICH's thread-safety and error
-   sections, a per-sample README's build notes), dropped from a page where they hold ``TEMPLATE_SHARE`` of
-   the words. What is left is the page's own text: two pages of one template are copies only when their own
+   sections, a per-sample README's build notes; a file at several revisions counts once), dropped from a page
+   where they hold ``TEMPLATE_SHARE`` of the words. What is left is the page's own text: two pages of one template are copies only when their own
    texts are; the revisions of one page share lines only with each other and stay copies,
    as do one routine's pages in two precisions (``LineCounts.page``: ``sgssv`` beside ``dgssv``). A page with less
    than ``OWN_MIN_TOKENS`` words of its own is a copy of many and keeps its full text. What is left becomes
@@ -96,6 +96,7 @@ from .preference import (
     CHANNEL_FOLDER,
     CURRENT_PAGES,
     CURRENT_RATIO,
+    EDITION,
     LANGUAGES,
     PAST_MARK,
     RELEASE_FOLDER,
@@ -290,11 +291,16 @@ class LineCounts:
             self.precisions.setdefault(precision[0], set()).add(precision[1])
         if hashes.size:
             self._add(self.table, hashes, SKETCH_BITS)
-            self._add(self.fine, hashes, NEAR_BITS)
+            fresh = hashes
+            if url:  # ``fine`` and ``named`` count files: a line this file brought at another revision counts once
+                seen = self._keyed(hashes, "\0" + (version_key(url) or url))
+                fresh = hashes[self._count(self.named, seen, NAMED_BITS) == 0]
+                self._add(self.named, seen, NAMED_BITS)
+            self._add(self.fine, fresh, NEAR_BITS)
             if name:
-                self._add(self.named, self._keyed(hashes, name), NAMED_BITS)
+                self._add(self.named, self._keyed(fresh, name), NAMED_BITS)
             if routine is not None:  # its lines counted as the routine's too: its precisions are one page
-                self._add(self.named, self._keyed(hashes, routine), NAMED_BITS)
+                self._add(self.named, self._keyed(fresh, routine), NAMED_BITS)
 
     def page(self, url: str) -> str:
         """The page a URL is one form of, for the template count (``Signer._content``): its ``page_name``, or for
@@ -311,9 +317,11 @@ class LineCounts:
         return self._count(self.table, hashes, SKETCH_BITS)
 
     def siblings(self, hashes: np.ndarray, name: str) -> np.ndarray:
-        """In how many documents each line occurs that are other pages than ``name`` (the fine count less the
-        documents named ``name``: this page's own revisions and forms), as int64 (an over-count of the forms
-        can make it negative)."""
+        """In how many files each line occurs that are other pages than ``name`` (the fine count less the files
+        named ``name``: this page's own forms), as int64 (an over-count of the forms can make it negative). Both
+        counts count a file once however many of its revisions or package versions hold the line
+        (``version_key``): a README at three commits is one other page beside its HTML rendering, whose text
+        stays its own, not a template that three pages share."""
         if not hashes.size:
             return np.zeros(0, dtype=np.int64)
         fine = self._count(self.fine, hashes, NEAR_BITS).astype(np.int64)
@@ -963,7 +971,10 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                     and (_earlier_form(because) or not siblings(info.url, other.url))
                     and not cousins(info.url, other.url)
                     and not _quoted_source(info, other, because)
-                ) or (because["rule"] == "complete" and (_whole_form(other, info) or _excerpt(info, other, share)))
+                ) or (
+                    because["rule"] == "complete"
+                    and (_whole_form(other, info) or _excerpt(info, other, share) or _joined(info, other))
+                )
                 if better and (grown or one_path_two_revisions(info.url, other.url)):
                     jaccard = info.text.minhash.jaccard(other.text.minhash)
                     best = Copy(round(share, 4), other_id, round(jaccard, 4), "contained", because)
@@ -976,7 +987,11 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
             if share < REVISION_CONTAINMENT:
                 continue
             score = max(share, HIGH_REDUNDANCY)
-            if score > best.score:
+            if score > best.score or (
+                best.score >= HIGH_REDUNDANCY and best.duplicate_of != other_id and best.signal != "revision"
+            ):
+                # an older state repeats its own newer state first: another page it shares a little more with
+                # (a sibling sample's README, a docs page at its commit) does not make it that page's copy
                 better, because = preference(by_id[other_id], info)
                 if better:
                     best = Copy(round(score, 4), other_id, jaccard, "revision", because)
@@ -1040,7 +1055,9 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
     return result
 
 
-_MARKED_VERSION = re.compile(r"(?:^|[-_. ])(?:v|version|rev)[-_ ]?\d|\d+\.\d+", re.IGNORECASE)
+_MARKED_VERSION = re.compile(  # notes-v2, guide-1.2, edition-2, second-edition (``preference.EDITION``)
+    r"(?:^|[-_. ])(?:v|version|rev|edition)[-_ ]?\d|\d+\.\d+|" + EDITION.pattern, re.IGNORECASE
+)
 
 
 def _earlier_form(because: dict) -> bool:
@@ -1097,6 +1114,23 @@ def _excerpt(part: CopyInfo, whole: CopyInfo, share: float) -> bool:
         and whole.kind in _AUTHORED
         and not any(_CODE_FILE.search(url_path(u)) for u in (part.url, whole.url))
         and name not in _GENERIC_NAME
+    )
+
+
+_JOIN = re.compile(r"[-_. ](?:and|with|plus)[-_. ]\w", re.IGNORECASE)
+
+
+def _joined(part: CopyInfo, whole: CopyInfo) -> bool:
+    """Whether ``whole`` is ``part`` joined with another text, as their names say: one folder, and the larger
+    file's name is the smaller's and a joining word and more (``API_supported_by_HIP.md`` inside
+    ``API_supported_by_HIP_and_ROC.md``, ``tiling.md`` inside ``tiling_with_pipelining.md``): a table or page
+    merged with another one, kept whole, the part it took in its copy. Names that only share an opening
+    (``runtime.html``, ``runtime_memory.html``: a section per page) join nothing."""
+    folder_p, _, file_p = url_path(part.url).rpartition("/")
+    folder_w, _, file_w = url_path(whole.url).rpartition("/")
+    stem_p, stem_w = _NAME.sub("", file_p).lower(), _NAME.sub("", file_w).lower()
+    return (
+        folder_p == folder_w and bool(stem_p) and stem_w.startswith(stem_p) and bool(_JOIN.match(stem_w[len(stem_p) :]))
     )
 
 

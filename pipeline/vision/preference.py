@@ -13,12 +13,16 @@ at a score or rank; the first rule that tells the two apart decides:
        what a documentation generator renders from its source; a text file with no extension whose name is the
        page's stem, ``TUNING_README`` beside ``html/TUNING_README.html``), and an HTML page over a man page
        (``…/man3/MPI_Send.3``: the troff the same generator wrote beside it; Doxygen names the HTML ``a00198.html``);
+       a Debian package's plain-text upstream changelog (``changelog.gz``) beside an HTML page of its package
+       (the text is the page's source or the text version Debian's policy asks for beside it: ``_packaged_changelog``);
        the original over its translation: a path marked with a language (``docs/zh/…``, ``notes.zh.md``)
        is the translation of one not marked, or marked ``en``; so is a page whose text is in another language
        (``CopyInfo.foreign``) beside an English one;
     2. the newer version: the first path segment or title word where the two differ, read as numbers
-       (``llvm-14-doc`` < ``llvm-19-doc``, ``v2.1`` < ``v3.5``), a site's channel folder after a numbered
-       release (``/en/v1.2/`` < ``/en/latest/``, ``/stable/``: ``_channel_order``);
+       (``llvm-14-doc`` < ``llvm-19-doc``, ``v2.1`` < ``v3.5``), an edition mark read as its number
+       (``first-edition/`` < ``second-edition/``, "2nd ed." < "3rd ed.": ``editions``), a site's channel folder
+       after a numbered release (``/en/v1.2/`` < ``/en/latest/``, ``/stable/``: ``_channel_order``); two man
+       sections (``man1/``, ``man7/``) are no versions;
     3. the newer date it shows (metadata, or the latest date written in it), when a month or more apart;
        then, of one routine's page in two precisions (``precision_twins``: ``sgssv_8c.html`` beside
        ``dgssv_8c.html``, BLAS's first letters s, d, c, z), the double-precision one (d, then z, s, c);
@@ -104,6 +108,12 @@ def preference(a: CopyInfo, b: CopyInfo) -> tuple[bool, dict]:
     lang_a, lang_b = translation_language(a), translation_language(b)
     if lang_a != lang_b and "" in (lang_a, lang_b):  # one says it is a translation, the other does not
         return lang_a == "", {"rule": "original", "languages": [lang_a or "-", lang_b or "-"]}
+    if (
+        _packaged_changelog(a) != _packaged_changelog(b)
+        and "html" in (a.kind, b.kind)
+        and _deb_place(a.url) == _deb_place(b.url)
+    ):  # Debian's plain-text changelog beside the package's HTML page of the same changes: the page kept
+        return _packaged_changelog(b) and a.kind == "html", {"rule": "rendered", "from": "packaged changelog"}
     for field in ("url", "title"):
         order, parts = _version_order(getattr(a, field), getattr(b, field))
         if order:
@@ -167,6 +177,26 @@ def rendered_twins(page: CopyInfo, source: CopyInfo) -> bool:
         and _stem(page.url) == _stem(source.url)
         and url_path(page.url).rsplit("/", 1)[0] == url_path(source.url).rsplit("/", 1)[0]
     )
+
+
+_PACKAGED_CHANGELOG = re.compile(r"^file:///usr/share/doc/([^/]+)/(?:[^/]+/)*changelog(?:\.gz)?$", re.IGNORECASE)
+_DEB_PLACE = re.compile(r"^file:///usr/share/doc/([^/]+)/")
+
+
+def _packaged_changelog(info: CopyInfo) -> bool:
+    """Whether a document is a Debian package's upstream changelog in plain text (``/usr/share/doc/<package>/
+    changelog.gz``; not ``changelog.Debian.gz``, the packager's own record, nor ``changelog.html.gz``). Debian's
+    policy installs a project's changes under that one name whatever upstream called them (``CHANGES.rst``,
+    ``NEWS``, ``HISTORY.md``), and where upstream writes them as HTML it asks for a plain-text version under it
+    beside the HTML: so where the package also holds an HTML page of the same changes, the text is that page's
+    source or a text rendering of it, and the page is kept."""
+    return info.kind != "html" and bool(_PACKAGED_CHANGELOG.match(url_path(info.url)))
+
+
+def _deb_place(url: str) -> str:
+    """The Debian package folder a ``file://`` URL lies in, "" for any other URL."""
+    found = _DEB_PLACE.match(url)
+    return found.group(1) if found else ""
 
 
 def _same_name(a: CopyInfo, b: CopyInfo) -> bool:
@@ -310,6 +340,40 @@ def _numbers(text: str) -> tuple[int, ...]:
     return tuple(int(n) for n in _NUMBERS.findall(text)[:4])
 
 
+_ORDINALS = {
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
+    "revised": 2,  # a revised edition is the first one's successor
+}
+EDITION = re.compile(
+    rf"(?<![a-z])({'|'.join(_ORDINALS)}|\d+(?:st|nd|rd|th))[-_. ]+(?:edition|ed)(?![a-z])\.?", re.IGNORECASE
+)
+"""An edition mark: ``second-edition/``, ``first_edition``, "Second Edition", "2nd ed.", "revised edition"."""
+
+
+def editions(text: str) -> str:
+    """``text`` with each edition mark written as one numbered word (``second-edition`` → ``edition-2``, "3rd ed."
+    → ``edition-3``), so that ``_version_order`` reads two editions of one book as two versions of it (a book's
+    first- and second-edition folders name the same page twice, and the higher edition is the newer text)."""
+
+    def number(found: re.Match) -> str:
+        mark = found.group(1).lower()
+        return f"edition-{_ORDINALS.get(mark) or int(mark[:-2])}"
+
+    return EDITION.sub(number, text)
+
+
+_MAN_SECTION = re.compile(r"man[1-9][a-z]*", re.IGNORECASE)  # a man page's section folder: man1, man3, man7
+
+
 def _version_order(a: str, b: str) -> tuple[int, list[str]]:
     """+1 when ``a`` reads as a newer version than ``b`` at the first place they differ, -1 older, 0 unknown;
     and the two parts that differ. A name with a version suffix is newer than the same name without one
@@ -318,13 +382,15 @@ def _version_order(a: str, b: str) -> tuple[int, list[str]]:
     ``guide/``, ``legacy/api.md`` before ``api.md``: ``_suffixed``, ``_archived``), and so is a URL that alone
     passes through such a folder below the folders both share, whatever its name (``docs/old/gemm.md`` before
     ``guide/matmul.md``: ``_in_past_folder``)."""
-    parts_a, parts_b = re.split(r"[/\s]+", a.strip()), re.split(r"[/\s]+", b.strip())
+    parts_a, parts_b = re.split(r"[/\s]+", editions(a).strip()), re.split(r"[/\s]+", editions(b).strip())
     archived = _archived(parts_a, parts_b) or ("://" in a and "://" in b and _in_past_folder(parts_a, parts_b))
     if archived:  # one path is the other with a folder that keeps past states (``legacy/``, ``archive/``)
         return archived, [" ".join(parts_a), " ".join(parts_b)]
     for x, y in zip(parts_a, parts_b, strict=False):
         if x == y:
             continue
+        if _MAN_SECTION.fullmatch(x) and _MAN_SECTION.fullmatch(y):
+            return 0, []  # two man sections (a command in man1, a concept in man7): two pages, no versions
         channel = _channel_order(x, y)
         if channel:
             return channel, [x, y]
@@ -359,10 +425,10 @@ def _channel_order(x: str, y: str) -> int:
     return 0
 
 
-_VERSION_WORD = re.compile(r"\(?(?:v|version\s*|rev\s*)\d+(?:\.\d+)*\)?|\d+\.\d+(?:\.\d+)*", re.IGNORECASE)
+_VERSION_WORD = re.compile(r"\(?(?:v|version\s*|rev\s*|edition-)\d+(?:\.\d+)*\)?|\d+\.\d+(?:\.\d+)*", re.IGNORECASE)
 
 
-_VERSION_SUFFIX = re.compile(r"[-_. ]?(?:v|version|rev)(\d+)(?:\.\d+)*", re.IGNORECASE)
+_VERSION_SUFFIX = re.compile(r"[-_. ]?(?:v|version|rev|edition-)(\d+)(?:\.\d+)*", re.IGNORECASE)
 
 
 _EXTENSION = re.compile(r"\.(?:html?|md|rst|txt|pdf)$", re.IGNORECASE)
