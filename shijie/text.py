@@ -488,6 +488,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "kernel names in code (tiles, shared memory, warps, tl.dot) × share of code lines",
         "代码中的内核名称（分块、共享内存、warp、tl.dot）× 代码行占比",
     ),
+    "feature.test_share": (
+        "share of lines that check a result (assertions, test macros)",
+        "检查结果的代码行占比（断言、测试宏）",
+    ),
     "feature.relevance": ("relevance to the topic", "与主题的相关性"),
     "feature.words_value": ("what its words suggest", "其用词所示的价值"),
     "feature.source_words_value": (

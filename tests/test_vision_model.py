@@ -801,6 +801,52 @@ def test_the_value_reads_the_subject_kernel_code_names_and_the_type_model_does_n
     assert signals.VALUE_ONLY.isdisjoint(load_model().doctype["features"])  # the type model keeps its inputs
 
 
+def test_the_value_reads_a_test_suites_checks_and_the_type_model_does_not():
+    from pipeline.vision import signals
+
+    suite = "\n".join(
+        [
+            "import numpy as np",
+            "import pytest",
+            "",
+            "@pytest.mark.parametrize('n', [128, 256])",
+            "def test_reduce_matches_numpy(n):",
+            "    x = np.arange(n, dtype=np.float32)",
+            "    out = reduce(x)",
+            "    np.testing.assert_allclose(out, x.sum(), rtol=1e-6)",
+            "    assert out.dtype == np.float32",
+        ]
+    )
+    gtest = "\n".join(
+        [
+            "TEST(Reduce, MatchesHost) {",
+            "  std::vector<float> x(256, 1.0f);",
+            "  EXPECT_EQ(reduce(x), 256.0f);",
+            "  ASSERT_TRUE(last_error() == cudaSuccess);",
+            "}",
+        ]
+    )
+    lesson = "\n".join(
+        [
+            "# Reducing in shared memory",
+            "",
+            "Each block loads a tile into shared memory and halves the active threads at every step, so that the",
+            "last warp adds its lanes with shuffles before one atomic add per block writes the total.",
+            "",
+            "```cuda",
+            "tile[threadIdx.x] += tile[threadIdx.x + s];",
+            "```",
+        ]
+    )
+    figures = {
+        name: signals.read(name, text, [], [], len(text.split()), {}, {}).features()["test_share"]
+        for name, text in (("suite", suite), ("gtest", gtest), ("lesson", lesson))
+    }
+    assert figures["suite"] >= 0.4 and figures["gtest"] >= 0.4  # checks on most of their code lines
+    assert figures["lesson"] == 0.0  # a lesson of the same reduction checks nothing
+    assert signals.VALUE_ONLY.isdisjoint(load_model().doctype["features"])  # the type model keeps its inputs
+
+
 def test_the_value_targets_keep_tiers_in_order_and_technical_c_near_the_non_technical_pages():
     from pipeline.vision.labelled import Label
     from pipeline.vision.training import target, value_target

@@ -14,7 +14,9 @@ lines, log lengths), the inputs of the document-type classifier (``doctype``) an
 
 One figure is the value model's alone (``VALUE_ONLY``, left out of the type model): ``kernel_code``, the distinct
 kernel names (``cues.KERNEL_NAMES``) × the share of code lines, since phase 6: a kernel's source that names its
-tiles, shared memory and warps against glue that binds and checks arguments around a library call.
+tiles, shared memory and warps against glue that binds and checks arguments around a library call. A second since
+phase 18: ``test_share``, the share of lines holding a test's check (an assertion, a gtest macro, pytest): a test
+suite exercises a call without teaching it.
 
 Nothing here looks at where we stored a file: the one name read is the last segment of the URL, as weak
 ``file_*`` cues (``cues.FILE_CUES``, scaled by ``FILE_CUE_SCALE``), and whether the URL is a source copy.
@@ -99,8 +101,15 @@ _NAMED_ITEM = re.compile(
     r"^\s*(?:[-*+•]\s+|\d{1,3}[.)]\s+|#{1,6}\s+)?(?:\[[^\]]{1,80}\]\([^)]*\)|\*\*[^*]{1,60}\*\*|`[^`]{1,60}`|"
     r"[\w.+-]+(?:\s[\w.+-]+){0,3}\s*(?::|\s[-–—]\s))"
 )
+# a test's checks: the assertions of a test suite (assert and its library forms, gtest's EXPECT_/ASSERT_ macros and
+# TEST cases, pytest, unittest, the array libraries' testing modules). A page of them exercises an API without
+# explaining it: the value reads the share of lines holding one (``test_share``), since phase 18
+_TEST_CHECK = re.compile(
+    r"\bassert\w*|\b(?:EXPECT|ASSERT)_[A-Z_]+|@pytest\b|\bpytest\b|\bTEST(?:_F|_P)?\s*\(|"
+    r"\b(?:np|numpy|torch)\.testing\b|\bunittest\b"
+)
 # figures only the value model reads: the document-type model is fitted without them (training.fit_word_models)
-VALUE_ONLY = frozenset({"kernel_code"})
+VALUE_ONLY = frozenset({"kernel_code", "test_share"})
 SHORT_SECTION = 40  # a section body under this many words is an entry of an index, not a part of a guide
 HEAD_PART = 0.4  # the first 40% of the lines are "the opening" for index_then_prose
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -140,6 +149,7 @@ class Structure:
     exclaims: int = 0
     badges: int = 0
     cjk: int = 0
+    test_lines: int = 0  # lines holding a test's check (``_TEST_CHECK``): assertions, gtest macros, pytest
     kernel_names: int = 0  # distinct kernel names (cues.KERNEL_NAMES: tiles, shared memory, warps, tl.dot, …)
     title_markup: bool = False  # the title is markup ("========"), as in a Sphinx source copy
     source_copy: bool = False  # a Sphinx/markdown source copy (_sources/, .rst.txt): a crawler sees the URL
@@ -189,6 +199,9 @@ class Structure:
             # value only: code is worth what it teaches. The subject a kernel's code names (distinct kernel
             # names, log) where the page is code: a kernel with its tiles and warps, not glue around a library
             "kernel_code": math.log1p(self.kernel_names) * self.code_lines / lines,
+            # value only: the share of lines that check a result, a test suite's mark: code that exercises a call
+            # without teaching it (a test of a kernel call against a tutorial of it)
+            "test_share": self.test_lines / lines,
         }
         for group in CUES:
             out[f"cue_{group}"] = per_k(self.cues.get(group, 0))
@@ -267,6 +280,10 @@ def read(
             previous = ""
             continue
         s.lines += 1
+        if (
+            "ssert" in line or "SSERT" in line or "EXPECT_" in line or "TEST" in line or "test" in line
+        ) and _TEST_CHECK.search(line):
+            s.test_lines += 1
         if in_fence:
             s.code_lines += 1
             if _SHELL.match(line):
