@@ -2115,7 +2115,7 @@ def test_simd_code_and_a_lock_free_ring_read_as_the_field():
 
 def test_the_field_edge_in_its_own_words_reads_as_the_field():
     # phase 18 (rel19): parallel algorithms and memory ordering, SIMD vectors, a GPU compute API's submission and
-    # pipelines, and a profiler's nested ranges, in the field's words; their plain-words twins do not
+    # pipelines, in the field's words; their plain-words twins do not
     parallel = _evidence(
         "The parallel sort splits the input among the threads and ends with a multiway merge; under an execution "
         "policy each parallel algorithm keeps sequential consistency, and a memory fence or a memory_order argument "
@@ -2133,9 +2133,6 @@ def test_the_field_edge_in_its_own_words_reads_as_the_field():
         "The compute pipeline binds the compute shader; command submission sends the recorded work to the queue, and "
         "the tensors live in GPU memory until the work is done."
     )
-    ranges = _evidence(
-        "Each nested range on the timeline marks a phase of the step: pop range closes the innermost one."
-    )
     plain = _evidence(
         "Each chapter of the book marks a phase of the story: the last page closes the innermost one, and the cover "
         "holds eight pictures."
@@ -2143,4 +2140,3 @@ def test_the_field_edge_in_its_own_words_reads_as_the_field():
     assert parallel.score > 0.15 > 0.05 > plain_parallel.score  # 0.0 before
     assert simd.score > 0.15 > 0.05 > plain.score  # 0.08 before
     assert device.score > 0.15  # 0.0 before
-    assert ranges.score > 0.05 > plain.score  # 0.0 before
