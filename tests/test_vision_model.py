@@ -2250,3 +2250,32 @@ def test_a_table_joined_with_another_holds_it_and_a_section_page_of_one_name_doe
     page = _info(3, f"{folder}/runtime.md", part_text, kind="markdown")
     section = _info(4, f"{folder}/runtime_memory.md", whole_text, kind="markdown")
     assert copies.measure([page, section])[3].duplicate_of is None
+
+
+def test_the_field_edge_in_its_own_words_reads_as_the_field():
+    # phase 18 (rel19): parallel algorithms and memory ordering, SIMD vectors, a GPU compute API's submission and
+    # pipelines, in the field's words; their plain-words twins do not
+    parallel = _evidence(
+        "The parallel sort splits the input among the threads and ends with a multiway merge; under an execution "
+        "policy each parallel algorithm keeps sequential consistency, and a memory fence or a memory_order argument "
+        "orders the counters."
+    )
+    plain_parallel = _evidence(
+        "The sort splits the input into parts and ends by joining the sorted parts; each call keeps the order of "
+        "equal items, and a counter records how many were moved."
+    )
+    simd = _evidence(
+        "Each SIMD vector holds eight floats: the SIMD width follows the vector unit, a vector instruction works on "
+        "a whole SIMD register, and aligned memory lets the vector width load in one step."
+    )
+    device = _evidence(
+        "The compute pipeline binds the compute shader; command submission sends the recorded work to the queue, and "
+        "the tensors live in GPU memory until the work is done."
+    )
+    plain = _evidence(
+        "Each chapter of the book marks a phase of the story: the last page closes the innermost one, and the cover "
+        "holds eight pictures."
+    )
+    assert parallel.score > 0.15 > 0.05 > plain_parallel.score  # 0.0 before
+    assert simd.score > 0.15 > 0.05 > plain.score  # 0.08 before
+    assert device.score > 0.15  # 0.0 before
