@@ -8,21 +8,34 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 from conftest import REPO, run_shijie
-from siteserver import Site, html
+from siteserver import Reply, Site, html
 
 from pipeline.crawl import CrawlSettings, crawl
 from pipeline.store import open_db
 
 
-def slow_site() -> Site:
+def slow_site(gate: threading.Event | None = None) -> Site:
+    """40 pages at 0.2 s each; with a ``gate``, each page is held until the test sets it (at most 15 s, under the
+    crawler's 20 s read timeout), so the first crawl outlasts whatever the test does meanwhile, however slow the
+    machine is."""
     site = Site(latency_s=0.2)
     site.page("/", html("home", links=[f"/p/{i}" for i in range(40)]))
     for i in range(40):
-        site.page(f"/p/{i}", html(f"page {i}", f"distinct text {i}"))
+        reply = Reply(body=html(f"page {i}", f"distinct text {i}").encode())
+        site.route(f"/p/{i}", reply if gate is None else held(reply, gate))
     return site
+
+
+def held(reply: Reply, gate: threading.Event):
+    def answer(request):
+        gate.wait(15)
+        return reply
+
+    return answer
 
 
 def start(argv: list[str]) -> subprocess.Popen:
@@ -37,18 +50,21 @@ def wait_for_fetches(site: Site, n: int) -> None:
 
 
 def test_a_second_crawl_on_the_same_database_is_refused_naming_the_first(db_path):
-    site = slow_site()
+    gate = threading.Event()  # the first crawl's pages are held until the second crawl has been answered
+    site = slow_site(gate)
     with site.serve() as base:
         argv = [sys.executable, "-m", "shijie", "crawl", base + "/", "--db", str(db_path), "--delay", "0", "--json"]
         first = start(argv)
         try:
             wait_for_fetches(site, 2)
             second = run_shijie("crawl", base + "/", "--db", str(db_path), "--delay", "0")
+            gate.set()
             assert second.returncode == 1, second.stderr
             assert second.stderr.strip().count("\n") == 0 and "Traceback" not in second.stderr
             assert f"pid {first.pid}" in second.stderr and "--db" in second.stderr
             assert first.wait(timeout=120) == 0, first.stderr.read()
         finally:
+            gate.set()
             first.kill()
     # nothing was fetched twice: the second crawl never started
     assert max(len(site.hits(f"/p/{i}")) for i in range(40)) == 1
