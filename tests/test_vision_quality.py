@@ -149,6 +149,17 @@ library's concurrency and allocator pages, the allocator's manual and the driver
 C, under the cut); off-topic high/medium (2.1%) meets the target. Since phase 18 it is training data (its floors
 stay where phase 17 measured them, as regression floors).
 
+``test14`` is the held-out split of phase 18: 20 sources labelled after test13 was scored (docs/perf.md, "test14"),
+read by no training and no choice of the Vision, scored once by the merged phase 18. Its Debian part (173
+documents: libflame's examples, libfabric's man pages, UCX's examples; SUNDIALS and VDPAU mixed; pytools, Raft,
+HAProxy, Varnish and Celery off-topic) measured: relevance AUC 0.896 (floor 0.89), Spearman 0.550 (0.55), traps below
+the median 0.939 (0.93: the linear-algebra library's and the solver suite's changelogs above the Debian median
+technical value, 16), near-copy recall 0.893 (0.89: the rotation library's blocked variants and a Sphinx source
+missed), technical pages high/medium 0.556 (0.55: the linear-algebra library's small examples and the communication
+library's hello-world programs under the cut), off-topic high/medium 10.4% (0.11: the solver suite's parallel
+modules, labelled off-topic, at medium); false copy flags (1.4%) and the copy to keep kept (1.0) meet the targets.
+Since phase 19 it is training data (its floors stay where phase 18 measured them, as regression floors).
+
 Phase 11 (rel12: the learned topic probability counts in full only where the profile's terms find the topic,
 ``topic.evidence_weight``) lowers two in-sample AUC floors: with a model retrained on the ten training splits, the
 Debian part of test2 measures 0.986 (floor 0.99 -> 0.98) and of test3 0.965 (0.98 -> 0.96). In sample the learned
@@ -182,6 +193,12 @@ mean over the twelve rises 0.9666 -> 0.9699 and the worst 0.9402 -> 0.9410 (docs
 
 ``dev`` keeps its floors of phase 1: the issue's targets, two lower where dev's Debian part misses them
 (technical high/medium 0.6, measured 0.796 in phase 4; traps 0.9, measured 1.0).
+
+Phase 19 (the protocol that made test14 training data, the model retrained on sixteen splits) lowers two in-sample
+floors: its medium cut, calibrated on the out-of-fold relevance of sixteen splits' off-topic pages (test14's among
+them), rises 0.2187 → 0.2297, and the computer-vision library's parallel-for tutorial (technical C, 0.222)
+falls under it: test11's technical high/medium falls to 0.641 (floor 0.66 → 0.64); and the OpenMP instrumenter's
+NEWS page sits at test6's median technical value (19), no longer below it: traps 1.0 → 0.974 (floor 0.97).
 """
 
 from __future__ import annotations
@@ -238,6 +255,7 @@ FLOORS = {
         **TARGETS,
         "relevance_auc": (">=", 0.87),
         "spearman": (">=", 0.43),
+        "traps_below_median": (">=", 0.97),  # phase 19: 0.974 (the docstring's last paragraph)
         "false_flags": ("<=", 0.03),
         "technical_high_medium": (">=", 0.63),  # phase 13: 0.639 (the docstring's last paragraph)
         "off_high_medium": ("<=", 0.14),
@@ -278,7 +296,7 @@ FLOORS = {
         "relevance_auc": (">=", 0.90),
         "spearman": (">=", 0.54),
         "copy_recall": (">=", 0.92),
-        "technical_high_medium": (">=", 0.66),
+        "technical_high_medium": (">=", 0.64),  # phase 19: 0.641 (the docstring's last paragraph)
         "off_high_medium": ("<=", 0.06),
     },
     "test12": {
@@ -300,6 +318,15 @@ FLOORS = {
         "false_flags": ("<=", 0.04),
         "newer_kept": (">=", 0.66),
         "technical_high_medium": (">=", 0.33),
+    },
+    "test14": {
+        **TARGETS,
+        "relevance_auc": (">=", 0.89),
+        "spearman": (">=", 0.55),
+        "traps_below_median": (">=", 0.93),
+        "copy_recall": (">=", 0.89),
+        "technical_high_medium": (">=", 0.55),
+        "off_high_medium": ("<=", 0.11),
     },
     "dev": {**TARGETS, "technical_high_medium": (">=", 0.6), "traps_below_median": (">=", 0.9)},
 }
