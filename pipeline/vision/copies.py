@@ -13,9 +13,9 @@ Two passes over the texts, both streaming:
    (``_LICENCE_LINE``: copyright notices, "licensed under", SPDX tags), and template lines — in
    ``NEIGHBOUR_DOCS`` documents, ``NEIGHBOUR_DOCS - 1`` of them other pages (MPICH's thread-safety and error
    sections, a per-sample README's build notes; a file at several revisions counts once), dropped from a page
-   where they hold ``TEMPLATE_SHARE`` of the words. What is left is the page's own text: two pages of one template are copies only when their own
-   texts are; the revisions of one page share lines only with each other and stay copies,
-   as do one routine's pages in two precisions (``LineCounts.page``: ``sgssv`` beside ``dgssv``). A page with less
+   where they hold ``TEMPLATE_SHARE`` of the words. What is left is the page's own text: two pages of one
+   template are copies only when their own texts are; the revisions of one page share lines only with each other
+   and stay copies, as do one routine's pages in two precisions (``LineCounts.page``: ``sgssv`` beside ``dgssv``). A page with less
    than ``OWN_MIN_TOKENS`` words of its own is a copy of many and keeps its full text. What is left becomes
    4-word shingles and a MinHash (``pipeline.redundancy``). Code blocks, filtered the same way (a licence
    header in a code fence is no shared code), get a second MinHash of their own: a translation of a tutorial

@@ -47,8 +47,9 @@ EVIDENCE_SHARE = 0.7
 TOP_TERMS = 8
 SENSE_NEUTRAL = 1 / 3  # the share of an ambiguous term's occurrences read in another sense when no context says
 # phase 11: the share of the learned topic probability a page keeps where the profile finds no evidence at all, and
-# the evidence from which it keeps all of it (evidence_weight); phase 18 (rel19): 0.6 -> 0.7, the learned model trained
-# on fifteen splits under-weighted the field's edge where the profile finds few words (docs/perf.md, phase 18: relevance)
+# the evidence from which it keeps all of it (evidence_weight); phase 18 (rel19): 0.6 -> 0.7, the learned model
+# trained on fifteen splits under-weighted the field's edge where the profile finds few words (docs/perf.md, phase
+# 18: relevance)
 LEARNED_FLOOR = 0.7
 LEARNED_FULL_EVIDENCE = 1.5
 
@@ -205,13 +206,15 @@ def evidence_weight(evidence: Evidence) -> float:
 
         weight = LEARNED_FLOOR + (1 − LEARNED_FLOOR) × min(1, evidence / LEARNED_FULL_EVIDENCE)
 
-    (the median technical page, evidence 0.46, keeps 0.72 at a floor of 0.6; the median off-topic page, evidence 0, keeps the floor). The
-    cuts are calibrated on the relevance so weighed, so they fall with it (medium 0.34 → 0.24 out of fold).
+    (the median technical page, evidence 0.46, keeps 0.72 at a floor of 0.6; the median off-topic page, evidence
+    0, keeps the floor). The cuts are calibrated on the relevance so weighed, so they fall with it (medium 0.34 →
+    0.24 out of fold).
 
     Phase 11 (rel12), each training split left out in turn (docs/perf.md): off-topic pages at high/medium, worst
     split 12.3% → 10.4%, pooled 4.80% → 4.59%; technical pages, worst split 0.673 → 0.718, pooled 0.852 → 0.845;
-    ROC AUC worst split unchanged (0.9388), mean 0.9712 → 0.9694. Phase 18 (rel19), fifteen folds, the floor 0.6 → 0.7
-    (with that phase's terms): test13 technical 0.617 → 0.638, off-topic worst 16.2% unchanged, pooled 4.81% → 4.69%.
+    ROC AUC worst split unchanged (0.9388), mean 0.9712 → 0.9694. Phase 18 (rel19), fifteen folds, the floor 0.6 →
+    0.7 (with that phase's terms): test13 technical 0.617 → 0.638, off-topic worst 16.2% unchanged, pooled 4.81% →
+    4.69%.
     """
     return LEARNED_FLOOR + (1.0 - LEARNED_FLOOR) * min(1.0, max(0.0, evidence.score) / LEARNED_FULL_EVIDENCE)
 
