@@ -289,6 +289,14 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "the page at a past commit, its text now under another path of the current tree",
         "过去提交中的页面，其文本现位于当前目录树的另一路径下",
     ),
+    "why.signal.generated": (
+        "the same file's preprocessed or expanded form, as their names say",
+        "同一文件经预处理或展开后的形式（由文件名可知）",
+    ),
+    "why.signal.renumbered": (
+        "the same text as the first file of its numbered series, renamed with its number",
+        "与其编号系列中第一个文件相同的文本，仅随编号改名",
+    ),
     "why.signal.source": ("the crawler named it the source of that page", "抓取器标明它是该页面的源文件"),
     "why.signal.included": (
         "its text is only an include directive of that file, whose text its page shows",
@@ -302,6 +310,14 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "why.rule.original": (
         "it is the original, this one a translation (marked {b})",
         "它是原文，本篇是译文（标记为 {b}）",
+    ),
+    "why.rule.generated": (
+        "it is the original, this one a form a machine made of it (an export, a preprocessed or expanded form)",
+        "它是原件，本篇是机器由其生成的形式（导出、预处理或展开后的形式）",
+    ),
+    "why.rule.series": (
+        "it is the first file of its numbered series, this one the same text renamed",
+        "它是编号系列中的第一个文件，本篇是改名后的同一文本",
     ),
     "why.rule.current": (
         "it is read at the repository's current revision ({a}), this one at a past commit ({b})",

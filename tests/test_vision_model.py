@@ -2279,3 +2279,189 @@ def test_the_field_edge_in_its_own_words_reads_as_the_field():
     assert parallel.score > 0.15 > 0.05 > plain_parallel.score  # 0.0 before
     assert simd.score > 0.15 > 0.05 > plain.score  # 0.08 before
     assert device.score > 0.15  # 0.0 before
+
+
+def _notebook(paragraphs: list[str]) -> str:
+    import json
+
+    cells = [{"cell_type": "markdown", "metadata": {}, "source": [p + "\n"]} for p in paragraphs]
+    cells.insert(2, {"cell_type": "code", "source": ["import numpy as np\n"], "outputs": []})
+    return json.dumps({"cells": cells, "metadata": {}, "nbformat": 4}, indent=1)
+
+
+def test_a_page_exported_from_a_notebook_is_its_copy_and_the_notebook_is_kept():
+    # phase 19 (copy20): a reStructuredText tutorial an exporter wrote from a notebook, its outputs pasted in as
+    # <notebook>_files/<notebook>_<cell>_<output>.png images; before, the larger export was kept and the notebook
+    # flagged
+    repo = "https://raw.githubusercontent.com/org/regress/abc1234"
+    paragraphs = PAGE.split("\n\n")
+    export = "\n\n".join(
+        [
+            ".. note:: This tutorial was generated from a notebook.",
+            *paragraphs[:2],
+            ".. code:: python\n\n    import numpy as np",
+            ".. image:: fitting_files/fitting_4_0.png",
+            *paragraphs[2:],
+            ".. image:: fitting_files/fitting_9_1.png",
+            *(f"Output {i}: the loss after step {i} reads {i / 7:.4f} on the held-out points." for i in range(12)),
+        ]
+    )
+    assert copies.exported_from("text", export) == "fitting" and copies.exported_from("text", PAGE) == ""
+    page = _info(1, f"{repo}/docs/tutorials/fitting.rst", export, kind="text")
+    notebook = _info(2, f"{repo}/docs/_static/notebooks/fitting.ipynb", _notebook(paragraphs), kind="text")
+    assert page.text and notebook.text and page.text.size > notebook.text.size  # the export is the larger
+    found = copies.measure([page, notebook])
+    assert found[1].duplicate_of == 2 and found[1].because == {"rule": "generated", "from": "notebook export"}
+    assert found[2].duplicate_of is None
+    # a plain-text twin with no outputs (as a notebook pairing tool keeps one) is not read as an export
+    twin = _info(3, f"{repo}/docs/tutorials/fitting.md", "\n\n".join([*paragraphs, "A closing note."]), kind="markdown")
+    assert twin.exported_from == ""
+    # another notebook's images name another notebook
+    other = _info(4, f"{repo}/docs/_static/notebooks/scaling.ipynb", _notebook(paragraphs), kind="text")
+    assert copies.measure([page, other])[4].duplicate_of == 1
+
+
+def test_a_preprocessed_form_beside_its_source_is_its_copy_by_their_names():
+    from pipeline.vision.preference import generated_form
+
+    folder = "https://raw.githubusercontent.com/org/asm/abc1234/gemm"
+    assert generated_form(f"{folder}/gemm_pre_64.sass", f"{folder}/gemm64.sass") == -1
+    assert generated_form(f"{folder}/gemm64.sass", f"{folder}/gemm_pre_64.sass") == 1
+    assert generated_form(f"{folder}/kernel.expanded.cu", f"{folder}/kernel.cu") == -1
+    assert generated_form(f"{folder}/gemm_pre_64.sass", f"{folder}/gemm64.cu") == 0  # another language
+    assert generated_form(f"{folder}/gemm_pre_64.sass", f"{folder}/gemm128.sass") == 0  # another kernel
+    assert generated_form(f"{folder}/pre/gemm64.sass", f"{folder}/gemm64.sass") == 0  # another folder
+    assert generated_form(f"{folder}/prefetch.cu", f"{folder}/fetch.cu") == 0  # a word, not a stage
+    # the source: commented blocks, one of them a loop; the form writes the loop out, one line per register
+    source_lines = [
+        f"// step {i}: load tile {i} into shared buffer {i % 2} while the FMA block runs" for i in range(40)
+    ]
+    source = "\n".join([*source_lines, "<CODE>", "for my $r (0 .. 63) { emit_fma($r); }", "</CODE>"])
+    expanded = "\n".join(
+        [*source_lines, *(f"--:-:-:-:1  FFMA acc{r}, a{r % 8}, b{r // 8}, acc{r}; // unrolled {r}" for r in range(64))]
+    )
+    a = _info(1, f"{folder}/gemm64.sass", source, kind="text")
+    b = _info(2, f"{folder}/gemm_pre_64.sass", expanded, kind="text")
+    assert a.text and b.text
+    jaccard = a.text.minhash.jaccard(b.text.minhash)
+    assert copies.redundancy.containment(jaccard, b.text.size, a.text.size) < copies.HIGH_REDUNDANCY
+    found = copies.measure([a, b])
+    assert found[2].duplicate_of == 1 and found[2].signal == "generated" and found[1].duplicate_of is None
+
+
+def test_a_template_is_the_copy_of_the_file_written_from_it():
+    repo = "https://raw.githubusercontent.com/org/gp/abc1234"
+    frame = "\n".join(
+        f"    virtual double value_{i} (const double* x) {{ return x[{i}] * scale_{i}; }};" for i in range(40)
+    )
+    template = "\n".join(
+        [
+            "#ifndef KERNELS_H",
+            frame,
+            "{% for spec in specs %}",
+            "class {{ spec.name }} : public Kernel {",
+            "    double eval (const double r2) { return {{ spec.value }}; };",
+            "};",
+            "{% endfor %}",
+            "#endif",
+        ]
+    )
+    classes = "\n".join(
+        f"class Kernel{i} : public Kernel {{\n    double eval (const double r2) {{ return exp(-{i} * r2) + {i}; }};\n}};"
+        for i in range(30)
+    )
+    output = "\n".join(["#ifndef KERNELS_H", frame, classes, "#endif"])
+    assert copies.is_template(template) and not copies.is_template(output)
+    assert not copies.is_template("int grid[2][2] = {{0, 1}, {2, 3}};\nint z[1][1] = {{0}};\nint w[1][1] = {{1}};")
+    a = _info(1, f"{repo}/templates/kernels.h", template, kind="text")
+    b = _info(2, f"{repo}/src/include/gp/kernels.h", output, kind="text")
+    assert copies.cousins(a.url, b.url)  # one name in two folders: held apart, but for a template
+    found = copies.measure([a, b])
+    assert found[1].duplicate_of == 2 and found[2].duplicate_of is None
+    # without its tags the same pair is two cousins, held apart
+    plain = _info(3, f"{repo}/templates/kernels.h", template.replace("{%", "(%").replace("{{", "(("), kind="text")
+    assert copies.measure([plain, b])[3].duplicate_of is None
+
+
+def test_a_series_file_renamed_from_the_first_is_its_copy_and_other_series_pages_are_not():
+    folder = "file:///usr/share/doc/libla-dev/examples/rot"
+
+    def variant(n: int, extra: int = 0) -> str:
+        lines = [f"int La_rot_blk_var{n}( La_obj G, La_obj A, int b_alg )", "{"]
+        for i in range(30):
+            lines.append(f"    La_rot_bl{'sdcz'[i % 4]}_var{n}( k_G, m_A, n_A, buff_G + {i}, rs_G, cs_G, step_{i} );")
+        lines += [f"    la_extra_{n}_{j}( A, {j} );" for j in range(extra)]
+        return "\n".join([*lines, "    return LA_SUCCESS;", "}"])
+
+    assert copies.own_number(f"{folder}/La_rot_blk_var6.c", variant(6)) == copies.own_number(
+        f"{folder}/La_rot_blk_var2.c", variant(2)
+    )
+    infos = [
+        _info(1, f"{folder}/La_rot_blk_var2.c", variant(2), kind="text"),
+        _info(2, f"{folder}/La_rot_blk_var6.c", variant(6), kind="text"),
+        _info(3, f"{folder}/La_rot_blk_var9.c", variant(9), kind="text"),
+        _info(4, f"{folder}/La_rot_blk_var3.c", variant(3, extra=40), kind="text"),  # a variant of its own
+    ]
+    found = copies.measure(infos)
+    assert found[2].duplicate_of == 1 and found[3].duplicate_of == 1 and found[2].because == {"rule": "series"}
+    assert found[1].duplicate_of is None and found[4].duplicate_of is None
+    assert copies.series_pair(f"{folder}/a00197.html", f"{folder}/a00198.html")
+    assert not copies.series_pair(f"{folder}/notes-v1.md", f"{folder}/notes-v2.md")  # versions, not a series
+    assert not copies.series_pair(f"{folder}/x_var2.c", f"{folder}/x_var2.h")
+
+
+def test_one_test_per_back_end_named_after_its_folder_is_no_copy_of_another_back_ends():
+    base = "file:///usr/share/doc/libsolver-dev/examples/vector"
+
+    def test_file(backend: str) -> str:
+        body = [f"    fails += Test_Vector_op_{i}(X, Y, length, {i});" for i in range(60)]
+        return "\n".join([f"#include <vector/vector_{backend}.h>", f"  X = VNew_{backend}(length);", *body])
+
+    a = _info(1, f"{base}/C_openmp/test_vector_openmp.c", test_file("openmp"), kind="text")
+    b = _info(2, f"{base}/pthreads/test_vector_pthreads.c", test_file("pthreads"), kind="text")
+    assert copies.folder_variants(a.url, b.url)
+    assert all(c.duplicate_of is None for c in copies.measure([a, b]).values())
+    assert not copies.folder_variants(f"{base}/C_openmp/test_vector.c", f"{base}/serial/test_vector.c")  # one name
+    assert not copies.folder_variants(f"{base}/a/run_fast.c", f"{base}/b/run_slow.c")  # the folders name neither
+
+
+def test_a_sphinx_source_finds_its_page_by_its_path_even_when_licence_text_leaves_neither_a_signature():
+    html = "file:///usr/share/doc/tools-doc/html"
+    assert copies.rendered_page(f"{html}/_sources/misc.rst.txt") == f"{html}/misc.html"
+    assert copies.rendered_page(f"{html}/_sources/guide/intro.txt") == f"{html}/guide/intro.html"
+    assert copies.rendered_page(f"{html}/misc.html") == ""
+    licence = "\n\n".join(
+        [
+            "Licence\n=======",
+            "Permission is hereby granted, free of charge, to any person obtaining a copy of this software and "
+            "associated documentation files, to deal in the Software without restriction, including without "
+            "limitation the rights to use, copy, modify, merge, publish and distribute it.",
+            "THE SOFTWARE IS PROVIDED AS IS, WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED, INCLUDING BUT NOT "
+            "LIMITED TO THE WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE.",
+        ]
+    )
+    source = _info(1, f"{html}/_sources/misc.rst.txt", licence, kind="text")
+    page = _info(2, f"{html}/misc.html", licence)
+    assert source.text is None and page.text is None  # licence text alone: compared with nothing
+    found = copies.measure([source, page])
+    assert found[1].duplicate_of == 2 and found[1].signal == "source" and found[2].duplicate_of is None
+
+
+def test_assembler_sources_and_two_programs_under_two_names_are_held_to_the_code_cut():
+    repo = "https://raw.githubusercontent.com/org/asm/abc1234"
+    lds, sts = _kernel_file("shared_load", 6), _kernel_file("shared_store", 10)
+    # two micro-benchmarks in assembler of one folder: source files, held to the code cut as two .cu files are
+    a = _info(1, f"{repo}/microbench/shared_lds.sass", lds, kind="text")
+    b = _info(2, f"{repo}/microbench/shared_sts.sass", sts, kind="text")
+    assert a.text and b.text
+    jaccard = a.text.minhash.jaccard(b.text.minhash)
+    assert copies.SIBLING_JACCARD <= jaccard < copies.SIBLING_CODE_JACCARD
+    assert copies.sibling_cut(a.url, b.url) == copies.SIBLING_CODE_JACCARD
+    assert all(c.duplicate_of is None for c in copies.measure([a, b]).values())
+    # two programs of one repository under two names in two folders: their shared harness makes no copy
+    c = _info(3, f"{repo}/microbench/bench.cu", lds, kind="text")
+    d = _info(4, f"{repo}/gemm/gemm.cu", sts, kind="text")
+    assert copies.renamed_code(c.url, d.url) and not copies.siblings(c.url, d.url)
+    assert all(x.duplicate_of is None for x in copies.measure([c, d]).values())
+    assert not copies.renamed_code(f"{repo}/docs/bench.md", f"{repo}/gemm/gemm.md")  # pages, not code
+    assert not copies.renamed_code(f"{repo}/a/gemm.cu", f"{repo}/b/gemm.cu")  # one name: cousins

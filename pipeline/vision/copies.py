@@ -32,7 +32,7 @@ Two passes over the texts, both streaming:
    signed by its numbered lines without their numbers (``unnumbered``) and counts as the source copy of the
    page that renders its file.
 
-``measure(infos)`` finds candidate pairs five ways, none comparing documents blindly (the cost grows with
+``measure(infos)`` finds candidate pairs seven ways, none comparing documents blindly (the cost grows with
 the corpus, not its square):
 
 - both MinHashes in LSH (datasketch; expected O(1) candidates per query): pairs at Jaccard ≥ 0.3;
@@ -65,7 +65,16 @@ the corpus, not its square):
 - a page at a past commit whose own path holds less than ``REVISION_CONTAINMENT`` of it now, and whose text
   lives on under another path of the current tree (``moved``: at least ``REVISION_CONTAINMENT`` of it there);
 - the crawler's word: a Sphinx source copy names its rendered page (``metadata["source_copy_of"]``), which
-  it repeats whatever its markup leaves of the shingles.
+  it repeats whatever its markup leaves of the shingles; where the crawler said nothing, its path names it
+  (``rendered_page``: ``_sources/guide.rst.txt`` beside ``guide.html``);
+- a file and its preprocessed or expanded form of one folder, by their names (``generated_forms``), one text from
+  ``REVISION_CONTAINMENT`` either way; and the files of a numbered series that are one text once each one's own
+  number is set aside (``renumbered``, ``own_number``): the first of the series is kept.
+
+Some pairs are held apart whatever they share: two files of a numbered series (``series_pair``) but as
+``renumbered`` reads them; one program's variants named after their folders (``folder_variants``); and two
+source files of one place under two names in two folders are held to ``SIBLING_CODE_JACCARD``
+(``renamed_code``), as two files of one folder are. A template and the file written from it are no cousins.
 
 For every candidate pair it estimates the containment of one in the other (from the MinHash Jaccard and the
 sizes, or the shared share of the sample). A document's redundancy is its containment in a candidate that is
@@ -96,12 +105,16 @@ from .preference import (
     CHANNEL_FOLDER,
     CURRENT_PAGES,
     CURRENT_RATIO,
+    DEB_DOC,
     EDITION,
     LANGUAGES,
     PAST_MARK,
     RELEASE_FOLDER,
     RULE_WEIGHT,
+    STAGE_WORD,
     CopyInfo,
+    deb_place,
+    generated_form,
     language_of,
     one_path_two_revisions,
     precision_of,
@@ -109,6 +122,7 @@ from .preference import (
     preference,
     rendered_twins,
     revision_of,
+    template_pair,
     translation_language,
     url_path,
 )
@@ -129,7 +143,8 @@ SAMPLE_CONTAINMENT = 0.6
 GROWN_RULES = ("version", "date", "rendered")  # what makes a contained text an earlier form of the larger one
 SIBLING_JACCARD = 0.4  # two pages of one folder under two names are copies from this Jaccard on ...
 SIBLING_CODE_JACCARD = 0.7  # ... two source files or notebooks from this one (a sample or kernel per case) ...
-SIBLING_RULES = (*GROWN_RULES, "current", "original")  # ... or when one is an earlier form or the translation
+SIBLING_RULES = (*GROWN_RULES, "current", "original", "generated")  # ... or one is an earlier, translated or
+# machine-made form of the other
 REVISION_CONTAINMENT = 0.4  # one file at two revisions or versions (``version_key``) is a copy from this on
 _RELEASE_RECORD = re.compile(  # a file that records one moment (a release's notes, an upload's news), not a text
     r"/(?:change[-_]?log|changes|news|history|release[-_]?notes|releases?)(?:[-_.][\w-]+)*$", re.IGNORECASE
@@ -330,7 +345,7 @@ class LineCounts:
         return fine - self._count(self.named, self._keyed(hashes, name), NAMED_BITS)
 
 
-_DEB_DOC = re.compile(r"^file://(/usr/share/doc/[^/]+|/usr/share/man)/")
+_DEB_DOC = DEB_DOC  # a Debian package's folder, read as ``preference`` reads it (``preference.deb_place``)
 _SITE = re.compile(r"^[a-z][\w+.-]*://([^/]*)/([^/?#]+)/([^/?#]+)/", re.IGNORECASE)
 
 
@@ -340,9 +355,9 @@ def neighbourhood(url: str) -> str:
     the host and the first two path segments (a repository on a code host, ``github.com/<owner>/<repo>``, a
     section of a site); "" when the URL has fewer. Numbers read as one (``clang-14-doc`` and ``clang-19-doc``
     are one place at two versions): a project's licence in both is its own."""
-    found = _DEB_DOC.match(url)
-    if found:
-        return _DIGITS.sub("#", found.group(1))
+    place = deb_place(url)
+    if place:
+        return _DIGITS.sub("#", place)
     found = _SITE.match(url)
     return _DIGITS.sub("#", "/".join(found.groups()).lower()) if found else ""
 
@@ -572,6 +587,141 @@ def built_sources(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, flo
     return found
 
 
+def rendered_page(url: str) -> str:
+    """The URL of the page a Sphinx source copy was built beside, by its path (``…/html/_sources/guide.rst.txt`` →
+    ``…/html/guide.html``): Sphinx copies each source to ``_sources/<docname><suffix>.txt`` and renders it to
+    ``<docname>.html`` in the folder above. What the crawler's word (``CopyInfo.copy_of``) says, read from the
+    URL where the crawler said nothing (a package's documentation read from its files); "" for any other URL."""
+    path = url_path(url)
+    found = _BUILT_SOURCE.search(path)
+    if found is None:
+        return ""
+    docname = found.group(1)
+    for suffix in _SOURCE_SUFFIXES:
+        if docname.endswith(suffix):
+            docname = docname[: -len(suffix)]
+            break
+    return f"{path[: found.start()]}/{docname}.html"
+
+
+def stage_key(url: str) -> tuple[str, str, str] | None:
+    """(folder, extension, name without its build-stage words) of a file (``preference.generated_form``'s
+    reading: ``gemm_pre_64.sass`` and ``gemm64.sass`` → one key), None for a name without an extension."""
+    folder, _, name = url_path(url).rpartition("/")
+    stem, dot, ext = name.rpartition(".")
+    if not dot:
+        return None
+    plain = "".join(p for p in _STAGE_PARTS.split(stem.lower()) if not STAGE_WORD.fullmatch(p))
+    return (folder, ext.lower(), plain) if plain else None
+
+
+def generated_forms(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, float]]]:
+    """id → [(id, the larger of the two containments, Jaccard)] of a file and its generated form of one folder
+    (``preference.generated_form``: ``gemm_pre_64.sass`` beside ``gemm64.sass``), found by their names. The
+    form expands its source's blocks (a macro written out per register, a loop unrolled), so the source lies in
+    the form more than the form in the source: the pair is one text from ``REVISION_CONTAINMENT`` either way.
+    Files are grouped by their folder, extension and name without its build-stage words: linear in the corpus."""
+    groups: dict[tuple[str, str, str], list[CopyInfo]] = {}
+    for info in infos:
+        key = stage_key(info.url) if info.text is not None else None
+        if key is not None:
+            groups.setdefault(key, []).append(info)
+    found: dict[int, list[tuple[int, float, float]]] = {}
+    for members in groups.values():
+        for a, b in itertools.combinations(members, 2):
+            if not generated_form(a.url, b.url):
+                continue
+            assert a.text is not None and b.text is not None
+            jaccard = a.text.minhash.jaccard(b.text.minhash)
+            share = max(
+                redundancy.containment(jaccard, a.text.size, b.text.size),
+                redundancy.containment(jaccard, b.text.size, a.text.size),
+            )
+            found.setdefault(a.id, []).append((b.id, round(share, 4), round(jaccard, 4)))
+            found.setdefault(b.id, []).append((a.id, round(share, 4), round(jaccard, 4)))
+    return found
+
+
+def series_pair(a: str, b: str) -> bool:
+    """Whether two URLs are two files of one numbered series: one folder, one extension, one name but the number
+    it closes with, a number no version mark names (``La_rot_blk_var2.c`` and ``…_var6.c``, ``a00031.html``
+    and ``a00032.html``, ``ch01.md`` and ``ch02.md``). Each is a page of its own, often of one template: they are
+    copies only as ``renumbered`` reads them, the same text but for the number."""
+    sa, sb = _series_name(a), _series_name(b)
+    return sa is not None and sb is not None and sa[:3] == sb[:3] and sa[3] != sb[3]
+
+
+RENUMBERED_JACCARD = 0.9  # two files of a series are one text renamed from this Jaccard on (their numbers set aside)
+
+
+def renumbered(infos: list[CopyInfo], lsh: MinHashLSH) -> dict[int, tuple[int, float, float]]:
+    """id → (id of the first file of its series that holds the same text, containment, Jaccard): files of one
+    numbered series (``series_pair``) whose texts, their own numbers set aside (``own_number``), share
+    ``RENUMBERED_JACCARD`` of their shingles. A file copied to start the next variant and renamed, its routines
+    renamed with it, repeats the first; the first (the lowest number) is kept. Series pages that differ beyond
+    their numbers (a chapter per topic, a reference page per routine) stay pages of their own. The candidates
+    come from the text LSH (``lsh``: a pair at that Jaccard is one with certainty), not from every pair of a
+    series (a generator's folder numbers thousands of pages)."""
+    by_id = {info.id: info for info in infos}
+    found: dict[int, tuple[int, float, float]] = {}
+    for later in infos:
+        series = _series_name(later.url)
+        if series is None or later.text is None:
+            continue
+        first: tuple[int, int, float, float] | None = None  # (number, id, containment, Jaccard)
+        for other_id in lsh.query(later.text.minhash):
+            other = by_id[other_id]
+            number = _series_name(other.url)
+            if other.text is None or number is None or not series_pair(later.url, other.url) or number[3] > series[3]:
+                continue
+            jaccard = later.text.minhash.jaccard(other.text.minhash)
+            if jaccard >= RENUMBERED_JACCARD and (first is None or (number[3], other_id) < first[:2]):
+                score = redundancy.containment(jaccard, later.text.size, other.text.size)
+                first = (number[3], other_id, round(score, 4), round(jaccard, 4))
+        if first is not None:
+            found[later.id] = first[1:]
+    return found
+
+
+_NAME_SPLIT = re.compile(r"[-_.]+")
+_STAGE_PARTS = re.compile(r"[-_.]")
+
+
+def folder_variants(a: str, b: str) -> bool:
+    """Whether two files are one program's variants for two cases their folders name: one place and revision, two
+    sibling folders, and the two names the same once the words of their own folder's name are taken out
+    (``omp/test_vec_omp.c`` beside ``threads/test_vec_threads.c``: a module's test per
+    threading back end). Each names its case in its folder and again in its name; the text each shares with the
+    other is the scaffolding of one test written per case, and what differs is the case it tests. Never copies
+    of each other (a copy of one file in another folder keeps its name: ``cousins``)."""
+    pa, pb = url_path(a).split("/"), url_path(b).split("/")
+    if pa[-1] == pb[-1] or revision_of(a) != revision_of(b) or neighbourhood(a) != neighbourhood(b):
+        return False
+    shared = 0
+    while shared < min(len(pa), len(pb)) - 1 and pa[shared] == pb[shared]:
+        shared += 1
+    x, y = pa[shared:-1], pb[shared:-1]
+    if not x or not y:
+        return False
+    words_x = {w for part in x for w in _NAME_SPLIT.split(part.lower()) if w}
+    words_y = {w for part in y for w in _NAME_SPLIT.split(part.lower()) if w}
+    name_x, name_y = (_NAME_SPLIT.split(p[-1].lower()) for p in (pa, pb))
+    if name_x[-1] != name_y[-1] or len(name_x) < 2 or len(name_y) < 2:
+        return False  # one extension, and a name before it
+    kept_x = [w for w in name_x[:-1] if w not in words_x]
+    kept_y = [w for w in name_y[:-1] if w not in words_y]
+    return bool(kept_x) and kept_x == kept_y and len(kept_x) < len(name_x) - 1 and len(kept_y) < len(name_y) - 1
+
+
+def _template_of(a: CopyInfo, b: CopyInfo) -> bool:
+    """Whether one of two files is a template (``CopyInfo.template``) and the other the file written from it, by
+    their names (``preference.template_pair``): not two variants of one name, whatever folders they sit in."""
+    if a.template == b.template:
+        return False
+    template, output = (a, b) if a.template else (b, a)
+    return template_pair(template.url, output.url)
+
+
 def translation_name(url: str) -> str:
     """The page a translation and its original share (``translated`` compares the pages of one place under one
     such name): ``page_name``, except for a generic name (``README``, ``index``, ``Introduction``) at most one
@@ -718,6 +868,7 @@ class Signer:
         source_copy = listing is not None or is_source_copy(url, title, kind, text, copy_of)
         if source_copy:
             text = _DIRECTIVE_OR_RULE.sub("", _ROLE.sub(r"\1", _RST_COMMENT.sub("", text)))
+        text = own_number(url, text)
         licence = _has_licence(text)
         content = None
         if licence and _licence_share(text) >= LICENCE_DOMINATED:
@@ -764,6 +915,8 @@ class Signer:
             includes=only_included(original),
             foreign=url in self.counts.foreign,  # read once, in pass 1 (``LineCounts.add``)
             moved_to=_stub_links(original) if hashes.size < STUB_SHINGLES else (),
+            exported_from=exported_from(kind, original) if cells is None else "",
+            template=is_template(original),
         )
 
 
@@ -785,6 +938,67 @@ def notebook_text(text: str) -> str | None:
         source = cell.get("source", "") if isinstance(cell, dict) else ""
         parts.append("".join(source) if isinstance(source, list) else str(source))
     return "\n\n".join(parts)
+
+
+_NOTEBOOK_OUTPUT = re.compile(r"([\w.-]+?)_files/\1_\d+_\d+\.(?:png|jpe?g|svg|gif)\b", re.IGNORECASE)
+
+
+def exported_from(kind: str, text: str) -> str:
+    """The notebook a written page (Markdown, reStructuredText, text) was exported from, by the names an exporter
+    gives the notebook's output images (``fitting_files/fitting_4_0.png``:
+    ``<notebook>_files/<notebook>_<cell>_<output>``, nbconvert's convention); "" when it shows none.
+    ``preference`` keeps the notebook: the page is a machine-made form of it, outputs pasted in."""
+    if kind not in _AUTHORED:
+        return ""
+    found = _NOTEBOOK_OUTPUT.search(text)
+    return found.group(1) if found else ""
+
+
+_TEMPLATE_STATEMENT = re.compile(r"\{%-?\s*(?:for|if|set|macro|block|include|extends|raw)\b[^%\n]*%\}")
+_TEMPLATE_VALUE = re.compile(r"\{\{-?\s*[A-Za-z_][\w.]*(?:\s*\|[^{}\n]*)?\s*-?\}\}")
+TEMPLATE_TAGS = 3  # a template writes at least this many tags, one of them a statement (a loop, a condition)
+
+
+def is_template(text: str) -> bool:
+    """Whether a file is a template engine's input (Jinja's, Django's, Mako's syntax): a statement tag (``{% for
+    op in ops %}``, ``{% if %}``) and ``TEMPLATE_TAGS`` tags in all (``{{ op.name }}``). A generator writes
+    the file of its name from it (``preference.template_pair``): the output is the document a reader reads, the
+    template holds its frame and none of what the loops write. A C++ brace initialiser (``{{0, 1}}``) is no tag."""
+    head = text[:100_000]
+    statements = len(_TEMPLATE_STATEMENT.findall(head))
+    return statements >= 1 and statements + len(_TEMPLATE_VALUE.findall(head)) >= TEMPLATE_TAGS
+
+
+_SERIES_STEM = re.compile(r"^(.*?[A-Za-z])([-_]?)(\d+)$")  # blk_var6, a00031, ch01: a name that ends in a number
+_SERIES_WORD = re.compile(r"[A-Za-z]+[-_]?$")  # the name's last word before its number, with its separator
+
+
+def _series_name(url: str) -> tuple[str, str, str, int] | None:
+    """(folder, the name without its closing number, extension, the number) of a file whose name ends in a number
+    that marks no version (``La_rot_blk_var6.c``, ``a00031.html``; not ``notes-v2.md``): one of a series."""
+    folder, _, name = url_path(url).rpartition("/")
+    stem, dot, ext = name.rpartition(".")
+    if not dot:
+        stem, ext = name, ""
+    found = _SERIES_STEM.match(stem)
+    if found is None or _MARKED_VERSION.search(stem):
+        return None
+    return folder, found.group(1) + found.group(2), ext.lower(), int(found.group(3))
+
+
+def own_number(url: str, text: str) -> str:
+    """The text with its own name's closing number set aside where it writes it after the name's last word
+    (``La_rot_bls_var6`` → ``La_rot_bls_var#`` in ``La_rot_blk_var6.c``): a file copied to
+    make the next of a series and renamed, its routines with it, is the same text as the first
+    (``renumbered``). Only the number of the file's own name, after that name's last word, changes."""
+    series = _series_name(url)
+    if series is None:
+        return text
+    word = _SERIES_WORD.search(series[1])
+    if word is None:
+        return text
+    pattern = re.compile(rf"(?<![A-Za-z]){re.escape(word.group(0))}0*{series[3]}(?!\d)", re.IGNORECASE)
+    return pattern.sub(f"{word.group(0)}#", text)
 
 
 def neutral_markup(text: str, source_copy: bool) -> str:
@@ -895,6 +1109,8 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
     contained = contained_in(infos)
     translations = translated(infos)
     states = revised(infos)
+    forms = generated_forms(infos)
+    series = renumbered(infos, text_lsh)
     moves = moved(infos, states)
     for one, pairs in built_sources(infos).items():
         states.setdefault(one, []).extend(pairs)
@@ -927,6 +1143,8 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 if other_id == info.id or foreign_policy(info.id, other_id):
                     continue
                 other = by_id[other_id]
+                if series_pair(info.url, other.url) or folder_variants(info.url, other.url):
+                    continue  # a series' pages are copies only when renumbered (``renumbered``), variants never
                 theirs = other.text if signal == "text" else other.code
                 if theirs is None:
                     continue
@@ -943,7 +1161,13 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                     better
                     and signal == "text"
                     and jaccard < sibling_cut(info.url, other.url)
-                    and ((not _earlier_form(because) and siblings(info.url, other.url)) or cousins(info.url, other.url))
+                    and (
+                        (
+                            not _earlier_form(because)
+                            and (siblings(info.url, other.url) or renamed_code(info.url, other.url))
+                        )
+                        or (cousins(info.url, other.url) and not _template_of(info, other))
+                    )
                 ):
                     # two pages of one template: one folder, two names; or one name in two sibling folders, where
                     # the folders, not a date or a copyright year, say which variant each is
@@ -962,14 +1186,16 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
             # date or rendered page): a page that quotes a whole example file, or a README that includes its
             # getting-started page, does not make them copies
             other = by_id[other_id]
-            if foreign_policy(info.id, other_id):
+            if foreign_policy(info.id, other_id) or series_pair(info.url, other.url):
+                continue
+            if folder_variants(info.url, other.url):
                 continue
             if share > best.score and info.text is not None and other.text is not None and not stubs(info, other):
                 better, because = preference(other, info)
                 grown = (
                     because["rule"] in GROWN_RULES
                     and (_earlier_form(because) or not siblings(info.url, other.url))
-                    and not cousins(info.url, other.url)
+                    and not (cousins(info.url, other.url) and not _template_of(info, other))
                     and not _quoted_source(info, other, because)
                 ) or (
                     because["rule"] == "complete"
@@ -1004,6 +1230,19 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 better, because = preference(by_id[other_id], info)
                 if better:
                     best = Copy(round(score, 4), other_id, jaccard, "moved", because)
+        for other_id, share, jaccard in forms.get(info.id, ()):
+            # a file and its preprocessed or expanded form, as their names say (``preference.generated_form``): one
+            # text, the form holding its source's lines expanded; a copy from REVISION_CONTAINMENT either way
+            score = max(share, HIGH_REDUNDANCY)
+            if share >= REVISION_CONTAINMENT and score > best.score:
+                better, because = preference(by_id[other_id], info)
+                if better:
+                    best = Copy(round(score, 4), other_id, jaccard, "generated", because)
+        if info.id in series:
+            # one of a numbered series that is the first's text renamed (``renumbered``): the first is kept
+            other_id, share, jaccard = series[info.id]
+            if share > best.score:
+                best = Copy(round(share, 4), other_id, jaccard, "renumbered", {"rule": "series"})
         if best.score < HIGH_REDUNDANCY and info.text is not None:
             # one path of one repository at two commits, however rewritten: the older state of one file, which
             # the newer replaces (``one_document``); counted at the cut, and only where nothing else holds it
@@ -1019,16 +1258,16 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 better, because = preference(by_id[other_id], info)
                 if better:
                     best = Copy(round(share, 4), other_id, 0.0, "translation", because)
-        page = by_url.get(info.copy_of or "")
+        page = by_url.get(info.copy_of or rendered_page(info.url) or "")
         page_text = by_id[page].text if page is not None and page != info.id else None
-        if page is not None and page_text is not None:
+        if page is not None and page != info.id and (page_text is not None or info.text is None):
             # the crawler read this from Sphinx's _sources/ and named its rendered page: a candidate however
             # little the page's navigation leaves of the Jaccard. A source with no text or less than a stub's
             # of its own once its markup, directives and comments go (an include directive alone; a title and
             # an autodoc, include or doxygen directive; a toctree) holds nothing its page does not show: the
             # page renders it, and pulls in what its directives name
             jaccard, score = 0.0, 1.0
-            if info.text is not None:
+            if info.text is not None and page_text is not None:
                 jaccard = info.text.minhash.jaccard(page_text.minhash)
                 score = redundancy.containment(jaccard, info.text.size, page_text.size)
                 if info.text.size < STUB_SHINGLES:
@@ -1157,7 +1396,8 @@ def _quoted_source(small: CopyInfo, large: CopyInfo, because: dict) -> bool:
 
 
 _CODE_FILE = re.compile(
-    r"\.(?:cu|cuh|c|cc|cpp|cxx|h|hh|hpp|hxx|hip|cl|py|ipynb|f|f90|jl|rs|go|java|scala|js|ts)$", re.IGNORECASE
+    r"\.(?:cu|cuh|c|cc|cpp|cxx|h|hh|hpp|hxx|hip|cl|py|ipynb|f|f90|jl|rs|go|java|scala|js|ts|s|asm|sass|ptx)$",
+    re.IGNORECASE,
 )
 
 
@@ -1211,6 +1451,23 @@ def cousins(a: str, b: str) -> bool:
         return False
     step_x, step_y = _SERIES_STEP.match(x[0]), _SERIES_STEP.match(y[0])
     return not (step_x and step_y and step_x.group(1).lower() == step_y.group(1).lower())
+
+
+def renamed_code(a: str, b: str) -> bool:
+    """Whether two URLs are two source files of one place under two names in two folders (``bench/timing.cu``
+    beside ``gemm/gemm.cu``, ``examples/benchmark.py`` beside ``kernels/gemm.py``): two programs that share
+    their scaffolding (includes, a launch and timing harness, the build notes in a header comment), held to
+    ``SIBLING_CODE_JACCARD`` as two files of one folder are. A copy of a source file keeps its name (a mirror, a
+    revision: ``cousins`` are held the same way) or sits beside the file it was renamed from (``siblings``)."""
+    folder_a, _, name_a = url_path(a).rpartition("/")
+    folder_b, _, name_b = url_path(b).rpartition("/")
+    return (
+        folder_a != folder_b
+        and name_a != name_b
+        and bool(_CODE_FILE.search(name_a) and _CODE_FILE.search(name_b))
+        and neighbourhood(a) == neighbourhood(b)
+        and revision_of(a) == revision_of(b)
+    )
 
 
 def siblings(a: str, b: str) -> bool:

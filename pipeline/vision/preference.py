@@ -7,6 +7,10 @@ at a score or rank; the first rule that tells the two apart decides:
 
     0. the current revision of a repository over a past one (``_current``: a branch over a pinned commit, else
        the commit most of the repository's pages were read at): a page's state first, its form within a state;
+       then the original over a machine-made form of it: a notebook over the written page an exporter made of it
+       (its outputs named as ``<notebook>_files/`` images: ``_notebook_export``), a file over its preprocessed or
+       expanded form beside it (``gemm_pre_64.sass`` of ``gemm64.sass``: ``generated_form``); and the file a
+       generator wrote from a template (``{% for %}``, ``{{ x }}``) over the template (``template_pair``);
     1. a rendered page over its source copy (named by the crawler, a Sphinx ``_sources/*.rst.txt`` /
        ``.md.txt`` URL, a title made of markup, reStructuredText markup in a text file), and an HTML page over
        a Markdown or plain-text file of the same name (``switch/readme.html`` beside ``switch/readme.md``:
@@ -70,11 +74,14 @@ class CopyInfo:
     includes: tuple[str, ...] = ()  # the one file it only includes, as written (copies.only_included)
     foreign: bool = False  # its text is in another language than English, no path marking it (copies.foreign_text)
     moved_to: tuple[str, ...] = ()  # a short page's relative links, where a "moved" stub says it went (copies.moved)
+    exported_from: str = ""  # the notebook whose outputs a written page shows as an exporter names them (copies)
+    template: bool = False  # it holds a template engine's tags ({{ x }}, {% for %}): a generator's input (copies)
 
 
 RULE_WEIGHT = {
     "rendered": 32,
     "original": 24,
+    "generated": 24,
     "version": 16,
     "date": 8,
     "current": 6,
@@ -89,8 +96,8 @@ CURRENT_RATIO = 2  # ... and this many times the pages of the other
 
 def preference(a: CopyInfo, b: CopyInfo) -> tuple[bool, dict]:
     """Whether ``a`` is the better copy to keep of the two (see the module docstring), and why: ``{"rule":
-    rendered | original | version | date | complete | html | id, ...}`` with the figures the rule compared,
-    ``a``'s first."""
+    current | generated | rendered | original | version | date | precision | complete | html | id, ...}`` with
+    the figures the rule compared, ``a``'s first."""
     current = _current(a, b)  # two states of one repository: which state comes first, its form within one
     if current:
         return current > 0, {
@@ -98,6 +105,15 @@ def preference(a: CopyInfo, b: CopyInfo) -> tuple[bool, dict]:
             "revisions": [_short(a.url), _short(b.url)],
             "pages": [a.revision_pages, b.revision_pages],
         }
+    exported = _notebook_export(a, b) - _notebook_export(b, a)
+    if exported:  # a notebook beside the page an exporter wrote from it (its outputs as <stem>_files/ images)
+        return exported < 0, {"rule": "generated", "from": "notebook export"}
+    generated = generated_form(a.url, b.url)
+    if generated:  # a file beside its preprocessed or expanded form (``gemm_pre_64.sass`` of ``gemm64.sass``)
+        return generated > 0, {"rule": "generated", "from": "generated form"}
+    if a.template != b.template and template_pair(a.url if a.template else b.url, b.url if a.template else a.url):
+        # a template (``{{ op.name }}``, ``{% for %}``) and the file a generator wrote from it under its name
+        return b.template, {"rule": "rendered", "from": "template"}
     if a.source_copy != b.source_copy:
         return b.source_copy, {"rule": "rendered"}
     if (a.kind == "html") != (b.kind == "html") and {a.kind, b.kind} <= _RENDERED_FROM and _same_name(a, b):
@@ -111,7 +127,7 @@ def preference(a: CopyInfo, b: CopyInfo) -> tuple[bool, dict]:
     if (
         _packaged_changelog(a) != _packaged_changelog(b)
         and "html" in (a.kind, b.kind)
-        and _deb_place(a.url) == _deb_place(b.url)
+        and deb_place(a.url) == deb_place(b.url)
     ):  # Debian's plain-text changelog beside the package's HTML page of the same changes: the page kept
         return _packaged_changelog(b) and a.kind == "html", {"rule": "rendered", "from": "packaged changelog"}
     for field in ("url", "title"):
@@ -167,6 +183,64 @@ _MAN_PAGE = re.compile(r"/man[1-9][a-z]*/[^/]+\.[1-9][a-z]*(?:\.gz)?$")  # …/m
 _STEM = re.compile(r"([^/]+?)(?:\.(?:html?|md|markdown|rst|txt))+$", re.IGNORECASE)
 
 
+def _file_name(url: str) -> str:
+    """The last segment of a URL's path, lower case."""
+    return url_path(url).rstrip("/").rsplit("/", 1)[-1].lower()
+
+
+_TEMPLATE_SUFFIX = re.compile(r"\.(?:j2|jinja2?|tmpl|template|mako|in)$", re.IGNORECASE)
+
+
+def template_pair(template: str, output: str) -> bool:
+    """Whether a template's URL and another file's are a template and the file written from it by their names:
+    one file name (``templates/ops.h`` and ``include/ops.h``), or the template's is the other's and a
+    template suffix (``ops.h.j2``, ``config.h.in``). Its tags (``CopyInfo.template``) say it is one."""
+    name_t, name_o = _file_name(template), _file_name(output)
+    return name_t == name_o or _TEMPLATE_SUFFIX.sub("", name_t) == name_o
+
+
+def _notebook_export(page: CopyInfo, notebook: CopyInfo) -> int:
+    """1 when ``page`` is a written page (Markdown, reStructuredText, text: not HTML) that an exporter wrote from
+    the notebook ``notebook``: it shows that notebook's outputs as an exporter names their images
+    (``fitting_files/fitting_4_0.png`` for ``fitting.ipynb``: ``CopyInfo.exported_from``), and the notebook bears that
+    name. The notebook is the document, the written page a machine-made form of it, outputs pasted in (a
+    notebook paired with a plain-text twin that holds no outputs, as jupytext keeps one, says nothing here)."""
+    name = _file_name(notebook.url)
+    return int(
+        bool(page.exported_from)
+        and page.kind in _RENDERED_FROM - {"html"}
+        and name.endswith(".ipynb")
+        and name[: -len(".ipynb")] == page.exported_from.lower()
+    )
+
+
+STAGE_WORD = re.compile(r"pre|preproc|preprocessed|expanded|generated", re.IGNORECASE)
+"""A word of a build stage in a file name: the preprocessed or expanded form of a file (``generated_form``)."""
+_NAME_PARTS = re.compile(r"[-_.]")
+
+
+def generated_form(a: str, b: str) -> int:
+    """-1 when ``a`` is a generated form of ``b`` by their names, +1 the other way, 0 neither: one folder, one
+    extension, and one name is the other's with a word of a build stage among its parts (``gemm_pre_64.sass``
+    beside ``gemm64.sass``, ``kernel.expanded.cu`` beside ``kernel.cu``: ``pre``, ``preproc``,
+    ``preprocessed``, ``expanded``, ``generated``). A preprocessor or a macro expander writes the file again with
+    its blocks expanded: the file as its author wrote it is the document, the expansion a machine's copy."""
+    folder_a, _, name_a = url_path(a).rpartition("/")
+    folder_b, _, name_b = url_path(b).rpartition("/")
+    if folder_a != folder_b or name_a == name_b:
+        return 0
+    (stem_a, dot_a, ext_a), (stem_b, dot_b, ext_b) = name_a.rpartition("."), name_b.rpartition(".")
+    if not (dot_a and dot_b) or ext_a.lower() != ext_b.lower():
+        return 0
+    parts_a, parts_b = _NAME_PARTS.split(stem_a.lower()), _NAME_PARTS.split(stem_b.lower())
+    plain_a = [p for p in parts_a if not STAGE_WORD.fullmatch(p)]
+    plain_b = [p for p in parts_b if not STAGE_WORD.fullmatch(p)]
+    if "".join(plain_a) != "".join(plain_b) or not "".join(plain_a):
+        return 0
+    marked_a, marked_b = len(plain_a) < len(parts_a), len(plain_b) < len(parts_b)
+    return -1 if marked_a and not marked_b else 1 if marked_b and not marked_a else 0
+
+
 def rendered_twins(page: CopyInfo, source: CopyInfo) -> bool:
     """Whether ``page`` is the HTML page rendered from ``source``, a Markdown or plain-text file of the same name
     in the same folder (``examples/index.html`` beside ``examples/index.txt``)."""
@@ -180,7 +254,9 @@ def rendered_twins(page: CopyInfo, source: CopyInfo) -> bool:
 
 
 _PACKAGED_CHANGELOG = re.compile(r"^file:///usr/share/doc/([^/]+)/(?:[^/]+/)*changelog(?:\.gz)?$", re.IGNORECASE)
-_DEB_PLACE = re.compile(r"^file:///usr/share/doc/([^/]+)/")
+DEB_DOC = re.compile(r"^file://(/usr/share/doc/[^/]+|/usr/share/man)/")
+"""A Debian documentation package's folder (``/usr/share/doc/<package>``) or the man pages' (``/usr/share/man``)
+that a ``file://`` URL lies in: the one reading of a package's place, ``copies.neighbourhood``'s too."""
 
 
 def _packaged_changelog(info: CopyInfo) -> bool:
@@ -193,9 +269,10 @@ def _packaged_changelog(info: CopyInfo) -> bool:
     return info.kind != "html" and bool(_PACKAGED_CHANGELOG.match(url_path(info.url)))
 
 
-def _deb_place(url: str) -> str:
-    """The Debian package folder a ``file://`` URL lies in, "" for any other URL."""
-    found = _DEB_PLACE.match(url)
+def deb_place(url: str) -> str:
+    """The Debian folder a ``file://`` URL lies in (``DEB_DOC``: ``/usr/share/doc/<package>``, ``/usr/share/man``),
+    "" for any other URL."""
+    found = DEB_DOC.match(url)
     return found.group(1) if found else ""
 
 
