@@ -857,6 +857,7 @@ def test_the_value_targets_keep_tiers_in_order_and_technical_c_near_the_non_tech
     a, b, c = (value_target(label("technical", tier)) for tier in "ABC")
     assert a > b > c > 0.0
     assert b - c > c  # C sits nearer the off-topic and administrative pages than B does
+    assert a - b == pytest.approx(b - c)  # since phase 19 the tiers are evenly spaced (B 0.55 before: A-B 0.45)
     assert value_target(label("off", "C")) == value_target(label("admin", "C")) == 0.0
     assert target(label("technical", "B")) == pytest.approx(0.67)  # the words-value model keeps its own targets
 
@@ -1702,9 +1703,26 @@ def test_low_relevance_is_counted_once_by_the_gate_not_by_the_value_model_too():
     assert "relevance" not in model.value["features"] and "relevance" not in training.VALUE_EXTRA
     figures = {name: mean for name, mean in zip(model.value["features"], model.value["mean"], strict=False)}
     # a manual of a neighbouring field and a GPU guide, alike but for their relevance: one model value; the scorer's
-    # gate (x min(1, relevance / medium)^2) is the only place the relevance lowers it
+    # gate (x min(1, relevance / medium)^1.5, scorer.relevance_gate) is the only place the relevance lowers it
     near, far = model.value_of({**figures, "relevance": 0.9}), model.value_of({**figures, "relevance": 0.1})
     assert near[0] == far[0] and near[1]["raw"] == far[1]["raw"]
+
+
+def test_a_page_under_the_medium_cut_keeps_a_share_of_its_value_that_falls_with_its_relevance():
+    import numpy as np
+
+    from pipeline.vision import scorer
+
+    medium = 0.2
+    # at or above the cut a page keeps all of its value; no cut, no gate
+    assert scorer.relevance_gate(0.2, medium) == 1.0 and scorer.relevance_gate(0.9, medium) == 1.0
+    assert scorer.relevance_gate(0.05, 0.0) == 1.0
+    # halfway to the cut: 35% of its value (0.5 ** 1.5), not a quarter (squared, before phase 19) nor half
+    assert scorer.relevance_gate(0.1, medium) == pytest.approx(0.3536, abs=1e-3)
+    # the share falls with the relevance, to nothing at none; the training tool reads the same gate over arrays
+    shares = scorer.relevance_gate(np.array([0.0, 0.05, 0.1, 0.15, 0.3]), np.full(5, medium))
+    assert shares[0] == 0.0 and np.all(np.diff(shares) > 0) and shares[-1] == 1.0
+    assert shares[1] == pytest.approx(float(scorer.relevance_gate(0.05, medium)))
 
 
 def test_the_words_value_is_read_both_alone_and_against_its_source(tmp_path, monkeypatch):

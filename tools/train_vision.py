@@ -50,7 +50,7 @@ from pipeline.profile import DEFAULT_PROFILE, load_profile
 from pipeline.resources import data_dir
 from pipeline.vision import training
 from pipeline.vision.labelled import TYPES, labels_dir, load_documents, load_labels
-from pipeline.vision.scorer import ADMIN_GATE
+from pipeline.vision.scorer import ADMIN_GATE, relevance_gate
 from pipeline.vision.splits import TRAINING_SPLITS, load_splits, select
 from pipeline.vision.value_model import ADMIN_TYPES, decide_type, model_path
 
@@ -174,9 +174,10 @@ def lofo(samples, settings, profile, alpha, blend, dump: Path | None = None, bat
     for i in np.argsort(-relevance):
         if samples[i].label.relevance == "off" and relevance[i] >= medium[i]:
             print(f"  off-topic at medium or above: {relevance[i]:.3f} (cut {medium[i]:.3f}) {samples[i].label.key}")
-    # the value as the scorer gives it: x the relevance gate below the medium cut, x the administrative-type gate
+    # the value as the scorer gives it: x the relevance gate below the medium cut (scorer.relevance_gate), x the
+    # administrative-type gate
     admin = gate_types[:, [TYPES.index(t) for t in ADMIN_TYPES if t in TYPES]].sum(axis=1)
-    gated = value * np.minimum(1.0, relevance / medium) ** 2 * (1 - ADMIN_GATE * admin)
+    gated = value * relevance_gate(relevance, medium) * (1 - ADMIN_GATE * admin)
     for name in ("toc", "readme", "guide", "tutorial", "api_reference", "link_list"):
         idx = [i for i, s in enumerate(samples) if s.label.type == name]
         if idx:
