@@ -48,6 +48,9 @@ class Profile:
     general: frozenset[str] = frozenset()  # terms that confirm the topic but do not make it
     general_needs: float = 0.0  # the evidence of the other terms at which they count fully
     domains: dict[str, str] = field(default_factory=dict)  # term -> its domain ([terms.DOMAIN]); empty: one
+    # term -> the beginnings of the words that count for it ([forms]): a one-word term whose stem is also an
+    # everyday word's ("lowering" and "lower", "porting" and "port") counts only the words written so
+    forms: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def describe(self) -> str:
         return self.name
@@ -73,7 +76,33 @@ def load_profile(path: str | Path) -> Profile:
     domains = {k.strip().lower(): d for k, d in domains.items() if k.strip()}
     general, needs = _general(path, raw.get("general", {}), terms)
     senses = _senses(path, raw.get("senses", {}), terms)
-    return Profile(str(name), text.strip(), terms, senses, general, needs, domains)
+    forms = _forms(path, raw.get("forms", {}), terms)
+    return Profile(str(name), text.strip(), terms, senses, general, needs, domains, forms)
+
+
+def _forms(path: Path, raw: object, terms: dict[str, float]) -> dict[str, tuple[str, ...]]:
+    """[forms]: term = ["beginning", ...], for one-word terms of the profile: the written words that count for it."""
+    where = f"profile file {path}, [forms]"
+    if not isinstance(raw, dict):
+        raise DataError(f"{where} must map one-word terms to lists of word beginnings")
+    forms = {}
+    for term, beginnings in raw.items():
+        term = term.strip().lower()
+        if term not in terms:
+            raise DataError(f"{where}: '{term}' is not one of the profile's [terms]")
+        if len(raw_tokens(term)) != 1:
+            raise DataError(f"{where}: '{term}' is not one word")
+        if (
+            not isinstance(beginnings, list)
+            or not beginnings
+            or not all(
+                isinstance(b, str) and len(raw_tokens(b)) == 1 and raw_tokens(b)[0] == b.strip().lower()
+                for b in beginnings
+            )
+        ):
+            raise DataError(f"{where}: '{term}' must list the beginnings of its words, each one lower-case word")
+        forms[term] = tuple(dict.fromkeys(b.strip().lower() for b in beginnings))
+    return forms
 
 
 def _terms(path: Path, raw: object) -> tuple[dict, dict[str, str]]:

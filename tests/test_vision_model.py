@@ -2155,6 +2155,60 @@ def test_a_term_whose_stem_is_an_everyday_word_is_read_in_its_sense():
     assert topic.learned_weight(shading) < 0.5 < topic.learned_weight(memory) == 1.0  # 1.0 both before
 
 
+def test_a_term_counts_only_its_written_forms_where_its_stem_is_an_everyday_word(tmp_path):
+    # phase 19 (rel20): "lowering", "porting" and "transformer" stem to "lower", "port" and "transform"; the
+    # profile's [forms] count only the words written as the term begins, so a page of ports, lower bounds and
+    # transformations holds none of them, and the field's own use counts as before
+    assert PROFILE.forms["porting"] == ("porting", "ported")
+    everyday = _evidence(
+        "Open the serial port and the network ports; lower the timeout to the lower bound, then transform the "
+        "records: each transformation is applied to the port's lower half."
+    )
+    field = _evidence(
+        "Porting the attention kernel to the new GPU: the compiler's lowering of the transformer layer to PTX, "
+        "ported from the old code."
+    )
+    for term in ("porting", "lowering", "transformer"):
+        assert not any(m["term"] == term for m in everyday.matched)
+    assert {"porting", "lowering", "transformer"} <= {m["term"] for m in field.matched}
+    counts = {m["term"]: m["count"] for m in field.matched}
+    assert counts["porting"] == 2 and counts["lowering"] == 1  # "Porting" and "ported"; "lowering"
+    # without [forms] the stems alone match: the everyday page's words count for the three terms
+    stems_only = topic.TopicMatcher(dataclasses.replace(PROFILE, forms={}))
+    reading, _ = Reader(stems_only, load_taxonomy()).read(
+        (1, "https://example.org/x.md", "", "markdown", "Open the port, lower the bound, transform it.", [], [], {})
+    )
+    assert {"porting", "lowering", "transformer"} <= {m["term"] for m in reading.evidence.matched}
+    # [forms] loads for one-word terms of the profile; another word, or a phrase, is a one-line error
+    path = tmp_path / "p.toml"
+    path.write_text("text = 'x'\n[terms]\nporting = 1\n[forms]\nporting = ['porting', 'Ported']\n", encoding="utf-8")
+    assert load_profile(path).forms == {"porting": ("porting", "ported")}
+    for bad, message in (("lowering = ['lowering']", "not one of"), ("porting = []", "beginnings")):
+        path.write_text(f"text = 'x'\n[terms]\nporting = 1\n[forms]\n{bad}\n", encoding="utf-8")
+        with pytest.raises(DataError, match=message):
+            load_profile(path)
+    path.write_text("text = 'x'\n[terms]\n'cuda graph' = 1\n[forms]\n'cuda graph' = ['cuda']\n", encoding="utf-8")
+    with pytest.raises(DataError, match="one word"):
+        load_profile(path)
+
+
+def test_a_platform_or_gpu_generation_named_confirms_but_does_not_make_the_topic():
+    # phase 19 (rel20): a requirement line names the platform and the GPU generation as a kernel page does; like
+    # "CUDA" and "GPU" they are [general] terms: alone they make no evidence, beside the field's words they count
+    requirement = _evidence("The sample needs ROCm 6 on CDNA 3, or a Volta, Ampere, Hopper or Blackwell card.")
+    assert requirement.score == 0.0
+    assert {"rocm", "volta", "ampere", "hopper", "blackwell", "cdna"} <= PROFILE.general
+    with_field = _evidence(
+        "On Hopper, the kernel stages tiles in shared memory with TMA and issues WGMMA from one warp group; on "
+        "CDNA 3 under ROCm, MFMA instructions with the tile in the LDS."
+    )
+    without = _evidence(
+        "The kernel stages tiles in shared memory with TMA and issues WGMMA from one warp group; the MFMA "
+        "instructions with the tile in the LDS."
+    )
+    assert with_field.score > without.score > 0.3
+
+
 def test_simd_code_and_a_lock_free_ring_read_as_the_field():
     # phase 17: code written with SIMD intrinsics' vector types, non-temporal stores, and a lock-free ring read in
     # the field's words; their plain-words twins do not

@@ -50,7 +50,16 @@ def _learn(words: Iterable[str]) -> None:
 
 def tokens(text: str) -> list[str]:
     """The stemmed tokens of ``text``, in order."""
-    raw = _TOKEN.findall(text.lower())
+    return stems(written(text))
+
+
+def written(text: str) -> list[str]:
+    """The words of ``text`` as written (lower case, unstemmed), in order: ``tokens`` before stemming."""
+    return _TOKEN.findall(text.lower())
+
+
+def stems(raw: Sequence[str]) -> list[str]:
+    """The stems of words as ``written`` gives them (``tokens(text) == stems(written(text))``)."""
     _learn(set(raw).difference(_stem_of))
     return list(map(_stem_of.__getitem__, raw))
 

@@ -99,7 +99,8 @@ class Reader:
         metadata = _loads(metadata, dict)
         title = title or ""
         text = text or ""
-        toks = analysis.tokens(f"{title}\n{text}")
+        written = analysis.written(f"{title}\n{text}")
+        toks = analysis.stems(written)
         found = self.counter.count(toks)
         head_found = self.head_counter.count(analysis.tokens("\n".join([title, *map(str, headings[:80])])))
         concepts: dict[str, dict[str, int]] = {}
@@ -113,7 +114,7 @@ class Reader:
             title=title or url,
             kind=kind,
             words=len(toks),
-            evidence=self.matcher.evidence(found, len(toks)),
+            evidence=self.matcher.evidence(self.matcher.as_written(found, written), len(toks)),
             concepts=concepts,
             structure=structure,
             newest_date=newest_date(structure.newest_date, metadata),

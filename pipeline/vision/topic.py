@@ -1,6 +1,7 @@
 """Relevance to a topic profile, on stems and word pairs, with the senses of ambiguous terms told apart.
 
-For a document with ``words`` tokens in which profile term t (weight w_t) occurs c_t times:
+For a document with ``words`` tokens in which profile term t (weight w_t) occurs c_t times (on stems; a term the
+profile lists in [forms]: the words written as one of its forms begin, ``TopicMatcher.as_written``):
 
     sat(c)     = c / (c + k),  k = 1.2 × (0.7 + 0.3 × words / 1000)       # BM25's saturation, fixed length
     sense_t    = (1 + with_t) / (1.5 + with_t + against_t)   for a term with [senses.t], else 1
@@ -32,6 +33,7 @@ writes them into the model file, and docs/perf.md).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..choices import Level
@@ -86,6 +88,26 @@ class TopicMatcher:
         for t, d in self.domain_of.items():
             positive[d] = positive.get(d, 0.0) + max(0.0, self.terms[t])
         self.domain_scale = {d: min(p, DOMAIN_SCALE) for d, p in positive.items() if p > 0}
+        self.forms = {t: f for t, f in profile.forms.items() if t in self.terms}
+
+    def as_written(self, found: dict[str, int], written: Sequence[str]) -> dict[str, int]:
+        """``found`` with each [forms] term counted on the words written as it is (phase 19, rel20).
+
+        The phrase pass matches stems, and some of the field's words share theirs with an everyday word of another
+        sense: "lowering" (a compiler lowering an IR) is "lower", "porting" (code to a new machine) is "port" (a
+        network or a serial port), "transformer" (the model) is "transform" (a transformation). Such a term counts
+        only the words that begin as one of its forms do ("lowering", "porting", "ported", "transformer")."""
+        if not self.forms or not any(t in found for t in self.forms):
+            return found
+        found = dict(found)
+        for term, beginnings in self.forms.items():
+            if term in found:
+                count = sum(1 for word in written if word.startswith(beginnings))
+                if count:
+                    found[term] = count
+                else:
+                    del found[term]
+        return found
 
     def phrases(self) -> list[str]:
         """Everything the phrase pass must count for this profile."""
