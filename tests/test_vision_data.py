@@ -95,6 +95,7 @@ HELD_OUT = {
     "test12": (20, {"debian": (30, 10, 150), "github": (120, 30, 60)}, 65, 40),  # phase 16, after test11 was scored
     "test13": (20, {"debian": (50, 15, 95), "github": (145, 80, 55)}, 50, 10),  # phase 17, after test12 was scored
     "test14": (20, {"debian": (45, 20, 105), "github": (135, 50, 60)}, 60, 25),  # phase 18, after test13 was scored
+    "test15": (20, {"debian": (85, 20, 145), "github": (175, 45, 80)}, 80, 45),  # phase 19, after test14 was scored
 }
 
 
