@@ -92,6 +92,7 @@ import itertools
 import json
 import re
 from collections import Counter
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 from urllib.parse import urljoin
@@ -427,17 +428,22 @@ def version_key(url: str) -> str | None:
     return "/".join([*folders, parts[-1]]) if "@" in folders else None
 
 
+def _named_groups(infos: list[CopyInfo], key_of: Callable[[str], Hashable | None]) -> list[list[CopyInfo]]:
+    """The documents with a text, grouped by the key their URL names (``key_of``; None: in no group), in order."""
+    groups: dict[Hashable, list[CopyInfo]] = {}
+    for info in infos:
+        key = key_of(info.url) if info.text is not None else None
+        if key is not None:
+            groups.setdefault(key, []).append(info)
+    return list(groups.values())
+
+
 def revised(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, float]]]:
     """id → [(id of the same file at another revision or version (``version_key``), containment, Jaccard)]: a
     candidate by its name, as a translation is, however much the file was reworked between the two states (the
     LSH and the sample find only pairs that kept most of their text)."""
-    groups: dict[str, list[CopyInfo]] = {}
-    for info in infos:
-        key = version_key(info.url) if info.text is not None else None
-        if key is not None:
-            groups.setdefault(key, []).append(info)
     found: dict[int, list[tuple[int, float, float]]] = {}
-    for members in groups.values():
+    for members in _named_groups(infos, version_key):
         for a, b in itertools.combinations(members, 2):
             package_a, package_b = _DEB_DOC.match(a.url), _DEB_DOC.match(b.url)
             if a.url == b.url or (package_a and package_b and package_a.group(1) == package_b.group(1)):
@@ -621,13 +627,8 @@ def generated_forms(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, f
     form expands its source's blocks (a macro written out per register, a loop unrolled), so the source lies in
     the form more than the form in the source: the pair is one text from ``REVISION_CONTAINMENT`` either way.
     Files are grouped by their folder, extension and name without its build-stage words: linear in the corpus."""
-    groups: dict[tuple[str, str, str], list[CopyInfo]] = {}
-    for info in infos:
-        key = stage_key(info.url) if info.text is not None else None
-        if key is not None:
-            groups.setdefault(key, []).append(info)
     found: dict[int, list[tuple[int, float, float]]] = {}
-    for members in groups.values():
+    for members in _named_groups(infos, stage_key):
         for a, b in itertools.combinations(members, 2):
             if not generated_form(a.url, b.url):
                 continue
