@@ -346,7 +346,6 @@ class LineCounts:
         return fine - self._count(self.named, self._keyed(hashes, name), NAMED_BITS)
 
 
-_DEB_DOC = DEB_DOC  # a Debian package's folder, read as ``preference`` reads it (``preference.deb_place``)
 _SITE = re.compile(r"^[a-z][\w+.-]*://([^/]*)/([^/?#]+)/([^/?#]+)/", re.IGNORECASE)
 
 
@@ -412,7 +411,7 @@ def version_key(url: str) -> str | None:
     ``docs/latest/x.html``, ``docs/stable/x.html``: a dotted or ``v`` version, a commit, a branch; a bare number
     is no version, ``lecture/2/`` is a chapter). The file name itself is never changed: two files of one folder
     numbered in a series are two pages."""
-    found = _DEB_DOC.match(url)
+    found = DEB_DOC.match(url)
     if found:
         numbers = set(_DIGITS.findall(found.group(1).rsplit("/", 1)[-1]))
         if not numbers:
@@ -445,7 +444,7 @@ def revised(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, float]]]:
     found: dict[int, list[tuple[int, float, float]]] = {}
     for members in _named_groups(infos, version_key):
         for a, b in itertools.combinations(members, 2):
-            package_a, package_b = _DEB_DOC.match(a.url), _DEB_DOC.match(b.url)
+            package_a, package_b = DEB_DOC.match(a.url), DEB_DOC.match(b.url)
             if a.url == b.url or (package_a and package_b and package_a.group(1) == package_b.group(1)):
                 continue  # one package's two folders that repeat its numbers (x3/, x4/ of python3-mpi4py) are two pages
             _both_ways(found, a, b)
@@ -751,7 +750,7 @@ def translation_folder(url: str) -> str:
 def _below_place(url: str) -> list[str]:
     """The path segments of a URL below its place (``neighbourhood``): a Debian package's folder, a repository
     (and, on a raw file host, its revision)."""
-    found = _DEB_DOC.match(url)
+    found = DEB_DOC.match(url)
     if found:
         return [p for p in found.string[found.end() :].split("/") if p]
     parts = _path_parts(url)
@@ -1379,7 +1378,7 @@ def _joined(part: CopyInfo, whole: CopyInfo) -> bool:
 def _site(url: str) -> str:
     """The place a manual's forms share: a Debian package or a repository (``neighbourhood``), else the host (a
     documentation site builds ``html/`` and ``singlehtml/`` side by side, two of ``neighbourhood``'s sections)."""
-    if _DEB_DOC.match(url) or revision_of(url) is not None:
+    if DEB_DOC.match(url) or revision_of(url) is not None:
         return neighbourhood(url)
     parts = _path_parts(url)
     return parts[0].lower() if parts else ""
