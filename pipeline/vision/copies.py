@@ -112,7 +112,6 @@ from .preference import (
     PAST_MARK,
     RELEASE_FOLDER,
     RULE_WEIGHT,
-    STAGE_WORD,
     CopyInfo,
     deb_place,
     generated_form,
@@ -123,6 +122,7 @@ from .preference import (
     preference,
     rendered_twins,
     revision_of,
+    stage_stem,
     template_pair,
     translation_language,
     url_path,
@@ -616,7 +616,7 @@ def stage_key(url: str) -> tuple[str, str, str] | None:
     stem, dot, ext = name.rpartition(".")
     if not dot:
         return None
-    plain = "".join(p for p in _STAGE_PARTS.split(stem.lower()) if not STAGE_WORD.fullmatch(p))
+    plain, _ = stage_stem(stem)
     return (folder, ext.lower(), plain) if plain else None
 
 
@@ -684,7 +684,6 @@ def renumbered(infos: list[CopyInfo], lsh: MinHashLSH) -> dict[int, tuple[int, f
 
 
 _NAME_SPLIT = re.compile(r"[-_.]+")
-_STAGE_PARTS = re.compile(r"[-_.]")
 
 
 def folder_variants(a: str, b: str) -> bool:

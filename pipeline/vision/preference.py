@@ -219,6 +219,15 @@ STAGE_WORD = re.compile(r"pre|preproc|preprocessed|expanded|generated", re.IGNOR
 _NAME_PARTS = re.compile(r"[-_.]")
 
 
+def stage_stem(stem: str) -> tuple[str, bool]:
+    """(the name's stem without its build-stage words, lower-cased, its parts joined; whether it held such a
+    word) of a file name's stem: ``gemm_pre_64`` → ``("gemm64", True)``, ``gemm64`` → ``("gemm64", False)``. The
+    one reading of a name's build stage, ``generated_form``'s and ``copies.stage_key``'s."""
+    parts = _NAME_PARTS.split(stem.lower())
+    plain = [p for p in parts if not STAGE_WORD.fullmatch(p)]
+    return "".join(plain), len(plain) < len(parts)
+
+
 def generated_form(a: str, b: str) -> int:
     """-1 when ``a`` is a generated form of ``b`` by their names, +1 the other way, 0 neither: one folder, one
     extension, and one name is the other's with a word of a build stage among its parts (``gemm_pre_64.sass``
@@ -232,12 +241,9 @@ def generated_form(a: str, b: str) -> int:
     (stem_a, dot_a, ext_a), (stem_b, dot_b, ext_b) = name_a.rpartition("."), name_b.rpartition(".")
     if not (dot_a and dot_b) or ext_a.lower() != ext_b.lower():
         return 0
-    parts_a, parts_b = _NAME_PARTS.split(stem_a.lower()), _NAME_PARTS.split(stem_b.lower())
-    plain_a = [p for p in parts_a if not STAGE_WORD.fullmatch(p)]
-    plain_b = [p for p in parts_b if not STAGE_WORD.fullmatch(p)]
-    if "".join(plain_a) != "".join(plain_b) or not "".join(plain_a):
+    (plain_a, marked_a), (plain_b, marked_b) = stage_stem(stem_a), stage_stem(stem_b)
+    if plain_a != plain_b or not plain_a:
         return 0
-    marked_a, marked_b = len(plain_a) < len(parts_a), len(plain_b) < len(parts_b)
     return -1 if marked_a and not marked_b else 1 if marked_b and not marked_a else 0
 
 
