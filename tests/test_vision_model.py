@@ -680,7 +680,9 @@ def test_pages_of_one_template_make_no_copies_but_the_revisions_of_one_page_stay
     assert all(found[n].duplicate_of in (10, 11, 12) and found[n].score > 0.9 for n in (10, 11))
     assert found[12].duplicate_of is None  # the most complete revision is kept
     blind = measured(named=False)  # without page names, the three revisions' shared lines read as a template
-    assert blind[10].duplicate_of is None  # the oldest, whole inside both others, is lost
+    # the oldest, whole inside both others, keeps no text of its own but the template's: signed with those lines
+    # (``CopyInfo.templated``), it meets its own later states all the same
+    assert blind[10].duplicate_of in (11, 12)
     assert {copies.page_name(urls[n]) for n in (10, 11, 12)} == {"guide"}
     assert (
         copies.page_name(urls[0]) == "s0/readme" and copies.page_name(f"{repo}/abc1234/README.md") == "samples/readme"
@@ -1403,6 +1405,54 @@ def test_stubs_repeat_only_their_own_page():
     assert all(c.duplicate_of is None for c in copies.measure([ours, theirs]).values())
 
 
+def test_a_templates_output_under_a_few_names_is_one_page_but_example_readmes_of_one_template_are_not():
+    """Five option pages of one folder written from one template, the program's name and one word changed in
+    each: their own texts are a stub once the template's lines go, so each is signed with them and they are
+    copies. Two READMEs in two example folders of one template are no copies though they share as much, nor is a
+    page whose own text is long enough to compare."""
+    options = "\n".join(
+        f"-{c}, --option-{c}=<value>    sets the {c} parameter of the measurement loop ({c} by default)"
+        for c in "abcdefghijklmnopqrstu"
+    )
+
+    def page(name: str, verb: str) -> str:
+        return (
+            f"{name} - a {verb} bandwidth test\n\nThis program measures the bandwidth of {verb} transfers.\n\n{options}"
+        )
+
+    pages = {
+        n: (f"file:///usr/share/man/man1/tool_{v}_bw.1", page(f"tool_{v}_bw", v))
+        for n, v in enumerate(("write", "read", "send", "fetch", "swap"), 1)
+    }
+    base = "https://raw.githubusercontent.com/org/kit/abc1234/examples"
+    readme = "\n".join(
+        f"Step {i}: build the example with the kit's CMake preset and run it on device {i}." for i in range(20)
+    )
+    pages[6] = (f"{base}/sum/README.md", f"The sum example adds two arrays.\n\n{readme}")
+    pages[7] = (f"{base}/scan/README.md", f"The scan example scans an array.\n\n{readme}")
+    pages[8] = (f"{base}/sort/README.md", f"The sort example sorts an array.\n\n{readme}")
+    counts = copies.LineCounts()
+    for url, text in pages.values():
+        counts.add(copies_line_hashes(text), url)
+    infos = [_info(n, url, text, kind="text", counts=counts) for n, (url, text) in pages.items()]
+    assert all(i.templated for i in infos)
+    found = copies.measure(infos)
+    assert found[1].duplicate_of is None and all(found[n].duplicate_of in range(1, 6) for n in range(2, 6))
+    assert all(found[n].duplicate_of is None for n in (6, 7, 8))  # cousins: each example's README
+    # with a description of its own, a page is compared by it: pages per function, no copies
+    long = {
+        n: (url, text.replace("transfers.", "transfers. " + " ".join(f"{url[-8:]} word{i}" for i in range(60))))
+        for n, (url, text) in pages.items()
+        if n < 6
+    }
+    counts = copies.LineCounts()
+    for url, text in long.values():
+        counts.add(copies_line_hashes(text), url)
+    infos = [_info(n, url, text, kind="text", counts=counts) for n, (url, text) in long.items()]
+    assert not any(i.templated for i in infos)
+    assert all(c.duplicate_of is None for c in copies.measure(infos).values())
+
+
 def test_a_generators_fixed_pages_and_a_debian_changelog_are_each_places_own():
     legend = "\n\n".join(
         f"Box {i}: a node drawn with a {i}-pixel border stands for a class whose members are shown in part, and an "
@@ -1412,15 +1462,26 @@ def test_a_generators_fixed_pages_and_a_debian_changelog_are_each_places_own():
     ours = _info(1, "file:///usr/share/doc/alpha-doc/html/graph_legend.html", legend)
     theirs = _info(2, "file:///usr/share/doc/beta-doc/html/graph_legend.html", legend)
     assert all(c.duplicate_of is None for c in copies.measure([ours, theirs]).values())
-    # one package's changelog installed by two binary packages of one source: each package's record
-    uploads = "\n\n".join(
-        f"alpha ({i}.0-1) unstable; urgency=medium. New upstream release {i}; rebuild the documentation with the "
-        f"newer generator and drop patch {i}, applied upstream. -- A Maintainer, release {i}"
-        for i in range(12)
-    )
-    lib = _info(3, "file:///usr/share/doc/libalpha-doc/changelog.Debian", uploads, kind="text")
-    tool = _info(4, "file:///usr/share/doc/alpha-tools-doc/changelog.Debian", uploads, kind="text")
-    assert all(c.duplicate_of is None for c in copies.measure([lib, tool]).values())
+
+    # two versions of a package record two histories (the older's uploads inside the newer's): two documents
+    def uploads(versions: range, package: str) -> str:
+        return (
+            "\n\n".join(
+                f"alpha ({i}.0-1) unstable; urgency=medium. New upstream release {i}; rebuild the documentation with the "
+                f"newer generator and drop patch {i}, applied upstream. -- A Maintainer, release {i}"
+                for i in versions
+            )
+            + f"\n\nTo read the complete changelog use apt changelog {package}."
+        )
+
+    older = _info(3, "file:///usr/share/doc/alpha-14-doc/changelog.Debian", uploads(range(12), "a14"), kind="text")
+    newer = _info(4, "file:///usr/share/doc/alpha-19-doc/changelog.Debian", uploads(range(20), "a19"), kind="text")
+    assert all(c.duplicate_of is None for c in copies.measure([older, newer]).values())
+    # one source's record, installed by each of its binary packages (all but the line naming the package): one
+    lib = _info(7, "file:///usr/share/doc/libalpha1/changelog.Debian", uploads(range(20), "libalpha1"), kind="text")
+    found = copies.measure([newer, lib])
+    assert found[7].duplicate_of == 4 and found[4].duplicate_of is None
+    assert copies.measure([older, lib])[3].duplicate_of is None  # the older version's record is still its own
     # the same texts as two packages' ordinary pages are one page read twice
     pages = [
         _info(5, ours.url.replace("graph_legend", "legend"), legend),
@@ -1801,7 +1862,8 @@ def test_one_document_typeset_for_several_paper_sizes_is_one_page():
 
     def measured(names: list[str]) -> dict:
         texts = {
-            f"{folder}/refcard-{name}.pdf": f"Reference card, {name} edition, set in columns\n{card}" for name in names
+            f"{folder}/refcard-{name}.pdf": f"Reference card, {name} edition, set in columns\n{card.format(name=name)}"
+            for name in names
         }
         counts = copies.LineCounts()
         for url, text in texts.items():
@@ -1814,8 +1876,15 @@ def test_one_document_typeset_for_several_paper_sizes_is_one_page():
     found = measured(["a4", "letter", "legal"])
     assert [n for n, c in found.items() if c.duplicate_of is None] == [1]  # the one kept (a chain leads to it)
     assert all(c.duplicate_of in (1, 2) and c.score >= copies.HIGH_REDUNDANCY for n, c in found.items() if n != 1)
-    # three cards of one folder under three names share their lines as a template: what is left is each one's own
+    # three cards of one folder under three names, each with commands of its own, share their lines as a
+    # template: what is left is each one's own
+    card += "\n" + "\n".join(
+        f"Own command {i}: " + " ".join(f"{{name}}word{i}{k}" for k in range(12)) for i in range(4)
+    )
     assert all(c.duplicate_of is None for c in measured(["solver", "mesher", "plotter"]).values())
+    # the same card under three names, nothing its own but its name: one template's output read three times
+    card = card.rsplit("\nOwn command 0", 1)[0]
+    assert sum(c.duplicate_of is None for c in measured(["solver", "mesher", "plotter"]).values()) == 1
 
 
 def test_a_licence_named_by_its_id_is_each_projects_own():

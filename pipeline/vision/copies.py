@@ -16,7 +16,10 @@ Two passes over the texts, both streaming:
    where they hold ``TEMPLATE_SHARE`` of the words. What is left is the page's own text: two pages of one
    template are copies only when their own texts are; the revisions of one page share lines only with each other
    and stay copies, as do one routine's pages in two precisions (``LineCounts.page``: ``sgssv`` beside ``dgssv``). A page with less
-   than ``OWN_MIN_TOKENS`` words of its own is a copy of many and keeps its full text. What is left becomes
+   than ``OWN_MIN_TOKENS`` words of its own is a copy of many and keeps its full text; a page left with a stub of
+   its own (under ``STUB_SHINGLES``) that its template's lines outweigh ``FRAMED_RATIO`` to one is that template's
+   output under another name (option pages of one program, a word and the name changed) and is signed with the
+   template's lines (``CopyInfo.templated``), meeting only the pages of its folder and its own forms. What is left becomes
    4-word shingles and a MinHash (``pipeline.redundancy``). Code blocks, filtered the same way (a licence
    header in a code fence is no shared code), get a second MinHash of their own: a translation of a tutorial
    shares its code, not its words. Two refinements:
@@ -150,7 +153,10 @@ REVISION_CONTAINMENT = 0.4  # one file at two revisions or versions (``version_k
 _RELEASE_RECORD = re.compile(  # a file that records one moment (a release's notes, an upload's news), not a text
     r"/(?:change[-_]?log|changes|news|history|release[-_]?notes|releases?)(?:[-_.][\w-]+)*$", re.IGNORECASE
 )
+_UPLOAD_RECORD = re.compile(r"/changelog\.debian(?:\.gz)?$", re.IGNORECASE)  # Debian's record of a package's uploads
+UPLOAD_RECORD_JACCARD = 0.9  # two packages' upload records are one record from this Jaccard on (all but a line)
 STUB_SHINGLES = 36  # a text with fewer shingles of its own (a redirect, a title and a link) repeats only itself
+FRAMED_RATIO = 2  # a stub of a page that its template's lines outweigh this many times is signed with them
 HIGH_REDUNDANCY = redundancy.HIGH_REDUNDANCY
 SKETCH_ROWS, SKETCH_BITS = 3, 22
 NEAR_BITS = 24  # the fine line count: 3 rows of 2^24 uint16 counters (96 MB); see LineCounts
@@ -815,7 +821,9 @@ class Signer:
         self.threshold = BOILERPLATE_DOCS if documents >= 2 * BOILERPLATE_DOCS else documents + 1
         self.near_threshold = NEIGHBOUR_DOCS if documents >= 2 * BOILERPLATE_DOCS else 0
 
-    def _content(self, text: str, licence: bool | None = None, name: str = "") -> tuple[str, bool]:
+    def _content(
+        self, text: str, licence: bool | None = None, name: str = "", keep_template: bool = False
+    ) -> tuple[str, bool]:
         """The text without its boilerplate lines (frequent in the corpus, a template, or licence wording);
         whether any went.
 
@@ -825,7 +833,7 @@ class Signer:
         line and stay copies, by construction). Template lines go only from a page made from a template (they
         hold ``TEMPLATE_SHARE`` of its words: a shared "Introduction" or "Options:" heading would only shift the
         shingles); what is left is the page's own text, and two pages built from one template are copies only
-        when their own texts are."""
+        when their own texts are. ``keep_template`` keeps the template's lines (a stub's frame: ``sign``)."""
         lines = text.split("\n")
         keys = line_keys(text)
         hashes = np.fromiter((hash(k) for k in keys), dtype=np.int64, count=len(keys)).view(np.uint64)
@@ -836,7 +844,7 @@ class Signer:
             drop &= siblings >= self.threshold - 1
         if _has_licence(text) if licence is None else licence:  # line by line only where licence wording is
             drop |= np.fromiter((_LICENCE_LINE.search(k) is not None for k in keys), dtype=bool, count=len(keys))
-        if siblings is not None:
+        if siblings is not None and not keep_template:
             template = long_enough & (siblings >= self.near_threshold - 1) & ~drop
             if template.any():
                 words = np.fromiter((len(k.split()) for k in keys), dtype=np.int64, count=len(keys))
@@ -869,7 +877,7 @@ class Signer:
             text = _DIRECTIVE_OR_RULE.sub("", _ROLE.sub(r"\1", _RST_COMMENT.sub("", text)))
         text = own_number(url, text)
         licence = _has_licence(text)
-        content = None
+        content, templated = None, False
         if licence and _licence_share(text) >= LICENCE_DOMINATED:
             all_toks = analysis.tokens(text)
             toks = analysis.tokens("\n".join(line for line in text.split("\n") if _HOLDER_LINE.search(line)))
@@ -881,6 +889,13 @@ class Signer:
             all_toks = analysis.tokens(neutral_markup(text, source_copy)) if changed else toks
             if len(toks) < OWN_MIN_TOKENS:  # next to nothing of its own: a copy of many, compared whole
                 toks = all_toks
+            elif changed and len(toks) < STUB_SHINGLES + redundancy.SHINGLE_WORDS - 1:
+                framed = analysis.tokens(
+                    neutral_markup(self._content(text, licence, self.counts.page(url), True)[0], source_copy)
+                )
+                if len(framed) > FRAMED_RATIO * len(toks):
+                    # its template's output, a name and a few words its own: compared with its template's lines
+                    toks, templated = framed, True
         dropped = 1 - len(toks) / len(all_toks) if all_toks else 0.0
         hashes = redundancy.shingle_hashes(toks)
         words = anchored = None
@@ -916,6 +931,7 @@ class Signer:
             moved_to=_stub_links(original) if hashes.size < STUB_SHINGLES else (),
             exported_from=exported_from(kind, original) if cells is None else "",
             template=is_template(original),
+            templated=templated,
         )
 
 
@@ -1118,11 +1134,19 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
     by_url = {info.url: info.id for info in infos}
     place = {info.id: neighbourhood(info.url) for info in infos}
     policy = {info.id for info in infos if _POLICY_FILE.search(info.url)}
+    uploads = {info.id for info in infos if _UPLOAD_RECORD.search(url_path(info.url))}
 
     def foreign_policy(a: int, b: int) -> bool:
         """A project's policy file (licence, contributing, conduct, security, notices, a Debian package's
         changelog) or a generator's fixed page (a graph legend, an index of pages) against another project's: the
-        same template text is each project's own terms or frame, not a page read twice."""
+        same template text is each project's own terms or frame, not a page read twice. Two Debian packages'
+        upload records (``changelog.Debian``) are one record only when their texts are one
+        (``UPLOAD_RECORD_JACCARD``): the binary packages built from one source each install that source's
+        record, all but the line that names the package; two versions of a package (``llvm-14``, ``llvm-19``)
+        record two histories, the older's uploads inside the newer's, and are two documents."""
+        if a in uploads and b in uploads:
+            one, other = by_id[a].text, by_id[b].text
+            return one is None or other is None or one.minhash.jaccard(other.minhash) < UPLOAD_RECORD_JACCARD
         return (a in policy or b in policy) and place[a] != place[b]
 
     def stubs(a: CopyInfo, b: CopyInfo) -> bool:
@@ -1146,6 +1170,8 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 other = by_id[other_id]
                 if series_pair(info.url, other.url) or folder_variants(info.url, other.url):
                     continue  # a series' pages are copies only when renumbered (``renumbered``), variants never
+                if (info.templated or other.templated) and not _template_siblings(info.url, other.url):
+                    continue  # a template's output, signed with the template's lines, meets its folder's pages only
                 theirs = other.text if signal == "text" else other.code
                 if theirs is None:
                     continue
@@ -1209,9 +1235,7 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
             # one file at two revisions or versions that still shares REVISION_CONTAINMENT of its text: the older
             # state of the document the newer one replaces, a copy however much was rewritten around what stayed
             # (counted at the cut when it keeps less than half); the newer state is the one to keep (preference)
-            if info.text is None:
-                continue
-            if share < REVISION_CONTAINMENT:
+            if info.text is None or share < REVISION_CONTAINMENT or foreign_policy(info.id, other_id):
                 continue
             score = max(share, HIGH_REDUNDANCY)
             if score > best.score or (
@@ -1469,6 +1493,13 @@ def renamed_code(a: str, b: str) -> bool:
         and neighbourhood(a) == neighbourhood(b)
         and revision_of(a) == revision_of(b)
     )
+
+
+def _template_siblings(a: str, b: str) -> bool:
+    """Whether a page signed with its template's lines (``CopyInfo.templated``) may meet the other: a page of its
+    folder under another name, or its own forms and revisions. Two READMEs of two example folders, or a module
+    index beside a page list, share a generator's frame and differ in what each lists: no copies."""
+    return siblings(a, b) or page_name(a) == page_name(b)
 
 
 def siblings(a: str, b: str) -> bool:

@@ -76,6 +76,7 @@ class CopyInfo:
     moved_to: tuple[str, ...] = ()  # a short page's relative links, where a "moved" stub says it went (copies.moved)
     exported_from: str = ""  # the notebook whose outputs a written page shows as an exporter names them (copies)
     template: bool = False  # it holds a template engine's tags ({{ x }}, {% for %}): a generator's input (copies)
+    templated: bool = False  # a template's output with little of its own, signed with the template's lines (copies)
 
 
 RULE_WEIGHT = {
