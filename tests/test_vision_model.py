@@ -1764,7 +1764,7 @@ def test_low_relevance_is_counted_once_by_the_gate_not_by_the_value_model_too():
     assert "relevance" not in model.value["features"] and "relevance" not in training.VALUE_EXTRA
     figures = {name: mean for name, mean in zip(model.value["features"], model.value["mean"], strict=False)}
     # a manual of a neighbouring field and a GPU guide, alike but for their relevance: one model value; the scorer's
-    # gate (x min(1, relevance / medium)^1.5, scorer.relevance_gate) is the only place the relevance lowers it
+    # gate (x min(1, relevance / medium)^1.25, scorer.relevance_gate) is the only place the relevance lowers it
     near, far = model.value_of({**figures, "relevance": 0.9}), model.value_of({**figures, "relevance": 0.1})
     assert near[0] == far[0] and near[1]["raw"] == far[1]["raw"]
 
@@ -1778,8 +1778,11 @@ def test_a_page_under_the_medium_cut_keeps_a_share_of_its_value_that_falls_with_
     # at or above the cut a page keeps all of its value; no cut, no gate
     assert scorer.relevance_gate(0.2, medium) == 1.0 and scorer.relevance_gate(0.9, medium) == 1.0
     assert scorer.relevance_gate(0.05, 0.0) == 1.0
-    # halfway to the cut: 35% of its value (0.5 ** 1.5), not a quarter (squared, before phase 19) nor half
-    assert scorer.relevance_gate(0.1, medium) == pytest.approx(0.3536, abs=1e-3)
+    # halfway to the cut: 42% of its value (0.5 ** 1.25), not 35% (0.5 ** 1.5, phase 19), a quarter (squared,
+    # before phase 19) nor half (the plain ratio)
+    assert scorer.relevance_gate(0.1, medium) == pytest.approx(0.4204, abs=1e-3)
+    # a quarter of the way: 18% of its value (0.25 ** 1.25), more than the 12.5% that phase 19's gate left it
+    assert scorer.relevance_gate(0.05, medium) == pytest.approx(0.1768, abs=1e-3)
     # the share falls with the relevance, to nothing at none; the training tool reads the same gate over arrays
     shares = scorer.relevance_gate(np.array([0.0, 0.05, 0.1, 0.15, 0.3]), np.full(5, medium))
     assert shares[0] == 0.0 and np.all(np.diff(shares) > 0) and shares[-1] == 1.0

@@ -225,10 +225,10 @@ def out_of_fold(samples: list[Sample], settings: dict) -> dict[str, np.ndarray]:
 
 
 # the relevance is no value input since phase 9: it enters the value once, through the scorer's relevance gate
-# (value x min(1, relevance / medium)^1.5, scorer.relevance_gate; squared before phase 19), as the issue asks ("low
-# relevance must not be counted twice"); as an input too, a technical manual of a neighbouring field (CPU profiling,
-# FFT planning) lost value twice. Each training split
-# left out in turn, with value alpha 300: Spearman as scored mean 0.641 -> 0.647, worst split (test5) 0.440 -> 0.449
+# (value x min(1, relevance / medium)^1.25, scorer.relevance_gate; 1.5 in phase 19, squared before), as the issue
+# asks ("low relevance must not be counted twice"); as an input too, a technical manual of a neighbouring field (CPU
+# profiling, FFT planning) lost value twice. Each training split left out in turn, with value alpha 300: Spearman as
+# scored mean 0.641 -> 0.647, worst split (test5) 0.440 -> 0.449
 # ``source_words_value`` since phase 13: the words value a second time, read against the page's source (it is not in
 # ``value_model.ABSOLUTE``), beside the absolute one: what a page's words say of its subject across sources, and
 # which pages of one source say more than their neighbours; the ridge weighs the two (with value alpha 500 for the
