@@ -249,3 +249,27 @@ def test_a_record_keeps_a_share_of_its_relevance_outside_its_source():
     # no records given, or none among the pages: the lift as before
     none, _ = neighbours.lift(relevance, ["a"] * 4, None, np.zeros(4, dtype=bool))
     assert none == pytest.approx(neighbours.lift(relevance, ["a"] * 4)[0])
+
+
+def test_the_scorer_reads_a_changelog_as_a_record_and_says_so(tmp_path):
+    # phase 20 (rel21): scored among its source's pages, a project's changelog keeps RECORD_SHARE of its own
+    # relevance, is not lifted by its on-topic neighbours, and the explanation says why
+    from pipeline.score import score_corpus
+    from pipeline.store import open_db
+    from shijie.explain import reasons
+    from tests.test_vision_model import _store
+
+    db = open_db(tmp_path / "shijie.db")
+    for n in range(4):
+        _store(db, f"https://github.com/home/kernels/blob/main/docs/{n}.md", GPU_MODULE + f"\nPage {n}.")
+    _store(db, "https://github.com/home/kernels/blob/main/CHANGELOG.md", "## 2.1\n\n" + GPU_MODULE)
+    scored = {s.url.rsplit("/", 1)[1]: s for s in score_corpus(db)}
+    rel = scored["CHANGELOG.md"].components["relevance"]
+    assert rel["record"] is True and rel["source_neighbours"] is None
+    assert scored["CHANGELOG.md"].relevance_score == pytest.approx(neighbours.RECORD_SHARE * rel["own_score"], abs=1e-4)
+    assert scored["0.md"].components["relevance"]["record"] is False
+    assert scored["0.md"].relevance_score > scored["CHANGELOG.md"].relevance_score
+    record = scored["CHANGELOG.md"]
+    shown = {"relevance_score": record.relevance_score, "components": record.components}
+    said = " ".join(line.text for line in reasons(shown, "en"))
+    assert "a project's record" in said and "25%" in said

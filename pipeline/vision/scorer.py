@@ -321,6 +321,7 @@ def score_rows(
             "own_score": round(float(own[i]), 4),
             "source_neighbours": None if np.isnan(beside[i]) else round(float(beside[i]), 4),
             "source_lift": round(float(lifted[i] - own[i]), 4),
+            "record": bool(records[i]),  # a changelog's or a licence's file: RECORD_SHARE of it, outside its source
             "learned_for": model.profile["name"],  # the one profile the learned topic model knows
             "learned_terms": doc.topic_terms,
             "matched_terms": r.evidence.matched,
