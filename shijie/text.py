@@ -243,6 +243,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "nine in ten of the other pages of its source read {m} or more: {d} towards that",
         "同一来源的其他页面九成在 {m} 以上：向其靠拢 {d}",
     ),
+    "why.record": (
+        "a project's record (a changelog's or a licence's file): {share} of it counts, apart from its source",
+        "项目记录（更新日志或许可证文件）：只计 {share}，不与来源的其他页面相比",
+    ),
     "why.terms": ("terms found", "找到的术语"),
     "why.term_sense": ("sense {f}", "词义 {f}"),
     "why.term_general": ("general term, counts {f}", "通用术语，计 {f}"),

@@ -2609,3 +2609,59 @@ def test_assembler_sources_and_two_programs_under_two_names_are_held_to_the_code
     assert all(x.duplicate_of is None for x in copies.measure([c, d]).values())
     assert not copies.renamed_code(f"{repo}/docs/bench.md", f"{repo}/gemm/gemm.md")  # pages, not code
     assert not copies.renamed_code(f"{repo}/a/gemm.cu", f"{repo}/b/gemm.cu")  # one name: cousins
+
+
+BINARY_ANALYSIS = (
+    "Symbolic execution of the x86 instructions: each register holds a symbolic expression, the taint analysis "
+    "marks the bytes the input reaches, and the SMT solver answers the path constraint. Concolic runs follow one "
+    "path at a time; the deobfuscation pass proves an opaque predicate constant and removes the dead branch. The "
+    "semantics of every instruction, the AVX and SSE ones too, are lifted to LLVM IR, and the LLVM IR recompiled."
+)
+RDMA_PAGE = (
+    "Post a send work request on the queue pair and poll the completion queue for its completion. RDMA writes "
+    "place data in the remote buffer without the remote CPU; over InfiniBand or RoCE the adapter moves the "
+    "bytes, and GPUDirect RDMA reads and writes device memory directly."
+)
+
+
+def _without(terms: set[str]):
+    profile = dataclasses.replace(PROFILE, terms={t: w for t, w in PROFILE.terms.items() if t not in terms})
+    reader = Reader(topic.TopicMatcher(profile), load_taxonomy())
+
+    def evidence(text: str):
+        return reader.read((1, "https://example.org/x.md", "", "markdown", text, [], [], {}))[0].evidence
+
+    return evidence
+
+
+def test_program_analysis_of_binaries_is_another_field_and_rdma_is_the_fields_interconnect():
+    # phase 20 (rel21): a binary-analysis page says "instruction", "register", "IR" and "LLVM" as a back end does;
+    # its own field's words (symbolic execution, taint analysis, SMT solver, concolic, deobfuscation, opaque
+    # predicates) count against it, as rendering's do
+    analysis_words = {
+        "symbolic execution",
+        "taint analysis",
+        "smt solver",
+        "concolic",
+        "deobfuscation",
+        "opaque predicate",
+    }
+    assert all(PROFILE.terms[t] < 0 for t in analysis_words)
+    with_them, without_them = _evidence(BINARY_ANALYSIS), _without(analysis_words)(BINARY_ANALYSIS)
+    assert without_them.score > 0.1 and with_them.score < 0.5 * without_them.score
+    back_end = "Instruction scheduling and register allocation in the back end, then lowering to PTX."
+    assert _evidence(back_end).score == pytest.approx(_without(analysis_words)(back_end).score)  # none of them here
+    # the interconnect of distributed training in its own words: a verbs page reads as parallel computing
+    rdma_words = {
+        "rdma",
+        "remote direct memory access",
+        "infiniband",
+        "roce",
+        "queue pair",
+        "completion queue",
+        "gpudirect",
+    }
+    assert all(PROFILE.domains[t] == "parallel_computing" and PROFILE.terms[t] > 0 for t in rdma_words)
+    rdma = _evidence(RDMA_PAGE)
+    assert rdma.score > 0.3 and rdma.domain == "parallel_computing"
+    assert _without(rdma_words)(RDMA_PAGE).score < 0.25 * rdma.score

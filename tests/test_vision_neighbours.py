@@ -208,3 +208,68 @@ def test_a_page_strong_in_the_fields_own_words_is_spared_the_draw_down():
     plain, _ = neighbours.lift(relevance, ["a"] * 6)
     assert moved[0] == pytest.approx(0.6) and moved[1] == pytest.approx(plain[1]) and plain[1] < 0.6
     assert moved[2:] == pytest.approx(plain[2:])  # a lift is never spared: only the draw-down
+
+
+@pytest.mark.parametrize(
+    ("url", "record"),
+    [
+        ("https://github.com/someone/gpu-lib/blob/main/CHANGELOG.md", True),
+        ("file:///usr/share/doc/libfoo-doc/changelog.Debian.gz", True),
+        ("https://example.org/project/NEWS", True),
+        ("https://example.org/project/release-notes.html", True),
+        ("https://github.com/someone/gpu-lib/blob/main/LICENSE", True),
+        ("file:///usr/share/doc/libfoo-doc/copyright", True),
+        ("https://github.com/someone/gpu-lib/blob/main/NOTICE.txt", True),
+        ("https://github.com/someone/gpu-lib/blob/main/docs/shared-memory.md", False),
+        ("https://github.com/someone/gpu-lib/blob/main/README.md", False),
+        ("file:///usr/share/man/man3/foo_launch.3.gz", False),
+        ("https://example.org/docs/newsletter-archive.html", False),  # "news" must end the word
+    ],
+)
+def test_a_record_is_named_as_a_changelog_or_a_licence(url, record):
+    assert neighbours.is_record(url) is record
+
+
+def test_a_record_keeps_a_share_of_its_relevance_outside_its_source():
+    # a GPU library's pages, on topic, and its changelog, which names every kernel it fixed
+    relevance = np.array([0.7, 0.7, 0.7, 0.7, 0.6])
+    sources = ["a"] * 5
+    records = np.array([False, False, False, False, True])
+    moved, floors = neighbours.lift(relevance, sources, None, records)
+    assert moved[4] == pytest.approx(neighbours.RECORD_SHARE * 0.6)  # not lifted by its on-topic neighbours
+    assert np.isnan(floors[4])
+    assert moved[:4] == pytest.approx(relevance[:4])  # its low score sets no floor for the others
+    plain, _ = neighbours.lift(relevance, sources)
+    assert plain[4] > 0.6
+    # a record's low relevance does not draw an on-topic neighbour down either
+    relevance = np.array([0.7, 0.3, 0.3, 0.3])
+    moved, _ = neighbours.lift(relevance, ["a"] * 4, None, np.array([False, True, True, True]))
+    assert moved[0] == pytest.approx(0.7)
+    assert neighbours.lift(relevance, ["a"] * 4)[0][0] < 0.7
+    # no records given, or none among the pages: the lift as before
+    none, _ = neighbours.lift(relevance, ["a"] * 4, None, np.zeros(4, dtype=bool))
+    assert none == pytest.approx(neighbours.lift(relevance, ["a"] * 4)[0])
+
+
+def test_the_scorer_reads_a_changelog_as_a_record_and_says_so(tmp_path):
+    # phase 20 (rel21): scored among its source's pages, a project's changelog keeps RECORD_SHARE of its own
+    # relevance, is not lifted by its on-topic neighbours, and the explanation says why
+    from pipeline.score import score_corpus
+    from pipeline.store import open_db
+    from shijie.explain import reasons
+    from tests.test_vision_model import _store
+
+    db = open_db(tmp_path / "shijie.db")
+    for n in range(4):
+        _store(db, f"https://github.com/home/kernels/blob/main/docs/{n}.md", GPU_MODULE + f"\nPage {n}.")
+    _store(db, "https://github.com/home/kernels/blob/main/CHANGELOG.md", "## 2.1\n\n" + GPU_MODULE)
+    scored = {s.url.rsplit("/", 1)[1]: s for s in score_corpus(db)}
+    rel = scored["CHANGELOG.md"].components["relevance"]
+    assert rel["record"] is True and rel["source_neighbours"] is None
+    assert scored["CHANGELOG.md"].relevance_score == pytest.approx(neighbours.RECORD_SHARE * rel["own_score"], abs=1e-4)
+    assert scored["0.md"].components["relevance"]["record"] is False
+    assert scored["0.md"].relevance_score > scored["CHANGELOG.md"].relevance_score
+    record = scored["CHANGELOG.md"]
+    shown = {"relevance_score": record.relevance_score, "components": record.components}
+    said = " ".join(line.text for line in reasons(shown, "en"))
+    assert "a project's record" in said and "25%" in said

@@ -16,7 +16,8 @@ hold the reasons for ``shijie show``; ``pipeline.score.score_corpus`` runs it ov
                           when the profile is the one the model was trained with
                           (an other --topic/--profile: the profile score alone), drawn half of the way down
                           towards the floor of its source's other pages or lifted 0.15 of the way up to it
-                          (neighbours.py: the level nine in ten of them reach), then 50/50 with the user's
+                          (neighbours.py: the level nine in ten of them reach; a project's record, a changelog's
+                          or a licence's file, keeps a quarter of it outside its source), then 50/50 with the user's
                           good/bad marks model when there are marks (arxiv-sanity: logistic regression over the
                           corpus TF-IDF)
              type       doc_type over the structure figures (an arXiv record or a paper-shaped PDF: paper)
@@ -305,7 +306,8 @@ def score_rows(
     )
     # each page lifted towards the relevance of its source's other pages (neighbours.py)
     spare = np.array([neighbours.spared(doc.reading.evidence.specific) for doc in docs])
-    lifted, beside = neighbours.lift(own, [neighbours.source_of(doc.reading.url) for doc in docs], spare)
+    records = np.array([neighbours.is_record(doc.reading.url) for doc in docs], dtype=bool)
+    lifted, beside = neighbours.lift(own, [neighbours.source_of(doc.reading.url) for doc in docs], spare, records)
     scores: list[float] = []
     all_figures: list[dict[str, float]] = []
     admin_of: list[float] = []
@@ -325,6 +327,7 @@ def score_rows(
             "own_score": round(float(own[i]), 4),
             "source_neighbours": None if np.isnan(beside[i]) else round(float(beside[i]), 4),
             "source_lift": round(float(lifted[i] - own[i]), 4),
+            "record": bool(records[i]),  # a changelog's or a licence's file: RECORD_SHARE of it, outside its source
             "learned_for": model.profile["name"],  # the one profile the learned topic model knows
             "learned_terms": doc.topic_terms,
             "matched_terms": r.evidence.matched,

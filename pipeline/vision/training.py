@@ -298,7 +298,8 @@ def lifted(relevance: np.ndarray, samples: list[Sample]) -> np.ndarray:
     the samples form the corpus, so their sources are their URLs' as a crawl of them all would store them."""
     sources = [neighbours.source_of(s.reading.url) for s in samples]
     spare = np.array([neighbours.spared(s.reading.evidence.specific) for s in samples])
-    return neighbours.lift(relevance, sources, spare)[0]
+    records = np.array([neighbours.is_record(s.reading.url) for s in samples], dtype=bool)
+    return neighbours.lift(relevance, sources, spare, records)[0]
 
 
 def family_weights(samples: list[Sample]) -> np.ndarray:
