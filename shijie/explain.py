@@ -146,10 +146,8 @@ def _relevance(shown: dict[str, Any], rel: dict[str, Any], lang: Lang | str) -> 
         parts.append(
             say("why.source", lang, m=f"{rel['source_neighbours']:.2f}", d=f"{rel.get('source_lift', 0.0):+.2f}")
         )
-    if rel.get("record"):  # a project's record (neighbours.is_record)
-        from pipeline.vision.neighbours import RECORD_SHARE
-
-        parts.append(say("why.record", lang, share=_pct(RECORD_SHARE)))
+    if rel.get("record") and rel.get("record_share") is not None:  # a project's record (neighbours.is_record)
+        parts.append(say("why.record", lang, share=_pct(rel["record_share"])))
     if rel.get("label_model") is not None:
         parts.append(say("why.marks", lang, p=f"{rel['label_model']:.2f}"))
     semicolon = say("punct.semicolon", lang)

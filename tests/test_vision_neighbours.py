@@ -265,7 +265,7 @@ def test_the_scorer_reads_a_changelog_as_a_record_and_says_so(tmp_path):
     _store(db, "https://github.com/home/kernels/blob/main/CHANGELOG.md", "## 2.1\n\n" + GPU_MODULE)
     scored = {s.url.rsplit("/", 1)[1]: s for s in score_corpus(db)}
     rel = scored["CHANGELOG.md"].components["relevance"]
-    assert rel["record"] is True and rel["source_neighbours"] is None
+    assert rel["record"] is True and rel["record_share"] == neighbours.RECORD_SHARE and rel["source_neighbours"] is None
     assert scored["CHANGELOG.md"].relevance_score == pytest.approx(neighbours.RECORD_SHARE * rel["own_score"], abs=1e-4)
     assert scored["0.md"].components["relevance"]["record"] is False
     assert scored["0.md"].relevance_score > scored["CHANGELOG.md"].relevance_score

@@ -328,6 +328,7 @@ def score_rows(
             "source_neighbours": None if np.isnan(beside[i]) else round(float(beside[i]), 4),
             "source_lift": round(float(lifted[i] - own[i]), 4),
             "record": bool(records[i]),  # a changelog's or a licence's file: RECORD_SHARE of it, outside its source
+            "record_share": neighbours.RECORD_SHARE if records[i] else None,
             "learned_for": model.profile["name"],  # the one profile the learned topic model knows
             "learned_terms": doc.topic_terms,
             "matched_terms": r.evidence.matched,
