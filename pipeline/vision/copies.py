@@ -884,14 +884,15 @@ class Signer:
             if len(toks) < HOLDER_MIN_TOKENS:  # a holder line or two tell no copy apart
                 toks = []
         else:
-            content, changed = self._content(text, licence, self.counts.page(url))
+            name = self.counts.page(url)
+            content, changed = self._content(text, licence, name)
             toks = analysis.tokens(neutral_markup(content, source_copy))
             all_toks = analysis.tokens(neutral_markup(text, source_copy)) if changed else toks
             if len(toks) < OWN_MIN_TOKENS:  # next to nothing of its own: a copy of many, compared whole
                 toks = all_toks
             elif changed and len(toks) < STUB_SHINGLES + redundancy.SHINGLE_WORDS - 1:
                 framed = analysis.tokens(
-                    neutral_markup(self._content(text, licence, self.counts.page(url), True)[0], source_copy)
+                    neutral_markup(self._content(text, licence, name, True)[0], source_copy)
                 )
                 if len(framed) > FRAMED_RATIO * len(toks):
                     # its template's output, a name and a few words its own: compared with its template's lines
