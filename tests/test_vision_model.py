@@ -1166,7 +1166,8 @@ def test_a_sphinx_source_stub_is_a_copy_of_the_page_it_renders_to():
     assert (
         copies._RST_COMMENT.sub("", rst) == "Text.\n\n.. note::\n   kept\n\n.. [1] a footnote\n\n.. |x| image:: a.png\n"
     )
-    # a long source of its own is compared by its text as before: the stub rule names no copy by itself
+    # a long source is its page's copy too, however little their texts meet (Sphinx renders the page from it;
+    # copy22): counted at the cut, not above it
     long_source = _info(
         3,
         "file:///usr/share/doc/demo-doc/html/_sources/other.rst.txt",
@@ -1175,7 +1176,8 @@ def test_a_sphinx_source_stub_is_a_copy_of_the_page_it_renders_to():
         copy_of="file:///usr/share/doc/demo-doc/html/other.html",
     )
     other = _info(4, "file:///usr/share/doc/demo-doc/html/other.html", "Other\n\n" + _paragraphs(30, "atomics"))
-    assert copies.measure([long_source, other])[3].duplicate_of is None
+    found = copies.measure([long_source, other])
+    assert found[3].duplicate_of == 4 and found[3].score == copies.HIGH_REDUNDANCY and found[4].duplicate_of is None
 
 
 _LISTED = [
@@ -2665,3 +2667,126 @@ def test_program_analysis_of_binaries_is_another_field_and_rdma_is_the_fields_in
     rdma = _evidence(RDMA_PAGE)
     assert rdma.score > 0.3 and rdma.domain == "parallel_computing"
     assert _without(rdma_words)(RDMA_PAGE).score < 0.25 * rdma.score
+
+
+def _definition(form: str, skip: int = 0) -> str:
+    """One made-up definition (our own names: gadget modes, flags and operations) written out as a generator
+    writes it for one language; ``skip`` leaves out every skip-th value (another revision of the definition)."""
+    groups = {"GadgetMode": ["Idle", "Warm", "Burst", "Drain"], "GadgetFlag": ["Pinned", "Shared", "Cached"]}
+    groups |= {f"GadgetOp{g}": [f"Step{k}" for k in range(20)] for g in range(7)}
+    out = ["// generated from the gadget grammar; edit the grammar, not this file"]
+    value = 0
+    for group, members in groups.items():
+        out.append({"h": "typedef enum {", "hpp": f"enum class {group} : unsigned {{"}.get(form, f'"{group}": {{'))
+        for member in members:
+            value += 7
+            if skip and value % skip == 0:
+                continue
+            shown = hex(value) if form == "h" and group == "GadgetFlag" else str(value)
+            line = {
+                "h": f"    Gadget{group[6:]}{member} = {shown},",
+                "hpp": f"    {member} = {shown},",
+                "py": f"        '{member}' : {shown},",
+                "json": f'        "{member}": {shown},',
+            }[form]
+            out.append(line)
+        out.append({"h": f"}} Gadget{group[6:]};", "hpp": "};"}.get(form, "    },"))
+    return "\n".join(out) + "\n"
+
+
+def test_one_definition_generated_for_several_languages_is_one_document_and_the_c_header_is_kept():
+    """A C header beside its C++, Python and JSON forms (one folder, other extensions): no shingle in common,
+    the same values in the same order with the same name words; the header is kept. A header beside its C source
+    (names, no values in order), two revisions of the definition in one language, and forms in two folders are
+    not such forms."""
+    base = "file:///usr/include/gadget/unified"
+    forms = [_info(k, f"{base}/gadget.{ext}", _definition(ext), kind="text") for k, ext in enumerate(FORMS, 1)]
+    assert all(len(f.values) >= copies.FORM_VALUES for f in forms)
+    found = copies.measure(forms)
+    assert found[1].duplicate_of is None  # the C header
+    assert all(found[k].duplicate_of == 1 and found[k].signal == "generated" for k in (2, 3))
+    assert found[4].duplicate_of in (1, 3)  # the JSON form writes the Python one's words: a copy of either
+    assert copies.measure(list(reversed(forms)))[1].duplicate_of is None  # whatever the order
+    # the header's implementation: the same names, calls and a few numbers, not the values listed in order
+    source = "\n".join(f"int gadget_step{k}(int mode) {{ return mode * {k % 3} + {k // 5}; }}" for k in range(150))
+    impl = _info(5, f"{base}/gadget.c", _definition("h").replace("= ", "= 1 + ") + source, kind="text")
+    assert copies.measure([forms[0], impl])[5].duplicate_of is None
+    # one language twice (a header of the next revision beside it) is for the revision rules, not this one
+    twin = _info(6, f"{base}/gadget_next.h", _definition("h", skip=3), kind="text")
+    assert 6 not in copies.language_forms([forms[0], twin])
+    # another folder: not the generator's one output
+    other = _info(7, "file:///usr/include/gadget/legacy/gadget.py", _definition("py"), kind="text")
+    assert 7 not in copies.language_forms([forms[0], other])
+    # a short definition (under FORM_VALUES values) is not read at all
+    short = _info(8, f"{base}/small.py", "MODES = {'Idle': 0, 'Warm': 1}\n", kind="text")
+    assert short.values is None
+
+
+FORMS = ("h", "hpp", "py", "json")
+
+
+def test_a_sphinx_source_is_its_own_pages_copy_however_little_their_shingles_meet():
+    """Sphinx renders each page from its source: an autosummary source (a title and the names of forty
+    functions) is its page's copy though the page shows each function's documentation; a byte-identical source
+    in another package's tree repeats its own package's page first."""
+    html = "file:///usr/share/doc/widgets-doc/html"
+    names = "\n".join(f"   widgets.fold_{k}" for k in range(40))
+    source_text = f"Reference\n=========\n\n.. autosummary::\n   :toctree: generated\n\n{names}\n"
+    page_text = "\n\n".join(
+        f"widgets.fold_{k}(values, axis) folds the values along the axis {_words(f'fold{k}', 60)}" for k in range(40)
+    )
+    source = _info(1, f"{html}/_sources/reference.rst.txt", source_text, kind="text")
+    page = _info(2, f"{html}/reference.html", page_text)
+    found = copies.measure([source, page])
+    assert found[1].duplicate_of == 2 and found[1].score >= copies.HIGH_REDUNDANCY and found[2].duplicate_of is None
+    # one history page shipped by two packages: each source names its own package's page
+    history = _words("history", 300)
+    other_html = "file:///usr/share/doc/gears-doc/html"
+    pages = [
+        _info(3, f"{html}/user/history.html", history),
+        _info(4, f"{html}/_sources/user/history.rst.txt", history, kind="text"),
+        _info(5, f"{other_html}/user/history.html", history + "\n\n" + _words("gears", 40)),
+        _info(6, f"{other_html}/_sources/user/history.rst.txt", history, kind="text"),
+    ]
+    found = copies.measure(pages)
+    assert found[4].duplicate_of == 3 and found[6].duplicate_of == 5
+
+
+def test_one_releases_notes_are_no_copy_of_the_history_that_gathers_them():
+    """A release's page (``releases/v1.2.0.html``) inside the place's release history (``release.html``, which
+    includes every release's notes): the record of one moment, a document of its own, whatever the dates say. A
+    page of another name inside a newer page is still found (``contained``)."""
+    html = "file:///usr/share/doc/widgets-doc/html"
+    notes = {k: _words(f"release{k}", 120) for k in range(6)}
+    history = _info(1, f"{html}/release.html", "\n\n".join(notes.values()), newest=2022.5)
+    one = _info(2, f"{html}/releases/v1.2.0.html", notes[2], newest=2016.8)
+    found = copies.measure([history, one])
+    assert found[2].duplicate_of is None and found[1].duplicate_of is None
+    assert copies.release_part(f"{html}/releases/v1.2.0.html", f"{html}/release.html")
+    assert copies.release_part(f"{html}/releases/2.3.html", f"{html}/changelog.html")
+    assert not copies.release_part(f"{html}/guide/install.html", f"{html}/release.html")  # no release's name
+    assert not copies.release_part(f"{html}/releases/v1.2.0.html", f"{html}/guide.html")  # no history
+    assert not copies.release_part(f"{html}/releases/v1.2.0.html", "file:///usr/share/doc/gears/html/release.html")
+
+
+def test_two_short_pointers_of_one_template_that_link_to_different_places_are_two_pages():
+    """Short pages written from one template ("this page has moved to …") that point to different places are two
+    pointers; the same pointer twice (one link target shared) is one page read twice."""
+    repo = "https://raw.githubusercontent.com/org/kernels/3f2c9b1"
+
+    def moved(title: str, target: str) -> str:
+        return (
+            f"# {title}\n\nThis guide now lives on the project's documentation site, where it is kept current "
+            f"with each release. Read it there under the [{title}](https://docs.example.org/{target}) page, "
+            f"and send corrections to the [documentation repository](https://example.org/docs/{target}.md).\n"
+        )
+
+    a = _info(1, f"{repo}/docs/TILING.md", moved("Tiling", "tiling"), kind="markdown")
+    b = _info(2, f"{repo}/docs/SCHEDULES.md", moved("Tiling", "schedules"), kind="markdown")
+    assert a.pointers and len(a.pointers) == 2 and a.text is not None
+    assert copies.STUB_SHINGLES <= a.text.size < copies.POINTER_SHINGLES  # no stub: the pointers rule decides
+    found = copies.measure([a, b])
+    assert found[1].duplicate_of is None and found[2].duplicate_of is None
+    same = _info(3, f"{repo}/guide/TILING.md", moved("Tiling", "tiling"), kind="markdown")
+    assert copies.measure([a, same])[3].duplicate_of == 1 or copies.measure([a, same])[1].duplicate_of == 3
+    assert copies.two_pointers(a, b) and not copies.two_pointers(a, same)

@@ -156,8 +156,13 @@ _RELEASE_RECORD = re.compile(  # a file that records one moment (a release's not
 _UPLOAD_RECORD = re.compile(r"/changelog\.debian(?:\.gz)?$", re.IGNORECASE)  # Debian's record of a package's uploads
 UPLOAD_RECORD_JACCARD = 0.9  # two packages' upload records are one record from this Jaccard on (all but a line)
 STUB_SHINGLES = 36  # a text with fewer shingles of its own (a redirect, a title and a link) repeats only itself
+POINTER_SHINGLES = 2 * STUB_SHINGLES  # a page this short whose links all differ from another's points elsewhere
 FRAMED_RATIO = 2  # a stub of a page that its template's lines outweigh this many times is signed with them
 HIGH_REDUNDANCY = redundancy.HIGH_REDUNDANCY
+FORM_VALUES = 100  # a definition written out for several languages lists at least this many values ...
+FORM_COUNT = 0.8  # ... two forms list this share of each other's count ...
+FORM_ORDER = 0.95  # ... this share of the shorter list in the same order ...
+FORM_NAMES = 0.8  # ... and this share of the smaller one's name words (``language_forms``)
 SKETCH_ROWS, SKETCH_BITS = 3, 22
 NEAR_BITS = 24  # the fine line count: 3 rows of 2^24 uint16 counters (96 MB); see LineCounts
 NAMED_BITS = 23  # the same page name's sketch: 3 rows of 2^23 uint16 counters (48 MB)
@@ -648,6 +653,75 @@ def generated_forms(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, f
     return found
 
 
+_VALUE = re.compile(r"(?<![\w.])(0[xX][0-9a-fA-F]+|\d+)(?![\w.])")  # a number alone: 12, 0x1F (not v1.2, x86)
+_NAME_WORD = re.compile(r"[A-Z]?[a-z]{2,}|[A-Z]{3,}(?![a-z])")  # the words of a name: SpvOpLoad → Spv, Op, Load
+_PAGE_FILE = re.compile(r"\.(?:html?|md|markdown|mdx|rst|txt|adoc|pdf|ipynb|gz|[1-9][a-z]*)$|/[^/.]+$", re.IGNORECASE)
+
+
+def _values(text: str) -> np.ndarray:
+    """The numbers a file writes, in its order, each as its value (``0x10`` and ``16`` alike), as int64."""
+    found = (int(x, 16) if x[1:2] in "xX" else int(x) for x in _VALUE.findall(text))
+    return np.fromiter((v & 0x3FFF_FFFF_FFFF_FFFF for v in found), dtype=np.int64)
+
+
+def language_forms(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:
+    """id → [(id, the share of values in order)] of one definition generated for several languages: files of one
+    folder under other extensions (a C header beside its C++, C#, Python, JSON forms) that list the same values
+    (``FORM_VALUES`` at least, ``FORM_COUNT`` of each other's count), ``FORM_ORDER`` of the shorter list in
+    the same order, with ``FORM_NAMES`` of the smaller one's name words (split at their capitals: ``SpvOpLoad``
+    and ``OpLoad`` name one thing). Their lines share no shingle (each language writes a value its own way), so
+    neither index meets them; the values and names in one order are the one text. A header and its source file
+    share names but not the values in order; two tables of one folder in one language are two tables."""
+    folders: dict[str, list[CopyInfo]] = {}
+    for info in infos:
+        if info.values is not None and info.names is not None:
+            folders.setdefault(url_path(info.url).rpartition("/")[0], []).append(info)
+    found: dict[int, list[tuple[int, float]]] = {}
+    for members in folders.values():
+        for a, b in itertools.combinations(members, 2):
+            assert a.values is not None and b.values is not None and a.names is not None and b.names is not None
+            if _extension(a.url) == _extension(b.url):
+                continue
+            if min(len(a.values), len(b.values)) < FORM_COUNT * max(len(a.values), len(b.values)):
+                continue
+            shared = len(np.intersect1d(a.names, b.names, assume_unique=True))
+            if shared < FORM_NAMES * min(len(a.names), len(b.names)):
+                continue
+            share = _in_order(a.values, b.values)
+            if share >= FORM_ORDER:
+                found.setdefault(a.id, []).append((b.id, round(share, 4)))
+                found.setdefault(b.id, []).append((a.id, round(share, 4)))
+    return found
+
+
+_PAGE_SUFFIX = re.compile(r"\.(?:html?|mdx?|rst|txt)(?:\.gz)?$", re.IGNORECASE)
+_RELEASE_NAME = re.compile(r"^v?\d+(?:\.\d+)+$", re.IGNORECASE)  # v1.2.0, 2.3: a page named by its release
+
+
+def release_part(part: str, whole: str) -> bool:
+    """Whether ``part`` is one release's notes (a page named by its version: ``releases/v1.2.0.html``) and
+    ``whole`` the history of one place that gathers every release's notes (``release.html``, a changelog): the
+    record of one moment is a document of its own, not an earlier form of the history that includes it, however
+    much of it the history repeats."""
+    name = _PAGE_SUFFIX.sub("", url_path(part).rpartition("/")[2])
+    return (
+        bool(_RELEASE_NAME.match(name))
+        and _RELEASE_RECORD.search(url_path(whole)) is not None
+        and neighbourhood(part) == neighbourhood(whole)
+    )
+
+
+def _extension(url: str) -> str:
+    name = url_path(url).rpartition("/")[2]
+    return name.rpartition(".")[2].lower() if "." in name else ""
+
+
+def form_rank(url: str) -> int:
+    """Which form of a definition written for several languages is kept (``language_forms``): the C header, the
+    form every other language binds to (0), before any other (1)."""
+    return 0 if _extension(url) == "h" else 1
+
+
 def series_pair(a: str, b: str) -> bool:
     """Whether two URLs are two files of one numbered series: one folder, one extension, one name but the number
     it closes with, a number no version mark names (``La_rot_blk_var2.c`` and ``…_var6.c``, ``a00031.html``
@@ -891,9 +965,7 @@ class Signer:
             if len(toks) < OWN_MIN_TOKENS:  # next to nothing of its own: a copy of many, compared whole
                 toks = all_toks
             elif changed and len(toks) < STUB_SHINGLES + redundancy.SHINGLE_WORDS - 1:
-                framed = analysis.tokens(
-                    neutral_markup(self._content(text, licence, name, True)[0], source_copy)
-                )
+                framed = analysis.tokens(neutral_markup(self._content(text, licence, name, True)[0], source_copy))
                 if len(framed) > FRAMED_RATIO * len(toks):
                     # its template's output, a name and a few words its own: compared with its template's lines
                     toks, templated = framed, True
@@ -912,6 +984,13 @@ class Signer:
         code = None
         if len(code_toks) >= CODE_MIN_TOKENS and code_share >= CODE_MIN_SHARE:
             code = redundancy.signature(code_toks)
+        values = names = None
+        if kind != "html" and not _PAGE_FILE.search(url_path(url)):
+            values = _values(original)
+            if len(values) >= FORM_VALUES:
+                names = np.unique(np.array([hash(w.lower()) for w in _NAME_WORD.findall(original)], dtype=np.int64))
+            else:
+                values = None
         return CopyInfo(
             doc_id,
             url,
@@ -930,9 +1009,12 @@ class Signer:
             includes=only_included(original),
             foreign=url in self.counts.foreign,  # read once, in pass 1 (``LineCounts.add``)
             moved_to=_stub_links(original) if hashes.size < STUB_SHINGLES else (),
+            pointers=_links(original) if hashes.size < POINTER_SHINGLES else (),
             exported_from=exported_from(kind, original) if cells is None else "",
             template=is_template(original),
             templated=templated,
+            values=values,
+            names=names,
         )
 
 
@@ -1059,6 +1141,18 @@ def foreign_text(url: str, kind: str, text: str) -> bool:
     return sum(w in _ENGLISH for w in words) < FOREIGN_ENGLISH * len(words)
 
 
+def _links(text: str) -> tuple[str, ...]:
+    """Every link target of a page, absolute or relative, in order (``two_pointers``)."""
+    return tuple(a or b for a, b in _LINK_TARGET.findall(text))
+
+
+def two_pointers(a: CopyInfo, b: CopyInfo) -> bool:
+    """Two short pages (``POINTER_SHINGLES``) that each link somewhere and share no link target: two pointers
+    written from one template ("this page has moved to …", "see … for …"), each to its own place, not one text
+    read twice; what they say is the template's, where they point is their own."""
+    return bool(a.pointers) and bool(b.pointers) and not set(a.pointers) & set(b.pointers)
+
+
 def _stub_links(text: str) -> tuple[str, ...]:
     """The relative link targets of a short page (a "this page has moved" stub), in order: where it says its
     text went (``moved``). Absolute URLs name no page of its tree."""
@@ -1129,6 +1223,7 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
     states = revised(infos)
     forms = generated_forms(infos)
     series = renumbered(infos, text_lsh)
+    written_for = language_forms(infos)
     moves = moved(infos, states)
     for one, pairs in built_sources(infos).items():
         states.setdefault(one, []).extend(pairs)
@@ -1171,6 +1266,8 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 other = by_id[other_id]
                 if series_pair(info.url, other.url) or folder_variants(info.url, other.url):
                     continue  # a series' pages are copies only when renumbered (``renumbered``), variants never
+                if release_part(info.url, other.url):
+                    continue
                 if (info.templated or other.templated) and not _template_siblings(info.url, other.url):
                     continue  # a template's output, signed with the template's lines, meets its folder's pages only
                 theirs = other.text if signal == "text" else other.code
@@ -1182,7 +1279,7 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                     score <= best.score and (score < HIGH_REDUNDANCY or not rendered_twins(other, info))
                 ):
                     continue
-                if signal == "text" and stubs(info, other):
+                if signal == "text" and (stubs(info, other) or two_pointers(info, other)):
                     continue
                 better, because = preference(other, info)
                 if (
@@ -1216,9 +1313,15 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
             other = by_id[other_id]
             if foreign_policy(info.id, other_id) or series_pair(info.url, other.url):
                 continue
-            if folder_variants(info.url, other.url):
+            if folder_variants(info.url, other.url) or release_part(info.url, other.url):
                 continue
-            if share > best.score and info.text is not None and other.text is not None and not stubs(info, other):
+            if (
+                share > best.score
+                and info.text is not None
+                and other.text is not None
+                and not stubs(info, other)
+                and not two_pointers(info, other)
+            ):
                 better, because = preference(other, info)
                 grown = (
                     because["rule"] in GROWN_RULES
@@ -1264,6 +1367,16 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 better, because = preference(by_id[other_id], info)
                 if better:
                     best = Copy(round(score, 4), other_id, jaccard, "generated", because)
+        for other_id, share in sorted(written_for.get(info.id, ()), key=lambda f: (form_rank(by_id[f[0]].url), -f[1])):
+            # one definition generated for several languages (``language_forms``): the C header is kept, and
+            # between two other forms the preference decides
+            if share > best.score:
+                own_rank, form_of = form_rank(info.url), form_rank(by_id[other_id].url)
+                better, because = preference(by_id[other_id], info)
+                if form_of < own_rank:
+                    better, because = True, {"rule": "generated", "from": "language form"}
+                if better and form_of <= own_rank:
+                    best = Copy(round(share, 4), other_id, 0.0, "generated", because)
         if info.id in series:
             # one of a numbered series that is the first's text renamed (``renumbered``): the first is kept
             other_id, share, jaccard = series[info.id]
@@ -1291,15 +1404,18 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
             # little the page's navigation leaves of the Jaccard. A source with no text or less than a stub's
             # of its own once its markup, directives and comments go (an include directive alone; a title and
             # an autodoc, include or doxygen directive; a toctree) holds nothing its page does not show: the
-            # page renders it, and pulls in what its directives name
+            # page renders it, and pulls in what its directives name. Nor does a longer one: Sphinx renders the
+            # page from it, whatever its directives pull in (an autosummary's functions) or leave out (a licence
+            # the page reads as a few holder lines), so it is the page's copy however little their shingles meet
+            # (counted at the cut), and its own page's first: another package's byte-identical source names a
+            # page of that package
             jaccard, score = 0.0, 1.0
             if info.text is not None and page_text is not None:
                 jaccard = info.text.minhash.jaccard(page_text.minhash)
                 score = redundancy.containment(jaccard, info.text.size, page_text.size)
                 if info.text.size < STUB_SHINGLES:
                     score = 1.0
-            if score > best.score:
-                best = Copy(round(score, 4), page, round(jaccard, 4), "source", {"rule": "rendered"})
+            best = Copy(round(max(score, HIGH_REDUNDANCY), 4), page, round(jaccard, 4), "source", {"rule": "rendered"})
         if best.score < HIGH_REDUNDANCY and info.includes and (info.text is None or info.text.size < STUB_SHINGLES):
             # a page that is only an include directive (a title over ``.. include:: ../LICENSE.txt``): its source
             # holds none of the text its rendered page shows, the file it names holds all of it (``included``)

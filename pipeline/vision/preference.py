@@ -77,6 +77,9 @@ class CopyInfo:
     exported_from: str = ""  # the notebook whose outputs a written page shows as an exporter names them (copies)
     template: bool = False  # it holds a template engine's tags ({{ x }}, {% for %}): a generator's input (copies)
     templated: bool = False  # a template's output with little of its own, signed with the template's lines (copies)
+    values: np.ndarray | None = None  # a data or code file's numbers in its order, for its other languages' forms
+    names: np.ndarray | None = None  # ... and the words of its names (``copies.language_forms``), sorted
+    pointers: tuple[str, ...] = ()  # a short page's link targets, absolute ones too (``copies.two_pointers``)
 
 
 RULE_WEIGHT = {
