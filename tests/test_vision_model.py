@@ -2790,3 +2790,19 @@ def test_two_short_pointers_of_one_template_that_link_to_different_places_are_tw
     same = _info(3, f"{repo}/guide/TILING.md", moved("Tiling", "tiling"), kind="markdown")
     assert copies.measure([a, same])[3].duplicate_of == 1 or copies.measure([a, same])[1].duplicate_of == 3
     assert copies.two_pointers(a, b) and not copies.two_pointers(a, same)
+
+
+def test_two_pages_of_one_folder_met_by_their_code_examples_are_held_to_the_sibling_cut_by_their_text():
+    """A function's page and the reference page that shows every function's examples (one folder, two names):
+    the smaller one's code lies whole in the larger's, their texts are two pages' (under the sibling cut), so
+    they are siblings, not copies. Two source files met by their code are not pages, and keep the code reading."""
+    html = "file:///usr/share/doc/widgets-doc/html"
+    examples = {k: f"result = widgets.fold_{k}(values, axis={k % 3}) + offset_{k} * scale_{k}" for k in range(40)}
+    one = "\n".join(examples[k] for k in range(12))
+    every = "\n".join(examples.values())
+    page = _info(1, f"{html}/widgets.fold.html", _words("fold", 160), code=[one])
+    reference = _info(2, f"{html}/reference.html", _words("reference", 400) + _words("fold", 40), code=[every])
+    assert page.code is not None and reference.code is not None
+    assert page.text.minhash.jaccard(reference.text.minhash) < copies.sibling_cut(page.url, reference.url)
+    found = copies.measure([page, reference])
+    assert found[1].duplicate_of is None and found[2].duplicate_of is None

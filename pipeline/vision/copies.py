@@ -1282,10 +1282,13 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 if signal == "text" and (stubs(info, other) or two_pointers(info, other)):
                     continue
                 better, because = preference(other, info)
+                held = jaccard  # two pages met by their code examples are siblings by their texts
+                if signal == "code":
+                    pages = info.kind == other.kind == "html" and info.text is not None and other.text is not None
+                    held = info.text.minhash.jaccard(other.text.minhash) if pages else 1.0  # type: ignore[union-attr]
                 if (
                     better
-                    and signal == "text"
-                    and jaccard < sibling_cut(info.url, other.url)
+                    and held < sibling_cut(info.url, other.url)
                     and (
                         (
                             not _earlier_form(because)
