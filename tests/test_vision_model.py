@@ -2806,3 +2806,18 @@ def test_two_pages_of_one_folder_met_by_their_code_examples_are_held_to_the_sibl
     assert page.text.minhash.jaccard(reference.text.minhash) < copies.sibling_cut(page.url, reference.url)
     found = copies.measure([page, reference])
     assert found[1].duplicate_of is None and found[2].duplicate_of is None
+
+
+def test_a_pull_request_template_is_no_copy_of_the_contributing_guide_that_quotes_its_checklist():
+    """The form a contributor fills in (a pull request's or an issue's template) against the contributing guide
+    that quotes its checklist: a form and a guide. Two copies of one form are still one form."""
+    repo = "https://raw.githubusercontent.com/org/kernels/3f2c9b1"
+    checklist = _words("checklist", 120)
+    form = _info(1, f"{repo}/.github/pull_request_template.md", checklist, kind="markdown")
+    guide = _info(2, f"{repo}/CONTRIBUTING.md", checklist + "\n\n" + _words("guide", 60), kind="markdown")
+    found = copies.measure([form, guide])
+    assert found[1].duplicate_of is None and found[2].duplicate_of is None
+    again = _info(3, f"{repo}/docs/.github/PULL_REQUEST_TEMPLATE.md", checklist, kind="markdown")
+    found = copies.measure([form, again])
+    assert found[1].duplicate_of == 3 or found[3].duplicate_of == 1
+    assert copies.one_form(f"{repo}/.github/ISSUE_TEMPLATE/bug_report.md", f"{repo}/README.md")

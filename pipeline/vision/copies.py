@@ -711,6 +711,18 @@ def release_part(part: str, whole: str) -> bool:
     )
 
 
+_FORM_TEMPLATE = re.compile(  # the form a contributor fills in: a pull request's or an issue's template
+    r"/(?:\.github/|docs/|\.gitlab/)?(?:pull_request_template|issue_template|merge_request_templates?)(?:/|\.\w+$)",
+    re.IGNORECASE,
+)
+
+
+def one_form(a: str, b: str) -> bool:
+    """Whether one of two files is a form a contributor fills in (a pull request's or an issue's template) and the
+    other is not: the contributing guide that quotes the form's checklist is a guide, the form a form."""
+    return bool(_FORM_TEMPLATE.search(url_path(a))) != bool(_FORM_TEMPLATE.search(url_path(b)))
+
+
 def _extension(url: str) -> str:
     name = url_path(url).rpartition("/")[2]
     return name.rpartition(".")[2].lower() if "." in name else ""
@@ -1266,7 +1278,7 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 other = by_id[other_id]
                 if series_pair(info.url, other.url) or folder_variants(info.url, other.url):
                     continue  # a series' pages are copies only when renumbered (``renumbered``), variants never
-                if release_part(info.url, other.url):
+                if release_part(info.url, other.url) or one_form(info.url, other.url):
                     continue
                 if (info.templated or other.templated) and not _template_siblings(info.url, other.url):
                     continue  # a template's output, signed with the template's lines, meets its folder's pages only
@@ -1316,7 +1328,11 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
             other = by_id[other_id]
             if foreign_policy(info.id, other_id) or series_pair(info.url, other.url):
                 continue
-            if folder_variants(info.url, other.url) or release_part(info.url, other.url):
+            if (
+                folder_variants(info.url, other.url)
+                or release_part(info.url, other.url)
+                or one_form(info.url, other.url)
+            ):
                 continue
             if (
                 share > best.score
