@@ -283,6 +283,9 @@ def test_the_scorer_reads_a_changelog_as_a_record_and_says_so(tmp_path):
         ("https://github.com/acme/tiles/blob/main/src/reduce.cu", True),
         ("https://github.com/acme/tiles/blob/main/src/reduce.CUH", True),  # the extension in any case
         ("https://github.com/acme/tiles/blob/main/python/tiles/ops.py", True),
+        ("https://github.com/acme/tiles/blob/main/kernels/reduce.cl", True),  # a kernel language's source
+        ("https://github.com/acme/tiles/blob/main/shaders/prefix_sum.comp", True),
+        ("https://github.com/acme/tiles/blob/main/docs/components.html", False),
         ("file:///usr/share/doc/libtiles-dev/examples/matmul.cpp", True),
         ("file:///usr/share/man/man3/tiles_launch.3.gz", True),  # a library call's man page
         ("file:///usr/share/man/man3/tiles_launch.3x", True),

@@ -104,9 +104,11 @@ RECORD_CUES = ("changelog", "licence")
 # REFERENCE_SHARE of the way to the REFERENCE_QUANTILE of its source's other pages (× w_i), where that lifts it more
 REFERENCE_SHARE = 0.5
 REFERENCE_QUANTILE = 0.5
-# a header or a source file of a compiled or scripted language, by the name's extension; a man page of section 3
+# a header or a source file of a compiled or scripted language or of a kernel language (OpenCL C, Metal, a compute
+# shader, HIP), by the name's extension; a man page of section 3
 _REFERENCE_NAME = re.compile(
-    r"\.(h|hh|hpp|hxx|cuh|inl|inc|c|cc|cpp|cxx|cu|py|f90|rs|go|java)$|\.3[a-z]*(\.gz)?$", re.IGNORECASE
+    r"\.(h|hh|hpp|hxx|cuh|inl|inc|c|cc|cpp|cxx|cu|py|f90|rs|go|java|cl|metal|comp|hip)$|\.3[a-z]*(\.gz)?$",
+    re.IGNORECASE,
 )
 FORGES = frozenset(("github.com", "raw.githubusercontent.com", "gitlab.com", "codeberg.org", "bitbucket.org"))
 _PACKAGE_SUFFIX = re.compile(r"-(doc|dev|headers|examples|common)$")
@@ -157,7 +159,7 @@ def is_record(url: str) -> bool:
 
 def is_reference(url: str) -> bool:
     """Whether the URL's file is named as a library's reference: a header or a source file (its extension: .h, .hpp,
-    .cuh, .c, .cpp, .cu, .py, …) or a man page of section 3, a library call's (``name.3``, ``name.3x.gz``)."""
+    .cuh, .c, .cpp, .cu, .py, .cl, .comp, …) or a man page of section 3, a library call's (``name.3``, ``name.3x.gz``)."""
     return bool(_REFERENCE_NAME.search(file_name(url)))
 
 
