@@ -74,8 +74,8 @@ of a sparse BLAS, a SIMD library's example, a collective library's call page say
 each is about what its library is about. Such a page below the median of its source's other pages
 (``REFERENCE_QUANTILE``) is pulled ``REFERENCE_SHARE`` of the way up to it (× w_i, as above) wherever that pull is
 stronger than the usual one (up towards the floor, or down to it); it is never drawn down further than another page. Eighteen folds: ROC AUC
-per split min/mean 0.9573/0.9769 → 0.9575/0.9774, technical at high/medium 0.653/0.8464 → 0.663/0.8514 (Debian
-pooled 0.717 → 0.727), off-topic max/mean 21.6%/5.43% → 18.9%/5.20% (docs/perf.md).
+per split min/mean 0.9573/0.9769 → 0.9575/0.9774, technical at high/medium 0.653/0.8464 → 0.663/0.8518 (Debian
+pooled 0.717 → 0.728), off-topic max/mean 21.6%/5.43% → 18.9%/5.20% (docs/perf.md).
 """
 
 from __future__ import annotations
