@@ -68,14 +68,15 @@ and stands outside its source: it is not lifted or drawn down, and it sets no fl
 pages. Seventeen folds: ROC AUC per split min/mean 0.9448/0.9719 → 0.9465/0.9756, technical at high/medium
 0.622/0.8239 → 0.653/0.8361, off-topic max/mean 13.5%/4.98% → 13.5%/4.78% (docs/perf.md).
 
-Phase 21 (rel22): a library's reference (``is_reference``: a header or a source file, by its name's extension, or a
-man page of section 3, a library call's) holds its library's identifiers more than prose about them: an API header
-of a sparse BLAS, a SIMD library's example, a collective library's call page say little of the field in words, yet
-each is about what its library is about. Such a page below the median of its source's other pages
-(``REFERENCE_QUANTILE``) is pulled ``REFERENCE_SHARE`` of the way up to it (× w_i, as above) wherever that pull is
-stronger than the usual one (up towards the floor, or down to it); it is never drawn down further than another page. Eighteen folds: ROC AUC
-per split min/mean 0.9573/0.9769 → 0.9575/0.9774, technical at high/medium 0.653/0.8464 → 0.663/0.8518 (Debian
-pooled 0.717 → 0.728), off-topic max/mean 21.6%/5.43% → 18.9%/5.20% (docs/perf.md).
+Phase 21 (rel22): a library's reference (``is_reference``: a header or a source file, a kernel language's too, by
+its name's extension, or a man page of section 3, a library call's) holds its library's identifiers more than prose
+about them: an API header of a sparse BLAS, a SIMD library's example, a collective library's call page say little of
+the field in words, yet each is about what its library is about. Such a page below the median of its source's other
+pages (``REFERENCE_QUANTILE``) is pulled ``REFERENCE_SHARE`` of the way up to it (× w_i, as above) wherever that
+pull is stronger than the usual one (up towards the floor, or down to it); it is never drawn down further than
+another page. Eighteen folds: ROC AUC per split min/mean 0.9573/0.9769 → 0.9575/0.9774, technical at high/medium
+0.653/0.8464 → 0.663/0.8518 (Debian pooled 0.717 → 0.728), off-topic max/mean 21.6%/5.43% → 18.9%/5.20%
+(docs/perf.md).
 """
 
 from __future__ import annotations
