@@ -273,3 +273,60 @@ def test_the_scorer_reads_a_changelog_as_a_record_and_says_so(tmp_path):
     shown = {"relevance_score": record.relevance_score, "components": record.components}
     said = " ".join(line.text for line in reasons(shown, "en"))
     assert "a project's record" in said and "25%" in said
+
+
+@pytest.mark.parametrize(
+    ("url", "reference"),
+    [
+        ("https://github.com/acme/tiles/blob/main/include/tiles/gemm.h", True),
+        ("https://github.com/acme/tiles/blob/main/include/tiles/layout.hpp", True),
+        ("https://github.com/acme/tiles/blob/main/src/reduce.cu", True),
+        ("https://github.com/acme/tiles/blob/main/src/reduce.CUH", True),  # the extension in any case
+        ("https://github.com/acme/tiles/blob/main/python/tiles/ops.py", True),
+        ("https://github.com/acme/tiles/blob/main/kernels/reduce.cl", True),  # a kernel language's source
+        ("https://github.com/acme/tiles/blob/main/shaders/prefix_sum.comp", True),
+        ("https://github.com/acme/tiles/blob/main/docs/components.html", False),
+        ("file:///usr/share/doc/libtiles-dev/examples/matmul.cpp", True),
+        ("file:///usr/share/man/man3/tiles_launch.3.gz", True),  # a library call's man page
+        ("file:///usr/share/man/man3/tiles_launch.3x", True),
+        ("file:///usr/share/man/man1/tiles-run.1.gz", False),  # a command's
+        ("https://github.com/acme/tiles/blob/main/README.md", False),
+        ("https://example.org/docs/gemm.html", False),
+        ("https://example.org/docs/h", False),
+        ("file:///usr/share/doc/libtiles-dev/changelog.Debian.gz", False),
+    ],
+)
+def test_a_reference_is_named_as_a_header_a_source_file_or_a_library_calls_man_page(url, reference):
+    assert neighbours.is_reference(url) is reference
+
+
+def test_a_reference_below_its_sources_median_is_pulled_up_to_it():
+    # phase 21 (rel22): a header of an on-topic library holds identifiers, little prose: judged by its library.
+    # Six pages read 0.2, 0.6 x 4 and 0.1 (the header); the others' median is 0.6, their floor far lower
+    relevance = np.array([0.2, 0.6, 0.6, 0.6, 0.6, 0.1])
+    sources = ["a"] * 6
+    references = np.array([False, False, False, False, False, True])
+    plain, _ = neighbours.lift(relevance, sources)
+    moved, _ = neighbours.lift(relevance, sources, None, None, references)
+    weight = 5 / (5 + neighbours.SHRINK)
+    assert moved[5] == pytest.approx(0.1 + neighbours.REFERENCE_SHARE * weight * (0.6 - 0.1))
+    assert moved[5] > plain[5]  # further than a page of prose at 0.1 is lifted
+    assert moved[:5] == pytest.approx(plain[:5])  # the others move as before
+    # a reference above the others' median moves as any page does (drawn down to the floor)
+    references = np.array([False, True, False, False, False, False])
+    moved, _ = neighbours.lift(relevance, sources, None, None, references)
+    assert moved == pytest.approx(plain)
+    # a source whose pages all read low (an off-topic library's) lifts its header no higher than they read
+    low = np.array([0.1, 0.1, 0.1, 0.05])
+    moved, _ = neighbours.lift(low, ["b"] * 4, None, None, np.array([False, False, False, True]))
+    assert moved[3] < 0.1 and moved[:3] == pytest.approx(neighbours.lift(low, ["b"] * 4)[0][:3])
+
+
+def test_a_reference_drawn_down_hard_keeps_the_stronger_pull():
+    # just below the others' median and far above their floor, a reference is drawn down as any page: that pull
+    # is the stronger one
+    relevance = np.array([0.05, 0.05, 0.9, 0.9, 0.9, 0.85])
+    references = np.array([False, False, False, False, False, True])
+    plain, _ = neighbours.lift(relevance, ["a"] * 6)
+    moved, _ = neighbours.lift(relevance, ["a"] * 6, None, None, references)
+    assert moved[5] == pytest.approx(plain[5]) and moved[5] < 0.85

@@ -307,7 +307,9 @@ def score_rows(
     # each page lifted towards the relevance of its source's other pages (neighbours.py)
     spare = np.array([neighbours.spared(doc.reading.evidence.specific) for doc in docs])
     records = np.array([neighbours.is_record(doc.reading.url) for doc in docs], dtype=bool)
-    lifted, beside = neighbours.lift(own, [neighbours.source_of(doc.reading.url) for doc in docs], spare, records)
+    references = np.array([neighbours.is_reference(doc.reading.url) for doc in docs], dtype=bool)
+    sources = [neighbours.source_of(doc.reading.url) for doc in docs]
+    lifted, beside = neighbours.lift(own, sources, spare, records, references)
     scores: list[float] = []
     all_figures: list[dict[str, float]] = []
     admin_of: list[float] = []

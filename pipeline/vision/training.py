@@ -299,7 +299,8 @@ def lifted(relevance: np.ndarray, samples: list[Sample]) -> np.ndarray:
     sources = [neighbours.source_of(s.reading.url) for s in samples]
     spare = np.array([neighbours.spared(s.reading.evidence.specific) for s in samples])
     records = np.array([neighbours.is_record(s.reading.url) for s in samples], dtype=bool)
-    return neighbours.lift(relevance, sources, spare, records)[0]
+    references = np.array([neighbours.is_reference(s.reading.url) for s in samples], dtype=bool)
+    return neighbours.lift(relevance, sources, spare, records, references)[0]
 
 
 def family_weights(samples: list[Sample]) -> np.ndarray:
