@@ -247,6 +247,10 @@ def _value(shown: dict[str, Any], value: dict[str, Any], words: dict[str, Any], 
                 "", say("why.value_translation", lang, id=value["translation_of"], own=f"{value.get('own', 0):.0f}"), 1
             )
         )
+    if value.get("included_from") is not None:
+        lines.append(
+            Line("", say("why.value_included", lang, id=value["included_from"], own=f"{value.get('own', 0):.0f}"), 1)
+        )
     moved = [f"{t['term']} {t['weight']:+.2f}" for t in (words.get("terms") or [])[:TERMS_SHOWN]]
     if moved and words.get("used", True):
         lines.append(Line(say("why.value_words", lang), ", ".join(moved), 1))

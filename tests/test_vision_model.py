@@ -963,6 +963,35 @@ def test_a_translation_is_worth_at_least_what_its_original_is_worth(tmp_path):
     assert translated_from(copies.Copy(0.3, 1, 0.0, "translation"), value_of) is None  # not a repeat
 
 
+def test_a_page_that_only_includes_a_guide_is_worth_at_least_the_guide(tmp_path):
+    # a Sphinx page whose own text is a title over one include directive renders the guide it names (LABELS.md: its
+    # copy, rated on what its page shows); its own reading is of one line, so it takes the guide's value as a floor
+    from pipeline.vision.scorer import included_from
+    from shijie.explain import reasons
+
+    repo = "https://raw.githubusercontent.com/org/kernels/abc1234/docs"
+    db = open_db(tmp_path / "shijie.db")
+    _store(db, f"{repo}/tiling.md", TILING)
+    _store(db, f"{repo}/source/tiling_include.rst", "Tiling\n======\n\n.. include:: ../tiling.md\n")
+    _store(db, "https://example.org/turtle", TURTLE)
+    scored = {s.url.rsplit("/", 1)[-1]: s for s in score_corpus(db)}
+    guide, stub = scored["tiling.md"], scored["tiling_include.rst"]
+    assert stub.duplicate_of == guide.id and stub.components["uniqueness"]["signal"] == "included"
+    assert stub.components["value"]["own"] < guide.value  # one directive line alone reads as next to nothing
+    assert stub.value == guide.value and stub.components["value"]["included_from"] == guide.id
+    assert "included_from" not in guide.components["value"]
+    for lang in ("en", "zh"):
+        said = [line.text for line in reasons({"value": stub.value, "components": stub.components}, lang)]
+        assert any(f" {guide.id}" in text and ("include" in text or "包含" in text) for text in said)
+    # only the include signal: a mirror or an older state keeps its own value, a weak match takes nothing
+    value_of = {1: (60.0, {}), 2: (20.0, {})}
+    assert included_from(copies.Copy(1.0, 1, 0.0, "included"), value_of) == 1
+    assert included_from(copies.Copy(0.9, 1, 0.8, "text"), value_of) is None
+    assert included_from(copies.Copy(0.9, 1, 0.0, "translation"), value_of) is None
+    assert included_from(copies.Copy(0.3, 1, 0.0, "included"), value_of) is None  # not a repeat
+    assert included_from(copies.Copy(1.0, 3, 0.0, "included"), value_of) is None  # a file not scored
+
+
 def test_a_prose_translation_in_latin_letters_is_found_by_what_translators_leave_alone():
     # a German page of an .mdx guide: every word differs from the English one and is written in Latin letters (the
     # plain-word test reads them as foreign), only the links, images, inline code and numbers are shared

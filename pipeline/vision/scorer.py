@@ -39,7 +39,8 @@ hold the reasons for ``shijie show``; ``pipeline.score.score_corpus`` runs it ov
              twice; until phase 4 the value lost up to 15 points × redundancy, which on test2 valued six
              man pages, repeats of their HTML twins, near 0 (Spearman there 0.545 without it, 0.464 with).
              Since phase 17 a translation the copies stage finds is worth at least its original's value
-             (``translated_from``: its own reading is of words the model does not hold)
+             (``translated_from``: its own reading is of words the model does not hold), and since phase 21 a
+             page that is only an include directive at least its included file's (``included_from``)
 """
 
 from __future__ import annotations
@@ -182,6 +183,23 @@ def translated_from(copy: copies.Copy, value_of: dict[int, tuple[float, dict]]) 
     Debian 0.449 -> 0.568: a profile viewer's German and French handbooks), no split of any origin lower; the
     original's value in place of the own (not a floor) costs test10 (0.599 -> 0.597)."""
     if copy.signal != "translation" or copy.score < copies.HIGH_REDUNDANCY or copy.duplicate_of is None:
+        return None
+    return copy.duplicate_of if copy.duplicate_of in value_of else None
+
+
+def included_from(copy: copies.Copy, value_of: dict[int, tuple[float, dict]]) -> int | None:
+    """The file whose value a page that is only an include directive takes when higher than its own (``copies``'
+    included signal: a title over ``.. include:: ../guide.md`` and little text of its own), or None.
+
+    LABELS.md rates such a page on what its rendered page shows, the included file's text, as its copy; its own
+    text is one directive line, read as next to nothing. Like a translation's (``translated_from``), the file's
+    value is a floor: the page keeps its own reading where that is higher. Eighteen folds (value18's harness of
+    ``--lofo-only --by-split``, which scores no copies stage: the include rule applied to its out-of-fold values;
+    docs/perf.md, phase 21 value): worst / mean split 0.486 (test5) / 0.6510 -> 0.486 / 0.6525, pooled 0.6587 -> 0.6602, traps below the
+    median 0.9858 unchanged on every split (an included changelog or licence is held down by its own type gate);
+    test16 0.716 -> 0.749 (three include-only pages of tier B), test11 0.710 -> 0.705 and test13 0.495 -> 0.494
+    (include-only pages of examples readmes, tier C, lifted to their files' value)."""
+    if copy.signal != "included" or copy.score < copies.HIGH_REDUNDANCY or copy.duplicate_of is None:
         return None
     return copy.duplicate_of if copy.duplicate_of in value_of else None
 
@@ -407,6 +425,11 @@ def score_rows(
             # words the model holds (its own are another language's); ``value_parts`` keep its own reading
             value_parts = {**value_parts, "own": round(adjusted, 1), "translation_of": copy.duplicate_of}
             adjusted = max(adjusted, value_of[original][0])
+        included = None if original is not None else included_from(copy, value_of)
+        if included is not None:
+            # a page that is only an include directive shows the file it names: at least that file's value
+            value_parts = {**value_parts, "own": round(adjusted, 1), "included_from": copy.duplicate_of}
+            adjusted = max(adjusted, value_of[included][0])
         final = round(max(0.0, min(100.0, adjusted)))
         info = info_of.get(r.id)
         rel = relevance_of[r.id]
