@@ -2850,3 +2850,14 @@ def test_a_pull_request_template_is_no_copy_of_the_contributing_guide_that_quote
     found = copies.measure([form, again])
     assert found[1].duplicate_of == 3 or found[3].duplicate_of == 1
     assert copies.one_form(f"{repo}/.github/ISSUE_TEMPLATE/bug_report.md", f"{repo}/README.md")
+
+
+def test_a_number_longer_than_python_reads_at_once_is_a_value_like_any_other():
+    """A data file may write a number of thousands of digits (a digest, a constant written out): ``int`` refuses
+    a decimal string of more than 4,300, and the file is still read, the number as its value modulo 2^62."""
+    long = "7" * 5000
+    text = "\n".join(f"gadget_level_{k} = {k * 3}" for k in range(120)) + f"\nGADGET_SEED = {long}\n"
+    info = _info(1, "file:///usr/include/gadget/levels.py", text, kind="text")
+    assert info.values is not None and len(info.values) == 121
+    assert info.values[-1] == int(long[:4000]) * 10**1000 + int(long[4000:]) & 0x3FFF_FFFF_FFFF_FFFF
+    assert list(copies._values("0x1F 16 v1.2 123456789012345678901")) == [31, 16, 123456789012345678901 % 2**62]

@@ -658,10 +658,25 @@ _NAME_WORD = re.compile(r"[A-Z]?[a-z]{2,}|[A-Z]{3,}(?![a-z])")  # the words of a
 _PAGE_FILE = re.compile(r"\.(?:html?|md|markdown|mdx|rst|txt|adoc|pdf|ipynb|gz|[1-9][a-z]*)$|/[^/.]+$", re.IGNORECASE)
 
 
+_VALUE_MASK = 0x3FFF_FFFF_FFFF_FFFF  # a value is kept modulo 2^62: it fits an int64
+
+
+def _value(number: str) -> int:
+    """One number's value modulo 2^62 (``_VALUE_MASK``). A long decimal run (a digest, a table of digits written
+    as one number) is read 18 digits at a time: ``int`` refuses a decimal string of more than 4,300 digits, and
+    the remainder of the whole is that of its pieces, so every value stays what ``int`` reads."""
+    if number[1:2] in "xX":
+        return int(number, 16) & _VALUE_MASK
+    value = 0
+    for start in range(0, len(number), 18):
+        piece = number[start : start + 18]
+        value = (value * 10 ** len(piece) + int(piece)) & _VALUE_MASK
+    return value
+
+
 def _values(text: str) -> np.ndarray:
     """The numbers a file writes, in its order, each as its value (``0x10`` and ``16`` alike), as int64."""
-    found = (int(x, 16) if x[1:2] in "xX" else int(x) for x in _VALUE.findall(text))
-    return np.fromiter((v & 0x3FFF_FFFF_FFFF_FFFF for v in found), dtype=np.int64)
+    return np.fromiter((_value(x) for x in _VALUE.findall(text)), dtype=np.int64)
 
 
 def language_forms(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:
