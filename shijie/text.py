@@ -268,8 +268,9 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "资料 {id} 的译本：价值不低于原文（其自身为另一种语言的文字，读得 {own}）",
     ),
     "why.value_included": (
-        "only an include of document {id}: at least that document's value (its own text, the directive, read {own})",
-        "仅包含资料 {id} 的页面：价值不低于被包含的资料（其自身文字仅为包含指令，读得 {own}）",
+        "a page that only includes document {id}: at least that document's value (its own text, the directive and"
+        " a few words, read {own})",
+        "仅包含资料 {id} 的页面：价值不低于被包含的资料（其自身文字仅为包含指令与寥寥数语，读得 {own}）",
     ),
     "why.value_words": ("words that move its value", "影响价值的词"),
     "why.repeats": (
