@@ -1169,7 +1169,9 @@ def foreign_text(url: str, kind: str, text: str) -> bool:
 
 
 def _links(text: str) -> tuple[str, ...]:
-    """Every link target of a page, absolute or relative, in order (``two_pointers``)."""
+    """Every link target a page writes in Markdown or reST (``[text](target)``, ```text <target>`_``), absolute or
+    relative, in order (``two_pointers``); an HTML page's stored text keeps no links (the extractor holds them
+    apart), so it has none and the pointers rule never meets it."""
     return tuple(a or b for a, b in _LINK_TARGET.findall(text))
 
 
