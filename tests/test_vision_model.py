@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from pipeline.errors import DataError
@@ -2749,6 +2750,22 @@ def test_one_definition_generated_for_several_languages_is_one_document_and_the_
     # a short definition (under FORM_VALUES values) is not read at all
     short = _info(8, f"{base}/small.py", "MODES = {'Idle': 0, 'Warm': 1}\n", kind="text")
     assert short.values is None
+
+
+def test_forms_need_a_name_in_common_and_never_compare_more_than_the_cap():
+    """Two tables of numbers alone (no name words) in one folder under two extensions name nothing: no forms of
+    one definition. The values bound the order test from above (``_common_count``), and a list longer than
+    ``FORM_VALUE_CAP`` is read up to the cap, so one folder of long tables costs no more than the cap's pairs."""
+    base = "file:///usr/include/gadget/tables"
+    zeros = "\n".join("0, 0, 0, 0, 0," for _ in range(40))
+    a, b = (_info(k, f"{base}/zeros.{ext}", zeros, kind="text") for k, ext in ((1, "h"), (2, "py")))
+    assert len(a.values) >= copies.FORM_VALUES and len(a.names) == 0
+    assert copies.language_forms([a, b]) == {}
+    assert copies._common_count(np.array([1, 1, 2, 3]), np.array([1, 2, 2, 4])) == 2  # 1 once, 2 once
+    order = np.arange(500)
+    assert copies._common_count(order, order[::-1]) >= copies._in_order(order, order[::-1]) * 500
+    long = "\n".join(f"GADGET_MODE_{k} = {k}," for k in range(copies.FORM_VALUE_CAP + 500))
+    assert len(_info(3, f"{base}/long.h", long, kind="text").values) == copies.FORM_VALUE_CAP
 
 
 FORMS = ("h", "hpp", "py", "json")

@@ -163,6 +163,7 @@ FORM_VALUES = 100  # a definition written out for several languages lists at lea
 FORM_COUNT = 0.8  # ... two forms list this share of each other's count ...
 FORM_ORDER = 0.95  # ... this share of the shorter list in the same order ...
 FORM_NAMES = 0.8  # ... and this share of the smaller one's name words (``language_forms``)
+FORM_VALUE_CAP = 4000  # values compared in order at most (the opening of a long list orders it well enough)
 SKETCH_ROWS, SKETCH_BITS = 3, 22
 NEAR_BITS = 24  # the fine line count: 3 rows of 2^24 uint16 counters (96 MB); see LineCounts
 NAMED_BITS = 23  # the same page name's sketch: 3 rows of 2^23 uint16 counters (48 MB)
@@ -679,6 +680,15 @@ def _values(text: str) -> np.ndarray:
     return np.fromiter((_value(x) for x in _VALUE.findall(text)), dtype=np.int64)
 
 
+def _common_count(a: np.ndarray, b: np.ndarray) -> int:
+    """How many values two lists hold in common, each counted as often as the list holding it fewer times: no
+    sequence of both in one order is longer, so it bounds ``_in_order`` from above."""
+    values_a, counts_a = np.unique(a, return_counts=True)
+    values_b, counts_b = np.unique(b, return_counts=True)
+    _, in_a, in_b = np.intersect1d(values_a, values_b, assume_unique=True, return_indices=True)
+    return int(np.minimum(counts_a[in_a], counts_b[in_b]).sum())
+
+
 def language_forms(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:
     """id → [(id, the share of values in order)] of one definition generated for several languages: files of one
     folder under other extensions (a C header beside its C++, C#, Python, JSON forms) that list the same values
@@ -700,8 +710,10 @@ def language_forms(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:
             if min(len(a.values), len(b.values)) < FORM_COUNT * max(len(a.values), len(b.values)):
                 continue
             shared = len(np.intersect1d(a.names, b.names, assume_unique=True))
-            if shared < FORM_NAMES * min(len(a.names), len(b.names)):
-                continue
+            if shared == 0 or shared < FORM_NAMES * min(len(a.names), len(b.names)):
+                continue  # no name in common (a table of numbers alone names nothing) or too few
+            if _common_count(a.values, b.values) < FORM_ORDER * min(len(a.values), len(b.values)):
+                continue  # fewer values in common than the order test needs: it cannot pass (and costs more)
             share = _in_order(a.values, b.values)
             if share >= FORM_ORDER:
                 found.setdefault(a.id, []).append((b.id, round(share, 4)))
@@ -1013,7 +1025,7 @@ class Signer:
             code = redundancy.signature(code_toks)
         values = names = None
         if kind != "html" and not _PAGE_FILE.search(url_path(url)):
-            values = _values(original)
+            values = _values(original)[:FORM_VALUE_CAP]
             if len(values) >= FORM_VALUES:
                 names = np.unique(np.array([hash(w.lower()) for w in _NAME_WORD.findall(original)], dtype=np.int64))
             else:
