@@ -290,6 +290,8 @@ def test_the_scorer_reads_a_changelog_as_a_record_and_says_so(tmp_path):
         ("file:///usr/share/man/man3/tiles_launch.3.gz", True),  # a library call's man page
         ("file:///usr/share/man/man3/tiles_launch.3x", True),
         ("file:///usr/share/man/man1/tiles-run.1.gz", False),  # a command's
+        ("https://github.com/acme/tiles/releases/tag/v1.3", False),  # a release, named by its version
+        ("https://example.org/docs/notes-2.3", False),
         ("https://github.com/acme/tiles/blob/main/README.md", False),
         ("https://example.org/docs/gemm.html", False),
         ("https://example.org/docs/h", False),

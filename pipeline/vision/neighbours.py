@@ -84,7 +84,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Sequence
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import numpy as np
 
@@ -106,11 +106,9 @@ RECORD_CUES = ("changelog", "licence")
 REFERENCE_SHARE = 0.5
 REFERENCE_QUANTILE = 0.5
 # a header or a source file of a compiled or scripted language or of a kernel language (OpenCL C, Metal, a compute
-# shader, HIP), by the name's extension; a man page of section 3
-_REFERENCE_NAME = re.compile(
-    r"\.(h|hh|hpp|hxx|cuh|inl|inc|c|cc|cpp|cxx|cu|py|f90|rs|go|java|cl|metal|comp|hip)$|\.3[a-z]*(\.gz)?$",
-    re.IGNORECASE,
-)
+# shader, HIP), by the name's extension; a man page of section 3, in a man3 folder (``v1.3`` names a release)
+_REFERENCE_NAME = re.compile(r"\.(h|hh|hpp|hxx|cuh|inl|inc|c|cc|cpp|cxx|cu|py|f90|rs|go|java|cl|metal|comp|hip)$", re.I)
+_LIBRARY_CALL_PAGE = re.compile(r"/man3[a-z]*/[^/]+\.3[a-z]*(\.gz)?$", re.IGNORECASE)
 FORGES = frozenset(("github.com", "raw.githubusercontent.com", "gitlab.com", "codeberg.org", "bitbucket.org"))
 _PACKAGE_SUFFIX = re.compile(r"-(doc|dev|headers|examples|common)$")
 _SHARED_FOLDERS = frozenset(("doc", "gtk-doc", "html", "help", "devhelp", "books"))
@@ -160,8 +158,15 @@ def is_record(url: str) -> bool:
 
 def is_reference(url: str) -> bool:
     """Whether the URL's file is named as a library's reference: a header or a source file (its extension: .h, .hpp,
-    .cuh, .c, .cpp, .cu, .py, .cl, .comp, …) or a man page of section 3, a library call's (``name.3``, ``name.3x.gz``)."""
-    return bool(_REFERENCE_NAME.search(file_name(url)))
+    .cuh, .c, .cpp, .cu, .py, .cl, .comp, …) or a man page of section 3 in its man3 folder, a library call's (``man3/name.3``, ``man3/name.3x.gz``; a page
+    named ``v1.3`` elsewhere is a release's)."""
+    if _REFERENCE_NAME.search(file_name(url)):
+        return True
+    try:
+        path = unquote(urlsplit(url).path)
+    except ValueError:
+        return False
+    return bool(_LIBRARY_CALL_PAGE.search(path))
 
 
 def lift(
