@@ -158,8 +158,8 @@ def is_record(url: str) -> bool:
 
 def is_reference(url: str) -> bool:
     """Whether the URL's file is named as a library's reference: a header or a source file (its extension: .h, .hpp,
-    .cuh, .c, .cpp, .cu, .py, .cl, .comp, …) or a man page of section 3 in its man3 folder, a library call's (``man3/name.3``, ``man3/name.3x.gz``; a page
-    named ``v1.3`` elsewhere is a release's)."""
+    .cuh, .c, .cpp, .cu, .py, .cl, .comp, …) or a man page of section 3 in its man3 folder, a library call's
+    (``man3/name.3``, ``man3/name.3x.gz``; a page named ``v1.3`` elsewhere is a release's)."""
     if _REFERENCE_NAME.search(file_name(url)):
         return True
     try:

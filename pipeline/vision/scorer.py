@@ -195,8 +195,9 @@ def included_from(copy: copies.Copy, value_of: dict[int, tuple[float, dict]]) ->
     text is one directive line, read as next to nothing. Like a translation's (``translated_from``), the file's
     value is a floor: the page keeps its own reading where that is higher. Eighteen folds (value18's harness of
     ``--lofo-only --by-split``, which scores no copies stage: the include rule applied to its out-of-fold values;
-    docs/perf.md, phase 21 value): worst / mean split 0.486 (test5) / 0.6510 -> 0.486 / 0.6525, pooled 0.6587 -> 0.6602, traps below the
-    median 0.9858 unchanged on every split (an included changelog or licence is held down by its own type gate);
+    docs/perf.md, phase 21 value): worst / mean split 0.486 (test5) / 0.6510 -> 0.486 / 0.6525, pooled 0.6587 ->
+    0.6602, traps below the median 0.9858 unchanged on every split (an included changelog or licence is held down
+    by its own type gate);
     test16 0.716 -> 0.749 (three include-only pages of tier B), test11 0.710 -> 0.705 and test13 0.495 -> 0.494
     (include-only pages of examples readmes, tier C, lifted to their files' value)."""
     if copy.signal != "included" or copy.score < copies.HIGH_REDUNDANCY or copy.duplicate_of is None:
