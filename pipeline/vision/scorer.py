@@ -182,7 +182,12 @@ def translated_from(copy: copies.Copy, value_of: dict[int, tuple[float, dict]]) 
     worst / mean split 0.490 / 0.6635 -> 0.495 / 0.6650, Debian 0.348 / 0.5467 -> 0.348 / 0.5552 (test12's
     Debian 0.449 -> 0.568: a profile viewer's German and French handbooks), no split of any origin lower; the
     original's value in place of the own (not a floor) costs test10 (0.599 -> 0.597)."""
-    if copy.signal != "translation" or copy.score < copies.HIGH_REDUNDANCY or copy.duplicate_of is None:
+    return _repeated(copy, "translation", value_of)
+
+
+def _repeated(copy: copies.Copy, signal: str, value_of: dict[int, tuple[float, dict]]) -> int | None:
+    """The scored page a copy of this signal repeats (at ``copies.HIGH_REDUNDANCY`` or more), or None."""
+    if copy.signal != signal or copy.score < copies.HIGH_REDUNDANCY or copy.duplicate_of is None:
         return None
     return copy.duplicate_of if copy.duplicate_of in value_of else None
 
@@ -200,9 +205,11 @@ def included_from(copy: copies.Copy, value_of: dict[int, tuple[float, dict]]) ->
     by its own type gate);
     test16 0.716 -> 0.749 (three include-only pages of tier B), test11 0.710 -> 0.705 and test13 0.495 -> 0.494
     (include-only pages of examples readmes, tier C, lifted to their files' value)."""
-    if copy.signal != "included" or copy.score < copies.HIGH_REDUNDANCY or copy.duplicate_of is None:
-        return None
-    return copy.duplicate_of if copy.duplicate_of in value_of else None
+    return _repeated(copy, "included", value_of)
+
+
+# the copies whose repeated page's value is a floor of their own, and the value part that names that page
+VALUE_FLOORS = (("translation_of", translated_from), ("included_from", included_from))
 
 
 def copy_infos(lines: copies.LineCounts, rows: Iterable[Row], newest: dict[int, float]) -> list[copies.CopyInfo]:
@@ -420,17 +427,15 @@ def score_rows(
         r = doc.reading
         copy = found.get(r.id, copies.NO_COPY)
         adjusted, value_parts = value_of[r.id]
-        original = translated_from(copy, value_of)
-        if original is not None:
-            # a translation is worth at least what its content is worth: its original's value, read from the
-            # words the model holds (its own are another language's); ``value_parts`` keep its own reading
-            value_parts = {**value_parts, "own": round(adjusted, 1), "translation_of": copy.duplicate_of}
-            adjusted = max(adjusted, value_of[original][0])
-        included = None if original is not None else included_from(copy, value_of)
-        if included is not None:
-            # a page that is only an include directive shows the file it names: at least that file's value
-            value_parts = {**value_parts, "own": round(adjusted, 1), "included_from": copy.duplicate_of}
-            adjusted = max(adjusted, value_of[included][0])
+        for part, floor_of in VALUE_FLOORS:
+            # a translation is worth at least its original's value, read from the words the model holds (its own
+            # are another language's); a page that is only an include directive at least the included file's;
+            # ``value_parts`` keep its own reading
+            floor = floor_of(copy, value_of)
+            if floor is not None:
+                value_parts = {**value_parts, "own": round(adjusted, 1), part: floor}
+                adjusted = max(adjusted, value_of[floor][0])
+                break
         final = round(max(0.0, min(100.0, adjusted)))
         info = info_of.get(r.id)
         rel = relevance_of[r.id]
