@@ -164,11 +164,14 @@ def group_counts(found: dict[str, int]) -> tuple[dict[str, int], dict[str, int]]
     return total, distinct
 
 
-def file_name(url: str) -> str:
-    """The last segment of a URL's path, unquoted ('' when the URL does not parse)."""
+def url_file_path(url: str) -> str:
+    """A URL's path, unquoted ('' when the URL does not parse)."""
     try:
-        path = unquote(urlsplit(url).path)
+        return unquote(urlsplit(url).path)
     except ValueError:
         return ""
-    name = path.rstrip("/").rsplit("/", 1)[-1]
-    return name
+
+
+def file_name(url: str) -> str:
+    """The last segment of a URL's path, unquoted ('' when the URL does not parse)."""
+    return url_file_path(url).rstrip("/").rsplit("/", 1)[-1]

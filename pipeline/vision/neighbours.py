@@ -84,11 +84,11 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Sequence
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
 
 import numpy as np
 
-from .cues import FILE_CUES, file_name
+from .cues import FILE_CUES, file_name, url_file_path
 
 PRIOR_SHARE = 0.5
 FLOOR_QUANTILE = 0.1
@@ -160,13 +160,7 @@ def is_reference(url: str) -> bool:
     """Whether the URL's file is named as a library's reference: a header or a source file (its extension: .h, .hpp,
     .cuh, .c, .cpp, .cu, .py, .cl, .comp, …) or a man page of section 3 in its man3 folder, a library call's
     (``man3/name.3``, ``man3/name.3x.gz``; a page named ``v1.3`` elsewhere is a release's)."""
-    if _REFERENCE_NAME.search(file_name(url)):
-        return True
-    try:
-        path = unquote(urlsplit(url).path)
-    except ValueError:
-        return False
-    return bool(_LIBRARY_CALL_PAGE.search(path))
+    return bool(_REFERENCE_NAME.search(file_name(url)) or _LIBRARY_CALL_PAGE.search(url_file_path(url)))
 
 
 def lift(
