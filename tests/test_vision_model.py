@@ -17,7 +17,7 @@ from pipeline.profile import default_profile, load_profile
 from pipeline.score import score_corpus
 from pipeline.store import Frontier, mark_document, open_db
 from pipeline.taxonomy import load_taxonomy
-from pipeline.vision import analysis, copies, topic
+from pipeline.vision import analysis, copies, preference, topic
 from pipeline.vision.reading import Reader
 from pipeline.vision.value_model import load_model
 from tests.conftest import REPO
@@ -2878,3 +2878,90 @@ def test_a_number_longer_than_python_reads_at_once_is_a_value_like_any_other():
     assert info.values is not None and len(info.values) == 121
     assert info.values[-1] == int(long[:4000]) * 10**1000 + int(long[4000:]) & 0x3FFF_FFFF_FFFF_FFFF
     assert list(copies._values("0x1F 16 v1.2 123456789012345678901")) == [31, 16, 123456789012345678901 % 2**62]
+
+
+def _unit(variant: str, bits: int, flag: str, debug: bool = False) -> str:
+    """A made-up compilation unit that instantiates one dispatch template for one case (a bit width, a flag)."""
+    lines = ['#include "dispatch.cuh"', "", f"tile_kernel pick_tile_kernel_{variant}(int rows, bool scaled)", "{"]
+    if debug:
+        lines.append('    // printf("rows = %d\\n", rows);')
+    lines += [
+        f"    if (rows == {m}) return tile_map_{variant[-1]}<{m}, {bits}, {flag}>::pick(rows);" for m in range(1, 9)
+    ]
+    return "\n".join([*lines, "    return NULL;", "}", ""])
+
+
+def test_compilation_units_of_one_template_are_one_text_but_for_their_constants():
+    """Units that instantiate one template per case (a bit width, a flag, the variant's name) write the same lines
+    but for their constants: the shingles of those lines never meet, the lines with their constants masked do.
+    The fullest unit (a line the others dropped) is kept, then the first by name; a unit with other lines, or a
+    file of another extension, is no instance."""
+    repo = "https://raw.githubusercontent.com/org/kernels/3f2c9b1/src/units"
+    units = [
+        _info(1, f"{repo}/unit_q4_1a.cu", _unit("1a", 4, "false"), kind="text"),
+        _info(2, f"{repo}/unit_q4_1b.cu", _unit("1b", 4, "true", debug=True), kind="text"),
+        _info(3, f"{repo}/unit_q8_2a.cu", _unit("2a", 8, "false"), kind="text"),
+        _info(
+            4, f"{repo}/unit_q4_1c.cu", _unit("1c", 4, "false").replace("pick(rows)", "pick(rows, scaled)"), kind="text"
+        ),
+        _info(5, f"{repo}/unit_q4_1d.cpp", _unit("1d", 4, "false"), kind="text"),
+    ]
+    assert units[0].text.minhash.jaccard(units[2].text.minhash) < copies.sibling_cut(units[0].url, units[2].url)
+    found = copies.measure(units)
+    assert found[2].duplicate_of is None  # the fullest: its debugging line
+    assert found[1].duplicate_of == 2 and found[3].duplicate_of == 2 and found[1].score >= copies.INSTANCE_SHARE
+    assert found[4].duplicate_of is None and found[5].duplicate_of is None
+    assert copies.instances(units[:1] + units[2:3]) == {3: (1, 1.0)}  # no fuller one: the first by name
+
+
+def test_a_file_its_name_marks_as_a_template_is_the_copy_of_the_file_written_from_it():
+    """``tables.template.md`` beside ``tables.md``: a generator fills the template's placeholder and writes the
+    output under the plain name. The output is the document, even where its text (a table of identifiers) reads
+    as another language than the template's prose."""
+    repo = "https://raw.githubusercontent.com/org/isa/3f2c9b1/intrinsics"
+    prose = _words("intro", 200)
+    rows = "\n".join(f"| vop{k}_lane{k % 4} | vreg{k} src{k} | vop.{k % 8}x{k % 16} |" for k in range(400))
+    counts = copies.LineCounts()
+    counts.add(np.zeros(0, dtype=np.uint64), f"{repo}/tables.md", foreign=True)  # read so in pass 1
+    template = _info(1, f"{repo}/tables.template.md", prose + "\n\n{table}\n", kind="markdown", counts=counts)
+    output = _info(2, f"{repo}/tables.md", prose + "\n\n" + rows + "\n", kind="markdown", counts=counts)
+    found = copies.measure([template, output])
+    assert found[2].duplicate_of is None and found[1].duplicate_of == 2
+    assert preference.named_template(f"{repo}/config.h.in", f"{repo}/config.h")
+    assert preference.named_template(f"{repo}/index.tmpl.html", f"{repo}/index.html")
+    assert not preference.named_template(f"{repo}/tables.md", f"{repo}/tables.template.md")
+    assert not preference.named_template(f"{repo}/other/tables.template.md", f"{repo}/tables.md")  # another folder
+    assert not preference.named_template(f"{repo}/tables.inline.md", f"{repo}/tables.md")  # no template word
+
+
+def test_the_current_trees_file_is_kept_over_its_archived_form_whichever_is_rest():
+    """A FAQ kept in ``docs/archive/v1/`` as Markdown beside the current tree's reST page: the current one is kept,
+    though its markup reads as a source copy's (which a rendered page would be kept over)."""
+    repo = "https://raw.githubusercontent.com/org/profiler/3f2c9b1/docs"
+    body = _words("faq", 300)
+    rest = "FAQ\n===\n\n.. note::\n\n   Read :ref:`install` first.\n\n" + body
+    rest += "\n\n.. code-block:: bash\n\n   run\n\n:doc:`usage`\n\n.. tip::\n\n   :class:`Session`\n"
+    current = _info(1, f"{repo}/reference/faq.rst", rest, kind="text")
+    archived = _info(2, f"{repo}/archive/v1/faq.md", "# FAQ\n\n" + body, kind="markdown")
+    assert current.source_copy and not archived.source_copy
+    found = copies.measure([current, archived])
+    assert found[1].duplicate_of is None and found[2].duplicate_of == 1
+    assert preference.past_order(archived.url, current.url)[0] == -1
+
+
+def test_a_reference_page_is_no_copy_of_its_modules_highlighted_source_page():
+    """Sphinx's viewcode page of a module (``_modules/…html``) holds the docstrings its reference page renders:
+    the reference lies inside it, yet one is the code and one the reference. One module's source page in two
+    packages is still one page."""
+    html = "file:///usr/share/doc/widgets-doc/html"
+    docstrings = _words("doc", 300)
+    code = docstrings + "\n\n" + _words("code", 400)
+    reference = _info(1, f"{html}/queues.html", docstrings)
+    source = _info(2, f"{html}/_modules/widgets/queues.html", code)
+    found = copies.measure([reference, source])
+    assert found[1].duplicate_of is None and found[2].duplicate_of is None
+    again = _info(3, "file:///usr/share/doc/widgets-doc-2/html/_modules/widgets/queues.html", code)
+    found = copies.measure([source, again])
+    assert found[2].duplicate_of == 3 or found[3].duplicate_of == 2
+    assert copies.module_source(f"{html}/queues.html", f"{html}/_modules/widgets/queues.html")
+    assert not copies.module_source(f"{html}/_modules/a.html", f"{html}/_modules/b.html")

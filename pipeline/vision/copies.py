@@ -750,6 +750,19 @@ def one_form(a: str, b: str) -> bool:
     return bool(_FORM_TEMPLATE.search(url_path(a))) != bool(_FORM_TEMPLATE.search(url_path(b)))
 
 
+_VIEWCODE = re.compile(r"/_modules/[^?#]*\.html?$", re.IGNORECASE)  # Sphinx viewcode: a module's source as a page
+
+
+def module_source(a: str, b: str) -> bool:
+    """Whether one of two HTML pages is a module's highlighted source (Sphinx viewcode's ``_modules/…html``) and the
+    other a page that is not: the reference page renders the docstrings the source holds, so it lies inside the
+    source page, but one is the code a reader reads to see how it works and the other the reference; two
+    documents. A source file beside its viewcode page, or one module's source page in two versions, is no such
+    pair."""
+    pages = all(url_path(u).lower().endswith((".html", ".htm")) for u in (a, b))
+    return pages and bool(_VIEWCODE.search(url_path(a))) != bool(_VIEWCODE.search(url_path(b)))
+
+
 def _extension(url: str) -> str:
     name = url_path(url).rpartition("/")[2]
     return name.rpartition(".")[2].lower() if "." in name else ""
@@ -799,6 +812,61 @@ def renumbered(infos: list[CopyInfo], lsh: MinHashLSH) -> dict[int, tuple[int, f
                 first = (number[3], other_id, round(score, 4), round(jaccard, 4))
         if first is not None:
             found[later.id] = first[1:]
+    return found
+
+
+INSTANCE_MIN_LINES = 8  # a source file of at least this many lines (its constants masked) ...
+INSTANCE_SHARE = 0.9  # ... is an instance of one template with another of its folder that holds this share of
+# the longer one's lines in order (``instances``)
+_VARIANT_PART = re.compile(r"(?<=[A-Za-z0-9]_)[A-Za-z0-9]{1,3}\b")  # a name's short last part: kernel_1a, map_b, v_2
+_CONSTANT = re.compile(
+    r"(?<![\w.])(?:0[xX][0-9a-fA-F]+|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?[fFuUlL]*)(?![\w.])|\b(?:true|false|True|False)\b"
+)
+_SPACE = re.compile(r"\s+")
+
+
+def shape(text: str) -> np.ndarray:
+    """A source file's non-blank lines in order, each hashed with its constants masked (numbers, booleans, and a
+    name's short last part, the variant mark a generator appends: ``kernel_1a`` and ``kernel_2b`` alike) and its
+    spacing collapsed: what one template writes whatever it was instantiated with (``instances``)."""
+    masked = (_SPACE.sub(" ", _CONSTANT.sub("#", _VARIANT_PART.sub("#", line))).strip() for line in text.split("\n"))
+    return np.array([hash(line) for line in masked if line], dtype=np.int64)
+
+
+def instances(infos: list[CopyInfo]) -> dict[int, tuple[int, float]]:
+    """id → (id of the instance kept, the share of lines in order) of source files instantiated from one
+    template: files of one folder and one extension (``INSTANCE_MIN_LINES`` or more) whose lines, their
+    constants masked (``shape``), agree in ``INSTANCE_SHARE`` of the longer one's lines, in order. A build that
+    compiles one kernel per bit width, head size or flag combination writes one compilation unit per case, the
+    same text but for its constants and its variant's name; the constants are all that differs, the shingles of
+    the lines that write them do not meet. The instance kept is the fullest (most lines: the one the others were
+    cut from keeps a comment or an include they dropped), then the first by name. One routine's files in two
+    precisions are left to the preference (``precision_twins``: the double-precision one is kept). Files are
+    compared within their folder and extension only, and only where their line counts are within the share."""
+    groups: dict[tuple[str, str], list[CopyInfo]] = {}
+    for info in infos:
+        if info.shape is not None:
+            groups.setdefault((url_path(info.url).rpartition("/")[0], _extension(info.url)), []).append(info)
+    rank = {
+        info.id: (-len(info.shape), url_path(info.url)) for g in groups.values() for info in g if info.shape is not None
+    }
+    found: dict[int, tuple[int, float]] = {}
+    for members in groups.values():
+        members.sort(key=lambda info: len(info.shape))  # type: ignore[arg-type]
+        for i, a in enumerate(members):
+            for b in members[i + 1 :]:
+                assert a.shape is not None and b.shape is not None
+                if len(a.shape) < INSTANCE_SHARE * len(b.shape):
+                    break  # longer ones hold even fewer of theirs
+                if precision_twins(a.url, b.url) or _common_count(a.shape, b.shape) < INSTANCE_SHARE * len(b.shape):
+                    continue
+                matcher = SequenceMatcher(None, a.shape.tolist(), b.shape.tolist(), autojunk=False)
+                share = sum(block.size for block in matcher.get_matching_blocks()) / len(b.shape)
+                if share < INSTANCE_SHARE:
+                    continue
+                copy, kept = (a, b) if rank[a.id] > rank[b.id] else (b, a)
+                if copy.id not in found or rank[kept.id] < rank[found[copy.id][0]]:
+                    found[copy.id] = (kept.id, round(share, 4))
     return found
 
 
@@ -1030,6 +1098,7 @@ class Signer:
                 names = np.unique(np.array([hash(w.lower()) for w in _NAME_WORD.findall(original)], dtype=np.int64))
             else:
                 values = None
+        lines = shape(original) if kind != "html" and _CODE_FILE.search(url_path(url)) else None
         return CopyInfo(
             doc_id,
             url,
@@ -1054,6 +1123,7 @@ class Signer:
             templated=templated,
             values=values,
             names=names,
+            shape=lines if lines is not None and len(lines) >= INSTANCE_MIN_LINES else None,
         )
 
 
@@ -1264,6 +1334,7 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
     states = revised(infos)
     forms = generated_forms(infos)
     series = renumbered(infos, text_lsh)
+    instantiated = instances(infos)
     written_for = language_forms(infos)
     moves = moved(infos, states)
     for one, pairs in built_sources(infos).items():
@@ -1308,6 +1379,8 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 if series_pair(info.url, other.url) or folder_variants(info.url, other.url):
                     continue  # a series' pages are copies only when renumbered (``renumbered``), variants never
                 if release_part(info.url, other.url) or one_form(info.url, other.url):
+                    continue
+                if module_source(info.url, other.url):
                     continue
                 if (info.templated or other.templated) and not _template_siblings(info.url, other.url):
                     continue  # a template's output, signed with the template's lines, meets its folder's pages only
@@ -1361,6 +1434,7 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 folder_variants(info.url, other.url)
                 or release_part(info.url, other.url)
                 or one_form(info.url, other.url)
+                or module_source(info.url, other.url)
             ):
                 continue
             if (
@@ -1430,6 +1504,12 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
             other_id, share, jaccard = series[info.id]
             if share > best.score:
                 best = Copy(round(share, 4), other_id, jaccard, "renumbered", {"rule": "series"})
+        if info.id in instantiated:
+            # one of the compilation units instantiated from one template, the same lines but for their constants
+            # (``instances``): the fullest, else the first by name, is kept
+            other_id, share = instantiated[info.id]
+            if share > best.score:
+                best = Copy(share, other_id, 0.0, "instance", {"rule": "series", "from": "instantiation"})
         if best.score < HIGH_REDUNDANCY and info.text is not None:
             # one path of one repository at two commits, however rewritten: the older state of one file, which
             # the newer replaces (``one_document``); counted at the cut, and only where nothing else holds it

@@ -10,8 +10,11 @@ at a score or rank; the first rule that tells the two apart decides:
        then the original over a machine-made form of it: a notebook over the written page an exporter made of it
        (its outputs named as ``<notebook>_files/`` images: ``_notebook_export``), a file over its preprocessed or
        expanded form beside it (``gemm_pre_64.sass`` of ``gemm64.sass``: ``generated_form``); and the file a
-       generator wrote from a template (``{% for %}``, ``{{ x }}``) over the template (``template_pair``);
-    1. a rendered page over its source copy (named by the crawler, a Sphinx ``_sources/*.rst.txt`` /
+       generator wrote from a template (``{% for %}``, ``{{ x }}``) over the template (``template_pair``), or
+       from a file its name marks as the template of one beside it (``advsimd.template.md`` of ``advsimd.md``:
+       ``named_template``);
+    1. of two written files (no HTML), the one outside an archive of past states (``past_order``: ``archive/``,
+       ``legacy/``, ``old/``) over the one in it, whichever is reST; then a rendered page over its source copy (named by the crawler, a Sphinx ``_sources/*.rst.txt`` /
        ``.md.txt`` URL, a title made of markup, reStructuredText markup in a text file), and an HTML page over
        a Markdown or plain-text file of the same name (``switch/readme.html`` beside ``switch/readme.md``:
        what a documentation generator renders from its source; a text file with no extension whose name is the
@@ -80,6 +83,7 @@ class CopyInfo:
     values: np.ndarray | None = None  # a data or code file's numbers in its order, for its other languages' forms
     names: np.ndarray | None = None  # ... and the words of its names (``copies.language_forms``), sorted
     pointers: tuple[str, ...] = ()  # a short page's link targets, absolute ones too (``copies.two_pointers``)
+    shape: np.ndarray | None = None  # a source file's lines, constants masked, hashed in order (``copies.instances``)
 
 
 RULE_WEIGHT = {
@@ -115,9 +119,18 @@ def preference(a: CopyInfo, b: CopyInfo) -> tuple[bool, dict]:
     generated = generated_form(a.url, b.url)
     if generated:  # a file beside its preprocessed or expanded form (``gemm_pre_64.sass`` of ``gemm64.sass``)
         return generated > 0, {"rule": "generated", "from": "generated form"}
+    named = named_template(b.url, a.url) - named_template(a.url, b.url)
+    if named:  # a file its name marks as the template of the file beside it (``advsimd.template.md``)
+        return named > 0, {"rule": "rendered", "from": "template"}
     if a.template != b.template and template_pair(a.url if a.template else b.url, b.url if a.template else a.url):
         # a template (``{{ op.name }}``, ``{% for %}``) and the file a generator wrote from it under its name
         return b.template, {"rule": "rendered", "from": "template"}
+    if "html" not in (a.kind, b.kind):
+        # two written files (Markdown, reST, text) of which one is kept in an archive of past states: the current
+        # tree's file is kept, though it is the one written in reST markup (a source copy's marks)
+        past, parts = past_order(a.url, b.url)
+        if past:
+            return past > 0, {"rule": "version", "where": "url", "versions": parts}
     if a.source_copy != b.source_copy:
         return b.source_copy, {"rule": "rendered"}
     if (a.kind == "html") != (b.kind == "html") and {a.kind, b.kind} <= _RENDERED_FROM and _same_name(a, b):
@@ -201,6 +214,25 @@ def template_pair(template: str, output: str) -> bool:
     template suffix (``ops.h.j2``, ``config.h.in``). Its tags (``CopyInfo.template``) say it is one."""
     name_t, name_o = _file_name(template), _file_name(output)
     return name_t == name_o or _TEMPLATE_SUFFIX.sub("", name_t) == name_o
+
+
+_TEMPLATE_WORD = re.compile(r"j2|jinja2?|tmpl|tpl|template|mako|in", re.IGNORECASE)
+
+
+def named_template(template: str, output: str) -> int:
+    """1 when ``template``'s name marks it as the template of ``output`` beside it, else 0: one folder, and the
+    template's name is the output's with a template word among its dotted parts (``advsimd.template.md`` beside
+    ``advsimd.md``, ``config.h.in`` beside ``config.h``, ``index.tmpl.html`` beside ``index.html``). A generator
+    fills such a file's placeholders (``{table}``, ``@VERSION@``, whatever its engine writes) and writes the
+    output under the plain name: the output is what a reader reads, the template its frame, however the
+    placeholders are written (``CopyInfo.template`` reads only a template engine's tags)."""
+    folder_t, _, name_t = url_path(template).rpartition("/")
+    folder_o, _, name_o = url_path(output).rpartition("/")
+    if folder_t != folder_o or name_t == name_o:
+        return 0
+    parts = name_t.split(".")
+    plain = [p for p in parts[1:] if not _TEMPLATE_WORD.fullmatch(p)]
+    return int(len(plain) == len(parts) - 2 and ".".join([parts[0], *plain]).lower() == name_o.lower())
 
 
 def _notebook_export(page: CopyInfo, notebook: CopyInfo) -> int:
@@ -469,10 +501,10 @@ def _version_order(a: str, b: str) -> tuple[int, list[str]]:
     ``guide/``, ``legacy/api.md`` before ``api.md``: ``_suffixed``, ``_archived``), and so is a URL that alone
     passes through such a folder below the folders both share, whatever its name (``docs/old/gemm.md`` before
     ``guide/matmul.md``: ``_in_past_folder``)."""
-    parts_a, parts_b = re.split(r"[/\s]+", editions(a).strip()), re.split(r"[/\s]+", editions(b).strip())
-    archived = _archived(parts_a, parts_b) or ("://" in a and "://" in b and _in_past_folder(parts_a, parts_b))
+    archived, parts = past_order(a, b)
     if archived:  # one path is the other with a folder that keeps past states (``legacy/``, ``archive/``)
-        return archived, [" ".join(parts_a), " ".join(parts_b)]
+        return archived, parts
+    parts_a, parts_b = re.split(r"[/\s]+", editions(a).strip()), re.split(r"[/\s]+", editions(b).strip())
     for x, y in zip(parts_a, parts_b, strict=False):
         if x == y:
             continue
@@ -493,6 +525,16 @@ def _version_order(a: str, b: str) -> tuple[int, list[str]]:
             order = 1 if longer is parts_a else -1
             return order, [" ".join(parts_a), " ".join(parts_b)]
     return 0, []
+
+
+def past_order(a: str, b: str) -> tuple[int, list[str]]:
+    """-1 when ``a`` is kept in a folder for past states that ``b`` is not (``docs/legacy/api.md`` beside
+    ``docs/api.md``: ``_archived``; a URL that alone passes through such a folder below the folders both share,
+    ``docs/archive/docs-1.x/faq.md`` beside ``docs/reference/faq.rst``: ``_in_past_folder``), +1 the other way,
+    0 otherwise; and the two paths as read (``_version_order``'s first test)."""
+    parts_a, parts_b = re.split(r"[/\s]+", editions(a).strip()), re.split(r"[/\s]+", editions(b).strip())
+    archived = _archived(parts_a, parts_b) or ("://" in a and "://" in b and _in_past_folder(parts_a, parts_b))
+    return (archived, [" ".join(parts_a), " ".join(parts_b)]) if archived else (0, [])
 
 
 CHANNEL_FOLDER = re.compile(r"latest|stable|current|main|master|trunk|dev|develop", re.IGNORECASE)
