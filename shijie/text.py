@@ -306,6 +306,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "the same text as the first file of its numbered series, renamed with its number",
         "与其编号系列中第一个文件相同的文本，仅随编号改名",
     ),
+    "why.signal.instance": (
+        "the same lines as another unit instantiated from one template, but for their constants",
+        "与同一模板实例化出的另一编译单元行行相同，仅常量不同",
+    ),
     "why.signal.source": ("the crawler named it the source of that page", "抓取器标明它是该页面的源文件"),
     "why.signal.included": (
         "its text is only an include directive of that file, whose text its page shows",

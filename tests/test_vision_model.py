@@ -2965,3 +2965,34 @@ def test_a_reference_page_is_no_copy_of_its_modules_highlighted_source_page():
     assert found[2].duplicate_of == 3 or found[3].duplicate_of == 2
     assert copies.module_source(f"{html}/queues.html", f"{html}/_modules/widgets/queues.html")
     assert not copies.module_source(f"{html}/_modules/a.html", f"{html}/_modules/b.html")
+
+
+def test_a_header_is_no_copy_of_the_man_page_that_documents_its_calls():
+    """A header whose comments say what its man page says: the code a compiler reads and the manual, two documents
+    either way round. Two man pages of one text are still one page."""
+    comments = _words("alloc", 300)
+    header = _info(
+        1, "file:///usr/share/doc/libwidgets-dev/include/widgets.h", comments + "\n\nint widget_alloc(void);"
+    )
+    page = _info(2, "file:///usr/share/man/man3/widgets.3.gz", comments + "\n\n" + _words("seealso", 40), kind="text")
+    found = copies.measure([header, page])
+    assert found[1].duplicate_of is None and found[2].duplicate_of is None
+    again = _info(3, "file:///usr/share/man/man3/widgets_alloc.3.gz", comments + "\n\n" + _words("seealso", 40))
+    found = copies.measure([page, again])
+    assert found[2].duplicate_of == 3 or found[3].duplicate_of == 2
+    assert copies.code_and_manual("https://example.org/src/kernel.cu", "https://example.org/man/man1/kernel.1")
+    assert not copies.code_and_manual("https://example.org/src/kernel.cu", "https://example.org/docs/kernel.html")
+
+
+def test_an_exercise_is_no_copy_of_its_solution():
+    """A puzzle's exercise file is its solution with the answer left out: nearly all of it lies in the solution,
+    yet a reader works one and checks the other. The same exercise in two places is still one file."""
+    repo = "https://raw.githubusercontent.com/org/gpu-puzzles/3f2c9b1"
+    frame = _words("frame", 300)
+    exercise = _info(1, f"{repo}/problems/p16/p16.mojo", frame + "\n\n# FILL ME IN (roughly 8 lines)", kind="text")
+    solution = _info(2, f"{repo}/solutions/p16/p16.mojo", frame + "\n\n" + _words("answer", 40), kind="text")
+    found = copies.measure([exercise, solution])
+    assert found[1].duplicate_of is None and found[2].duplicate_of is None
+    assert copies.exercise_and_solution(f"{repo}/exercises/ch2/sum.cu", f"{repo}/answers/ch2/sum.cu")
+    assert not copies.exercise_and_solution(f"{repo}/problems/p16/p16.mojo", f"{repo}/problems/p17/p17.mojo")
+    assert not copies.exercise_and_solution(f"{repo}/solutions/p16/p16.mojo", f"{repo}/solutions/p16/p16_alt.mojo")

@@ -763,6 +763,41 @@ def module_source(a: str, b: str) -> bool:
     return pages and bool(_VIEWCODE.search(url_path(a))) != bool(_VIEWCODE.search(url_path(b)))
 
 
+def code_and_manual(a: str, b: str) -> bool:
+    """Whether one of two files is a source file (a header, a C or CUDA file: ``_CODE_FILE``) and the other a man
+    page (``…/man3/hbw_malloc.3``): the page documents the calls the file declares, in the words of its comments
+    where the file is commented that well, but one is the code a compiler reads and the other the manual; two
+    documents, whichever copied its text from the other."""
+    code_a, code_b = (bool(_CODE_FILE.search(url_path(u))) for u in (a, b))
+    man_a, man_b = (bool(_MAN_FILE.search(url_path(u))) for u in (a, b))
+    return (code_a and man_b) or (code_b and man_a)
+
+
+_EXERCISE_FOLDER = re.compile(r"problems?|exercises?|starters?|skeletons?", re.IGNORECASE)
+_SOLUTION_FOLDER = re.compile(r"solutions?|answers?|solved", re.IGNORECASE)
+
+
+def exercise_and_solution(a: str, b: str) -> bool:
+    """Whether two files of one place are an exercise and its solution: below the folders they share, one path
+    passes through an exercise folder (``problems/``, ``exercises/``, ``starter/``, ``skeleton/``) and the other
+    through a solution folder (``solutions/``, ``answers/``, ``solved/``). The exercise is the solution with its
+    answer left out (a ``TODO`` where the kernel's body goes), so nearly all of it lies in the solution, but a
+    reader works the one and checks against the other: two documents."""
+    if neighbourhood(a) != neighbourhood(b):
+        return False
+    pa, pb = url_path(a).split("/"), url_path(b).split("/")
+    shared = 0
+    while shared < min(len(pa), len(pb)) - 1 and pa[shared] == pb[shared]:
+        shared += 1
+    x, y = pa[shared:-1], pb[shared:-1]
+    ex_x, ex_y = (any(_EXERCISE_FOLDER.fullmatch(p) for p in parts) for parts in (x, y))
+    sol_x, sol_y = (any(_SOLUTION_FOLDER.fullmatch(p) for p in parts) for parts in (x, y))
+    return (ex_x and sol_y) or (ex_y and sol_x)
+
+
+_MAN_FILE = re.compile(r"/man[1-9][a-z]*/[^/]+\.[1-9][a-z]*(?:\.gz)?$")  # …/man3/MPI_Send.3.gz: a man page
+
+
 def _extension(url: str) -> str:
     name = url_path(url).rpartition("/")[2]
     return name.rpartition(".")[2].lower() if "." in name else ""
@@ -1380,7 +1415,9 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                     continue  # a series' pages are copies only when renumbered (``renumbered``), variants never
                 if release_part(info.url, other.url) or one_form(info.url, other.url):
                     continue
-                if module_source(info.url, other.url):
+                if module_source(info.url, other.url) or code_and_manual(info.url, other.url):
+                    continue
+                if exercise_and_solution(info.url, other.url):
                     continue
                 if (info.templated or other.templated) and not _template_siblings(info.url, other.url):
                     continue  # a template's output, signed with the template's lines, meets its folder's pages only
@@ -1435,6 +1472,8 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 or release_part(info.url, other.url)
                 or one_form(info.url, other.url)
                 or module_source(info.url, other.url)
+                or code_and_manual(info.url, other.url)
+                or exercise_and_solution(info.url, other.url)
             ):
                 continue
             if (
