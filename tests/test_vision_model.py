@@ -2996,3 +2996,19 @@ def test_an_exercise_is_no_copy_of_its_solution():
     assert copies.exercise_and_solution(f"{repo}/exercises/ch2/sum.cu", f"{repo}/answers/ch2/sum.cu")
     assert not copies.exercise_and_solution(f"{repo}/problems/p16/p16.mojo", f"{repo}/problems/p17/p17.mojo")
     assert not copies.exercise_and_solution(f"{repo}/solutions/p16/p16.mojo", f"{repo}/solutions/p16/p16_alt.mojo")
+
+
+def test_two_markdown_pages_of_one_folder_met_by_their_code_examples_are_held_to_the_sibling_cut_by_their_text():
+    """As two HTML pages: a function's Markdown page and the reference page that shows every function's examples
+    (one folder, two names) are siblings by their texts, whatever their code shares."""
+    repo = "https://raw.githubusercontent.com/org/widgets/3f2c9b1/docs"
+    examples = {k: f"result = widgets.fold_{k}(values, axis={k % 3}) + offset_{k} * scale_{k}" for k in range(40)}
+    one = "\n".join(examples[k] for k in range(12))
+    every = "\n".join(examples.values())
+    page = _info(1, f"{repo}/fold.md", _words("fold", 160), kind="markdown", code=[one])
+    reference = _info(
+        2, f"{repo}/reference.md", _words("reference", 400) + _words("fold", 40), kind="markdown", code=[every]
+    )
+    assert page.code is not None and reference.code is not None
+    found = copies.measure([page, reference])
+    assert found[1].duplicate_of is None and found[2].duplicate_of is None

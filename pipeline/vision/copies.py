@@ -1433,9 +1433,14 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 if signal == "text" and (stubs(info, other) or two_pointers(info, other)):
                     continue
                 better, because = preference(other, info)
-                held = jaccard  # two pages met by their code examples are siblings by their texts
+                held = jaccard  # two pages (HTML, or Markdown) met by their code examples are siblings by their texts
                 if signal == "code":
-                    pages = info.kind == other.kind == "html" and info.text is not None and other.text is not None
+                    pages = (
+                        info.kind == other.kind
+                        and info.kind in ("html", "markdown")
+                        and info.text is not None
+                        and other.text is not None
+                    )
                     held = info.text.minhash.jaccard(other.text.minhash) if pages else 1.0  # type: ignore[union-attr]
                 if (
                     better
