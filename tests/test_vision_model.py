@@ -3012,3 +3012,19 @@ def test_two_markdown_pages_of_one_folder_met_by_their_code_examples_are_held_to
     assert page.code is not None and reference.code is not None
     found = copies.measure([page, reference])
     assert found[1].duplicate_of is None and found[2].duplicate_of is None
+
+
+def test_an_example_program_is_no_copy_of_a_guide_page_that_quotes_it_but_is_of_the_page_named_after_it():
+    """An example program quoted whole by a guide page among its prose: the program and the page, two documents. A
+    page a documentation generator names after the file (``crawler_8py-example.html``) is its rendering."""
+    html = "file:///usr/share/doc/widgets-doc/html"
+    program = _words("crawler", 200)
+    guide = _info(1, f"{html}/guide/queues.html", _words("queues", 60) + "\n\n" + program + "\n\n" + _words("more", 20))
+    source = _info(2, "file:///usr/share/doc/widgets-doc/examples/crawler/crawler.py", program, kind="text")
+    found = copies.measure([guide, source])
+    assert found[1].duplicate_of is None and found[2].duplicate_of is None
+    rendered = _info(3, f"{html}/crawler_8py-example.html", _words("title", 20) + "\n\n" + program)
+    found = copies.measure([rendered, source])
+    assert found[2].duplicate_of == 3
+    assert copies.quoted_program(f"{html}/guide/queues.html", "file:///x/examples/crawler.py")
+    assert not copies.quoted_program(f"{html}/step_64.html", "file:///x/examples/step-64/step-64.cu")

@@ -773,6 +773,23 @@ def code_and_manual(a: str, b: str) -> bool:
     return (code_a and man_b) or (code_b and man_a)
 
 
+_NAME_MARKS = re.compile(r"[-_.\s]+")
+
+
+def quoted_program(a: str, b: str) -> bool:
+    """Whether one of two files is a source file and the other an HTML page of another name that holds it (a guide
+    page that quotes the whole example among its prose, an examples page that shows several): the program a reader
+    runs and the page that explains it, two documents. A page named after the file (a documentation generator's
+    ``kmeans_8cpp-example.html``, a gallery's ``step_64.html`` for ``step-64.cu``: the file's stem inside the
+    page's name, separators aside) is the file's rendering, its copy."""
+    for code, page in ((a, b), (b, a)):
+        name_c, name_p = url_path(code).rpartition("/")[2], url_path(page).rpartition("/")[2]
+        if _CODE_FILE.search(name_c) and name_p.lower().endswith((".html", ".htm")):
+            stem = _NAME_MARKS.sub("", name_c.rpartition(".")[0].lower())
+            return bool(stem) and stem not in _NAME_MARKS.sub("", name_p.lower())
+    return False
+
+
 _EXERCISE_FOLDER = re.compile(r"problems?|exercises?|starters?|skeletons?", re.IGNORECASE)
 _SOLUTION_FOLDER = re.compile(r"solutions?|answers?|solved", re.IGNORECASE)
 
@@ -1417,7 +1434,7 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                     continue
                 if module_source(info.url, other.url) or code_and_manual(info.url, other.url):
                     continue
-                if exercise_and_solution(info.url, other.url):
+                if exercise_and_solution(info.url, other.url) or quoted_program(info.url, other.url):
                     continue
                 if (info.templated or other.templated) and not _template_siblings(info.url, other.url):
                     continue  # a template's output, signed with the template's lines, meets its folder's pages only
@@ -1479,6 +1496,7 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 or module_source(info.url, other.url)
                 or code_and_manual(info.url, other.url)
                 or exercise_and_solution(info.url, other.url)
+                or quoted_program(info.url, other.url)
             ):
                 continue
             if (
