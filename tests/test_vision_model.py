@@ -2898,13 +2898,13 @@ def test_compilation_units_of_one_template_are_one_text_but_for_their_constants(
     file of another extension, is no instance."""
     repo = "https://raw.githubusercontent.com/org/kernels/3f2c9b1/src/units"
     units = [
-        _info(1, f"{repo}/unit_q4_1a.cu", _unit("1a", 4, "false"), kind="text"),
-        _info(2, f"{repo}/unit_q4_1b.cu", _unit("1b", 4, "true", debug=True), kind="text"),
-        _info(3, f"{repo}/unit_q8_2a.cu", _unit("2a", 8, "false"), kind="text"),
+        _info(1, f"{repo}/inst_q4_1a.cu", _unit("1a", 4, "false"), kind="text"),
+        _info(2, f"{repo}/inst_q4_1b.cu", _unit("1b", 4, "true", debug=True), kind="text"),
+        _info(3, f"{repo}/inst_q8_2a.cu", _unit("2a", 8, "false"), kind="text"),
         _info(
-            4, f"{repo}/unit_q4_1c.cu", _unit("1c", 4, "false").replace("pick(rows)", "pick(rows, scaled)"), kind="text"
+            4, f"{repo}/inst_q4_1c.cu", _unit("1c", 4, "false").replace("pick(rows)", "pick(rows, scaled)"), kind="text"
         ),
-        _info(5, f"{repo}/unit_q4_1d.cpp", _unit("1d", 4, "false"), kind="text"),
+        _info(5, f"{repo}/inst_q4_1d.cpp", _unit("1d", 4, "false"), kind="text"),
     ]
     assert units[0].text.minhash.jaccard(units[2].text.minhash) < copies.sibling_cut(units[0].url, units[2].url)
     found = copies.measure(units)
@@ -2941,8 +2941,8 @@ def test_the_current_trees_file_is_kept_over_its_archived_form_whichever_is_rest
     body = _words("faq", 300)
     rest = "FAQ\n===\n\n.. note::\n\n   Read :ref:`install` first.\n\n" + body
     rest += "\n\n.. code-block:: bash\n\n   run\n\n:doc:`usage`\n\n.. tip::\n\n   :class:`Session`\n"
-    current = _info(1, f"{repo}/reference/faq.rst", rest, kind="text")
-    archived = _info(2, f"{repo}/archive/v1/faq.md", "# FAQ\n\n" + body, kind="markdown")
+    current = _info(1, f"{repo}/manual/questions.rst", rest, kind="text")
+    archived = _info(2, f"{repo}/archive/v1/questions.md", "# FAQ\n\n" + body, kind="markdown")
     assert current.source_copy and not archived.source_copy
     found = copies.measure([current, archived])
     assert found[1].duplicate_of is None and found[2].duplicate_of == 1
@@ -2956,14 +2956,14 @@ def test_a_reference_page_is_no_copy_of_its_modules_highlighted_source_page():
     html = "file:///usr/share/doc/widgets-doc/html"
     docstrings = _words("doc", 300)
     code = docstrings + "\n\n" + _words("code", 400)
-    reference = _info(1, f"{html}/queues.html", docstrings)
-    source = _info(2, f"{html}/_modules/widgets/queues.html", code)
+    reference = _info(1, f"{html}/channels.html", docstrings)
+    source = _info(2, f"{html}/_modules/widgets/channels.html", code)
     found = copies.measure([reference, source])
     assert found[1].duplicate_of is None and found[2].duplicate_of is None
-    again = _info(3, "file:///usr/share/doc/widgets-doc-2/html/_modules/widgets/queues.html", code)
+    again = _info(3, "file:///usr/share/doc/widgets-doc-2/html/_modules/widgets/channels.html", code)
     found = copies.measure([source, again])
     assert found[2].duplicate_of == 3 or found[3].duplicate_of == 2
-    assert copies.module_source(f"{html}/queues.html", f"{html}/_modules/widgets/queues.html")
+    assert copies.module_source(f"{html}/channels.html", f"{html}/_modules/widgets/channels.html")
     assert not copies.module_source(f"{html}/_modules/a.html", f"{html}/_modules/b.html")
 
 
@@ -2987,15 +2987,15 @@ def test_a_header_is_no_copy_of_the_man_page_that_documents_its_calls():
 def test_an_exercise_is_no_copy_of_its_solution():
     """A puzzle's exercise file is its solution with the answer left out: nearly all of it lies in the solution,
     yet a reader works one and checks the other. The same exercise in two places is still one file."""
-    repo = "https://raw.githubusercontent.com/org/gpu-puzzles/3f2c9b1"
+    repo = "https://raw.githubusercontent.com/org/warp-drills/3f2c9b1"
     frame = _words("frame", 300)
-    exercise = _info(1, f"{repo}/problems/p16/p16.mojo", frame + "\n\n# FILL ME IN (roughly 8 lines)", kind="text")
-    solution = _info(2, f"{repo}/solutions/p16/p16.mojo", frame + "\n\n" + _words("answer", 40), kind="text")
+    exercise = _info(1, f"{repo}/problems/d7/d7.mojo", frame + "\n\n# FILL ME IN (roughly 8 lines)", kind="text")
+    solution = _info(2, f"{repo}/solutions/d7/d7.mojo", frame + "\n\n" + _words("answer", 40), kind="text")
     found = copies.measure([exercise, solution])
     assert found[1].duplicate_of is None and found[2].duplicate_of is None
     assert copies.exercise_and_solution(f"{repo}/exercises/ch2/sum.cu", f"{repo}/answers/ch2/sum.cu")
-    assert not copies.exercise_and_solution(f"{repo}/problems/p16/p16.mojo", f"{repo}/problems/p17/p17.mojo")
-    assert not copies.exercise_and_solution(f"{repo}/solutions/p16/p16.mojo", f"{repo}/solutions/p16/p16_alt.mojo")
+    assert not copies.exercise_and_solution(f"{repo}/problems/d7/d7.mojo", f"{repo}/problems/d8/d8.mojo")
+    assert not copies.exercise_and_solution(f"{repo}/solutions/d7/d7.mojo", f"{repo}/solutions/d7/d7_alt.mojo")
 
 
 def test_two_markdown_pages_of_one_folder_met_by_their_code_examples_are_held_to_the_sibling_cut_by_their_text():
@@ -3019,12 +3019,14 @@ def test_an_example_program_is_no_copy_of_a_guide_page_that_quotes_it_but_is_of_
     page a documentation generator names after the file (``crawler_8py-example.html``) is its rendering."""
     html = "file:///usr/share/doc/widgets-doc/html"
     program = _words("crawler", 200)
-    guide = _info(1, f"{html}/guide/queues.html", _words("queues", 60) + "\n\n" + program + "\n\n" + _words("more", 20))
+    guide = _info(
+        1, f"{html}/guide/channels.html", _words("queues", 60) + "\n\n" + program + "\n\n" + _words("more", 20)
+    )
     source = _info(2, "file:///usr/share/doc/widgets-doc/examples/crawler/crawler.py", program, kind="text")
     found = copies.measure([guide, source])
     assert found[1].duplicate_of is None and found[2].duplicate_of is None
     rendered = _info(3, f"{html}/crawler_8py-example.html", _words("title", 20) + "\n\n" + program)
     found = copies.measure([rendered, source])
     assert found[2].duplicate_of == 3
-    assert copies.quoted_program(f"{html}/guide/queues.html", "file:///x/examples/crawler.py")
-    assert not copies.quoted_program(f"{html}/step_64.html", "file:///x/examples/step-64/step-64.cu")
+    assert copies.quoted_program(f"{html}/guide/channels.html", "file:///x/examples/crawler.py")
+    assert not copies.quoted_program(f"{html}/demo_3.html", "file:///x/examples/demo-3/demo-3.cu")

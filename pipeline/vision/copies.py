@@ -765,7 +765,7 @@ def module_source(a: str, b: str) -> bool:
 
 def code_and_manual(a: str, b: str) -> bool:
     """Whether one of two files is a source file (a header, a C or CUDA file: ``_CODE_FILE``) and the other a man
-    page (``…/man3/hbw_malloc.3``): the page documents the calls the file declares, in the words of its comments
+    page (``…/man3/widget_alloc.3``): the page documents the calls the file declares, in the words of its comments
     where the file is commented that well, but one is the code a compiler reads and the other the manual; two
     documents, whichever copied its text from the other."""
     code_a, code_b = (bool(_CODE_FILE.search(url_path(u))) for u in (a, b))
@@ -780,7 +780,7 @@ def quoted_program(a: str, b: str) -> bool:
     """Whether one of two files is a source file and the other an HTML page of another name that holds it (a guide
     page that quotes the whole example among its prose, an examples page that shows several): the program a reader
     runs and the page that explains it, two documents. A page named after the file (a documentation generator's
-    ``kmeans_8cpp-example.html``, a gallery's ``step_64.html`` for ``step-64.cu``: the file's stem inside the
+    ``solver_8cpp-example.html``, a gallery's ``demo_3.html`` for ``demo-3.cu``: the file's stem inside the
     page's name, separators aside) is the file's rendering, its copy."""
     for code, page in ((a, b), (b, a)):
         name_c, name_p = url_path(code).rpartition("/")[2], url_path(page).rpartition("/")[2]

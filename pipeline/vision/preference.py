@@ -11,7 +11,7 @@ at a score or rank; the first rule that tells the two apart decides:
        (its outputs named as ``<notebook>_files/`` images: ``_notebook_export``), a file over its preprocessed or
        expanded form beside it (``gemm_pre_64.sass`` of ``gemm64.sass``: ``generated_form``); and the file a
        generator wrote from a template (``{% for %}``, ``{{ x }}``) over the template (``template_pair``), or
-       from a file its name marks as the template of one beside it (``advsimd.template.md`` of ``advsimd.md``:
+       from a file its name marks as the template of one beside it (``tables.template.md`` of ``tables.md``:
        ``named_template``);
     1. of two written files (no HTML), the one outside an archive of past states (``past_order``: ``archive/``,
        ``legacy/``, ``old/``) over the one in it, whichever is reST; then a rendered page over its source copy (named by the crawler, a Sphinx ``_sources/*.rst.txt`` /
@@ -120,7 +120,7 @@ def preference(a: CopyInfo, b: CopyInfo) -> tuple[bool, dict]:
     if generated:  # a file beside its preprocessed or expanded form (``gemm_pre_64.sass`` of ``gemm64.sass``)
         return generated > 0, {"rule": "generated", "from": "generated form"}
     named = named_template(b.url, a.url) - named_template(a.url, b.url)
-    if named:  # a file its name marks as the template of the file beside it (``advsimd.template.md``)
+    if named:  # a file its name marks as the template of the file beside it (``tables.template.md``)
         return named > 0, {"rule": "rendered", "from": "template"}
     if a.template != b.template and template_pair(a.url if a.template else b.url, b.url if a.template else a.url):
         # a template (``{{ op.name }}``, ``{% for %}``) and the file a generator wrote from it under its name
@@ -221,8 +221,8 @@ _TEMPLATE_WORD = re.compile(r"j2|jinja2?|tmpl|tpl|template|mako|in", re.IGNORECA
 
 def named_template(template: str, output: str) -> int:
     """1 when ``template``'s name marks it as the template of ``output`` beside it, else 0: one folder, and the
-    template's name is the output's with a template word among its dotted parts (``advsimd.template.md`` beside
-    ``advsimd.md``, ``config.h.in`` beside ``config.h``, ``index.tmpl.html`` beside ``index.html``). A generator
+    template's name is the output's with a template word among its dotted parts (``tables.template.md`` beside
+    ``tables.md``, ``config.h.in`` beside ``config.h``, ``index.tmpl.html`` beside ``index.html``). A generator
     fills such a file's placeholders (``{table}``, ``@VERSION@``, whatever its engine writes) and writes the
     output under the plain name: the output is what a reader reads, the template its frame, however the
     placeholders are written (``CopyInfo.template`` reads only a template engine's tags)."""
@@ -530,7 +530,7 @@ def _version_order(a: str, b: str) -> tuple[int, list[str]]:
 def past_order(a: str, b: str) -> tuple[int, list[str]]:
     """-1 when ``a`` is kept in a folder for past states that ``b`` is not (``docs/legacy/api.md`` beside
     ``docs/api.md``: ``_archived``; a URL that alone passes through such a folder below the folders both share,
-    ``docs/archive/docs-1.x/faq.md`` beside ``docs/reference/faq.rst``: ``_in_past_folder``), +1 the other way,
+    ``docs/archive/v1/guide.md`` beside ``docs/manual/guide.rst``: ``_in_past_folder``), +1 the other way,
     0 otherwise; and the two paths as read (``_version_order``'s first test)."""
     parts_a, parts_b = re.split(r"[/\s]+", editions(a).strip()), re.split(r"[/\s]+", editions(b).strip())
     archived = _archived(parts_a, parts_b) or ("://" in a and "://" in b and _in_past_folder(parts_a, parts_b))
