@@ -521,6 +521,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "share of lines that check a result (assertions, test macros)",
         "检查结果的代码行占比（断言、测试宏）",
     ),
+    "feature.code_prose_turns": (
+        "turns between code and prose lines (code explained as it goes)",
+        "代码行与文字说明行之间的交替次数（边写代码边讲解）",
+    ),
     "feature.relevance": ("relevance to the topic", "与主题的相关性"),
     "feature.words_value": ("what its words suggest", "其用词所示的价值"),
     "feature.source_words_value": (

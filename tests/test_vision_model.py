@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import re
 import subprocess
@@ -848,6 +849,58 @@ def test_the_value_reads_a_test_suites_checks_and_the_type_model_does_not():
     assert figures["suite"] >= 0.4 and figures["gtest"] >= 0.4  # checks on most of their code lines
     assert figures["lesson"] == 0.0  # a lesson of the same reduction checks nothing
     assert signals.VALUE_ONLY.isdisjoint(load_model().doctype["features"])  # the type model keeps its inputs
+
+
+def test_code_explained_as_it_goes_turns_between_code_and_prose_and_code_alone_does_not():
+    from pipeline.vision import signals
+    from shijie.explain import feature_words
+
+    step = [
+        "Each block first loads its tile of the input into shared memory, one element a thread.",
+        "```cuda",
+        "tile[threadIdx.x] = in[blockIdx.x * blockDim.x + threadIdx.x];",
+        "__syncthreads();",
+        "```",
+        "Then half the threads add the other half's values, and the stride halves at every step.",
+        "```cuda",
+        "for (int s = blockDim.x / 2; s > 0; s >>= 1) {",
+        "  if (threadIdx.x < s) tile[threadIdx.x] += tile[threadIdx.x + s];",
+        "}",
+        "```",
+        "Finally the first thread of each block writes the block's sum with one atomic add.",
+        "```cuda",
+        "if (threadIdx.x == 0) atomicAdd(out, tile[0]);",
+        "```",
+    ]
+    source = [
+        "// block sums of the input, one atomic add a block; the reduction halves its stride at every step.",
+        "__global__ void block_sum(const float* in, float* out) {",
+        "  __shared__ float tile[256];",
+        "  tile[threadIdx.x] = in[blockIdx.x * blockDim.x + threadIdx.x];",
+        "  __syncthreads();",
+        "  for (int s = blockDim.x / 2; s > 0; s >>= 1) {",
+        "    if (threadIdx.x < s) tile[threadIdx.x] += tile[threadIdx.x + s];",
+        "    __syncthreads();",
+        "  }",
+        "  if (threadIdx.x == 0) atomicAdd(out, tile[0]);",
+        "}",
+    ]
+    essay = [
+        "A reduction adds many values into one, and on a GPU each block first reduces its own part of the input.",
+        "The partial sums of the blocks are then added together, by a second launch or by atomic additions.",
+    ]
+
+    def turns(lines: list[str]) -> float:
+        text = "\n".join(lines)
+        return signals.read("t", text, [], [], len(text.split()), {}, {}).features()["code_prose_turns"]
+
+    assert turns(step) == pytest.approx(math.log1p(5))  # prose, code, prose, code, prose, code: five turns
+    assert turns(source) == pytest.approx(math.log1p(0))  # a source file: its comment line is code, no turn
+    assert turns(essay) == 0.0  # prose alone turns to nothing
+    assert turns([*step, "", *source]) == turns(step)  # more code after the last turn adds none
+    assert "code_prose_turns" in signals.VALUE_ONLY  # the value reads it; the type model keeps its inputs
+    assert feature_words("code_prose_turns", "en") != "code_prose_turns"
+    assert feature_words("code_prose_turns", "zh") != "code_prose_turns"
 
 
 def test_the_value_targets_keep_tiers_in_order_and_technical_c_near_the_non_technical_pages():

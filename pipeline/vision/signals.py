@@ -16,7 +16,8 @@ One figure is the value model's alone (``VALUE_ONLY``, left out of the type mode
 kernel names (``cues.KERNEL_NAMES``) × the share of code lines, since phase 6: a kernel's source that names its
 tiles, shared memory and warps against glue that binds and checks arguments around a library call. A second since
 phase 18: ``test_share``, the share of lines holding a test's check (an assertion, a gtest macro, pytest): a test
-suite exercises a call without teaching it.
+suite exercises a call without teaching it. A third since phase 22: ``code_prose_turns``, how often the text turns
+between lines of code and lines of prose (log): code explained as it goes against code alone.
 
 Nothing here looks at where we stored a file: the one name read is the last segment of the URL, as weak
 ``file_*`` cues (``cues.FILE_CUES``, scaled by ``FILE_CUE_SCALE``), and whether the URL is a source copy.
@@ -109,7 +110,10 @@ _TEST_CHECK = re.compile(
     r"\b(?:np|numpy|torch)\.testing\b|\bunittest\b"
 )
 # figures only the value model reads: the document-type model is fitted without them (training.fit_word_models)
-VALUE_ONLY = frozenset({"kernel_code", "test_share"})
+VALUE_ONLY = frozenset({"kernel_code", "test_share", "code_prose_turns"})
+# a line of prose for ``code_prose_turns``: this many words or more, with a sentence end (code lines are read as
+# ``code_lines`` reads them)
+PROSE_LINE_WORDS = 8
 SHORT_SECTION = 40  # a section body under this many words is an entry of an index, not a part of a guide
 HEAD_PART = 0.4  # the first 40% of the lines are "the opening" for index_then_prose
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -150,6 +154,7 @@ class Structure:
     badges: int = 0
     cjk: int = 0
     test_lines: int = 0  # lines holding a test's check (``_TEST_CHECK``): assertions, gtest macros, pytest
+    code_prose_turns: int = 0  # turns between a run of code lines and a run of prose lines (``PROSE_LINE_WORDS``)
     kernel_names: int = 0  # distinct kernel names (cues.KERNEL_NAMES: tiles, shared memory, warps, tl.dot, …)
     title_markup: bool = False  # the title is markup ("========"), as in a Sphinx source copy
     source_copy: bool = False  # a Sphinx/markdown source copy (_sources/, .rst.txt): a crawler sees the URL
@@ -202,6 +207,9 @@ class Structure:
             # value only: the share of lines that check a result, a test suite's mark: code that exercises a call
             # without teaching it (a test of a kernel call against a tutorial of it)
             "test_share": self.test_lines / lines,
+            # value only: code explained as it goes, the turns between code and prose (log): a lesson that shows a
+            # step and says what it does turns often; a source file, or a page of code with a paragraph on top, seldom
+            "code_prose_turns": math.log1p(self.code_prose_turns),
         }
         for group in CUES:
             out[f"cue_{group}"] = per_k(self.cues.get(group, 0))
@@ -239,6 +247,7 @@ def read(
     heading_lines = {h.strip() for h in headings if h and len(h) < 200}  # HTML headings are plain lines
     previous = ""
     fenced_blocks = 0
+    last_kind = ""  # "code" or "prose": the last such line, for code_prose_turns
     section_words = 0
     index_lines: list[int] = []  # line numbers of list, link and label lines (the opening's index part)
     prose_at: list[tuple[int, int]] = []  # (line number, words) of each prose paragraph
@@ -280,6 +289,15 @@ def read(
             previous = ""
             continue
         s.lines += 1
+        if in_fence or line.endswith(_CODE_END) or line.startswith(_CODE_START):
+            kind = "code"
+        elif len(line.split()) >= PROSE_LINE_WORDS and _SENTENCE_END.search(line + " "):
+            kind = "prose"
+        else:
+            kind = ""
+        if kind and kind != last_kind:
+            s.code_prose_turns += bool(last_kind)
+            last_kind = kind
         if (
             "ssert" in line or "SSERT" in line or "EXPECT_" in line or "TEST" in line or "test" in line
         ) and _TEST_CHECK.search(line):
