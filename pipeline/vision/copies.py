@@ -894,7 +894,8 @@ def instances(infos: list[CopyInfo]) -> dict[int, tuple[int, float]]:
     the lines that write them do not meet. The instance kept is the fullest (most lines: the one the others were
     cut from keeps a comment or an include they dropped), then the first by name. One routine's files in two
     precisions are left to the preference (``precision_twins``: the double-precision one is kept). Files are
-    compared within their folder and extension only, and only where their line counts are within the share."""
+    compared within their folder and extension only, and only where their line counts are within the share; each
+    with those ranked above it, the best first, up to the first it agrees with."""
     groups: dict[tuple[str, str], list[CopyInfo]] = {}
     for info in infos:
         if info.shape is not None:
@@ -905,21 +906,36 @@ def instances(infos: list[CopyInfo]) -> dict[int, tuple[int, float]]:
     found: dict[int, tuple[int, float]] = {}
     for members in groups.values():
         members.sort(key=lambda info: len(info.shape))  # type: ignore[arg-type]
-        for i, a in enumerate(members):
-            for b in members[i + 1 :]:
+        # each unit meets the units ranked above it, the best first, and the first it agrees with is the one kept:
+        # in a generated folder that is the fullest for nearly every unit, one comparison a unit where every pair
+        # of a folder of hundreds cost minutes
+        key = [(rank[info.id], k) for k, info in enumerate(members)]  # one path stored twice: the first in order kept
+        order = sorted(range(len(members)), key=key.__getitem__)
+        for x in range(len(members)):
+            for y in order:
+                if key[y] >= key[x]:
+                    break
+                i, j = min(x, y), max(x, y)  # the shorter first, as the line matcher reads them
+                a, b = members[i], members[j]
                 assert a.shape is not None and b.shape is not None
-                if len(a.shape) < INSTANCE_SHARE * len(b.shape):
-                    break  # longer ones hold even fewer of theirs
-                if precision_twins(a.url, b.url) or _common_count(a.shape, b.shape) < INSTANCE_SHARE * len(b.shape):
+                if len(a.shape) < INSTANCE_SHARE * len(b.shape) or precision_twins(a.url, b.url):
                     continue
-                matcher = SequenceMatcher(None, a.shape.tolist(), b.shape.tolist(), autojunk=False)
-                share = sum(block.size for block in matcher.get_matching_blocks()) / len(b.shape)
-                if share < INSTANCE_SHARE:
-                    continue
-                copy, kept = (a, b) if rank[a.id] > rank[b.id] else (b, a)
-                if copy.id not in found or rank[kept.id] < rank[found[copy.id][0]]:
-                    found[copy.id] = (kept.id, round(share, 4))
+                share = _shape_share(a.shape, b.shape)
+                if share >= INSTANCE_SHARE:
+                    found[members[x].id] = (members[y].id, round(share, 4))
+                    break
     return found
+
+
+def _shape_share(a: np.ndarray, b: np.ndarray) -> float:
+    """The share of ``b``'s masked lines (``shape``) that ``a``, no longer, holds in order: 1.0 for one shape, 0.0
+    where fewer lines are common than ``INSTANCE_SHARE`` of them (the line matcher could find no more)."""
+    if np.array_equal(a, b):
+        return 1.0
+    if _common_count(a, b) < INSTANCE_SHARE * len(b):
+        return 0.0
+    matcher = SequenceMatcher(None, a.tolist(), b.tolist(), autojunk=False)
+    return sum(block.size for block in matcher.get_matching_blocks()) / len(b)
 
 
 _NAME_SPLIT = re.compile(r"[-_.]+")
