@@ -3108,3 +3108,20 @@ def test_units_of_one_template_are_each_matched_once_not_with_every_other_unit(m
     assert found == {k: (0, pytest.approx(found[k][1])) for k in range(1, 60)}  # the first by name is kept
     assert all(share >= copies.INSTANCE_SHARE for _, share in found.values())
     assert len(calls) < 2 * len(units)
+
+
+def test_the_reason_shown_for_a_unit_of_one_template_speaks_of_the_template_not_of_a_numbered_series():
+    from shijie.explain import reasons
+
+    repo = "https://raw.githubusercontent.com/org/kernels/3f2c9b1/src/units"
+    units = [
+        _info(1, f"{repo}/inst_q4_1a.cu", _unit("1a", 4, "false"), kind="text"),
+        _info(2, f"{repo}/inst_q8_2a.cu", _unit("2a", 8, "true", debug=True), kind="text"),
+    ]
+    copy = copies.measure(units)[1]
+    assert copy.duplicate_of == 2 and copy.signal == "instance"
+    uniqueness = {"redundancy": copy.score, "jaccard": copy.jaccard, "signal": copy.signal, "because": copy.because}
+    shown = {"duplicate_of_id": 2, "redundancy": "high", "redundancy_score": copy.score}
+    for lang, template, series in (("en", "template", "numbered series"), ("zh", "模板", "编号系列")):
+        said = " ".join(line.text for line in reasons({**shown, "components": {"uniqueness": uniqueness}}, lang))
+        assert template in said and series not in said

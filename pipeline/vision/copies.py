@@ -1587,7 +1587,7 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
             # (``instances``): the fullest, else the first by name, is kept
             other_id, share = instantiated[info.id]
             if share > best.score:
-                best = Copy(share, other_id, 0.0, "instance", {"rule": "series", "from": "instantiation"})
+                best = Copy(share, other_id, 0.0, "instance", {"rule": "instance"})
         if best.score < HIGH_REDUNDANCY and info.text is not None:
             # one path of one repository at two commits, however rewritten: the older state of one file, which
             # the newer replaces (``one_document``); counted at the cut, and only where nothing else holds it
