@@ -72,12 +72,17 @@ the corpus, not its square):
   (``rendered_page``: ``_sources/guide.rst.txt`` beside ``guide.html``);
 - a file and its preprocessed or expanded form of one folder, by their names (``generated_forms``), one text from
   ``REVISION_CONTAINMENT`` either way; and the files of a numbered series that are one text once each one's own
-  number is set aside (``renumbered``, ``own_number``): the first of the series is kept.
+  number is set aside (``renumbered``, ``own_number``): the first of the series is kept; and the source files of
+  one folder instantiated from one template, one text once their constants are masked (``instances``, ``shape``):
+  the fullest is kept.
 
 Some pairs are held apart whatever they share: two files of a numbered series (``series_pair``) but as
-``renumbered`` reads them; one program's variants named after their folders (``folder_variants``); and two
-source files of one place under two names in two folders are held to ``SIBLING_CODE_JACCARD``
-(``renamed_code``), as two files of one folder are. A template and the file written from it are no cousins.
+``renumbered`` reads them; one program's variants named after their folders (``folder_variants``); a module's
+highlighted source page and a page that is not one (``module_source``), a source file and a man page
+(``code_and_manual``), an exercise and its solution (``exercise_and_solution``), and a source file and an HTML page
+not named after it that quotes it (``quoted_program``); and two source files of one place under two names in two
+folders are held to ``SIBLING_CODE_JACCARD`` (``renamed_code``), as two files of one folder are. A template and the
+file written from it are no cousins.
 
 For every candidate pair it estimates the containment of one in the other (from the MinHash Jaccard and the
 sizes, or the shared share of the sample). A document's redundancy is its containment in a candidate that is
