@@ -3125,3 +3125,12 @@ def test_the_reason_shown_for_a_unit_of_one_template_speaks_of_the_template_not_
     for lang, template, series in (("en", "template", "numbered series"), ("zh", "模板", "编号系列")):
         said = " ".join(line.text for line in reasons({**shown, "components": {"uniqueness": uniqueness}}, lang))
         assert template in said and series not in said
+
+
+def test_a_program_whose_stem_lies_in_html_is_no_rendering_of_every_page():
+    """The page's name is read without its ``.html``: ``ml.py`` quoted by ``intro.html`` is a program and a guide
+    page, not the file and its rendering (``ml`` lies in ``introhtml``, not in ``intro``)."""
+    html = "file:///usr/share/doc/widgets-doc/html"
+    assert copies.quoted_program(f"{html}/guide/intro.html", "file:///x/examples/ml.py")
+    assert copies.quoted_program("file:///x/examples/tm.cu", f"{html}/guide/intro.htm")
+    assert not copies.quoted_program(f"{html}/ml_8py-example.html", "file:///x/examples/ml.py")

@@ -791,7 +791,7 @@ def quoted_program(a: str, b: str) -> bool:
         name_c, name_p = url_path(code).rpartition("/")[2], url_path(page).rpartition("/")[2]
         if _CODE_FILE.search(name_c) and name_p.lower().endswith((".html", ".htm")):
             stem = _NAME_MARKS.sub("", name_c.rpartition(".")[0].lower())
-            return bool(stem) and stem not in _NAME_MARKS.sub("", name_p.lower())
+            return bool(stem) and stem not in _NAME_MARKS.sub("", name_p.lower().rpartition(".")[0])  # not ".html"
     return False
 
 
