@@ -769,10 +769,10 @@ def module_source(a: str, b: str) -> bool:
 
 
 def code_and_manual(a: str, b: str) -> bool:
-    """Whether one of two files is a source file (a header, a C or CUDA file: ``_CODE_FILE``) and the other a man
-    page (``…/man3/widget_alloc.3``): the page documents the calls the file declares, in the words of its comments
-    where the file is commented that well, but one is the code a compiler reads and the other the manual; two
-    documents, whichever copied its text from the other."""
+    """Whether one of two files is a source file (a header, a C, CUDA or Python file: ``_CODE_FILE``) and the
+    other a man page (``…/man3/widget_alloc.3``): the page documents the calls the file declares, in the words of
+    its comments where the file is commented that well, but one is the code a compiler or interpreter reads and the
+    other the manual; two documents, whichever copied its text from the other."""
     code_a, code_b = (bool(_CODE_FILE.search(url_path(u))) for u in (a, b))
     man_a, man_b = (bool(_MAN_FILE.search(url_path(u))) for u in (a, b))
     return (code_a and man_b) or (code_b and man_a)
