@@ -336,6 +336,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "it is read at the repository's current revision ({a}), this one at a past commit ({b})",
         "它取自仓库的当前版本（{a}），本篇取自过去的提交（{b}）",
     ),
+    "why.rule.instance": (
+        "it is the fullest unit instantiated from their template (else the first by name), this one another",
+        "它是由同一模板实例化出的最完整的编译单元（同样完整时取名称在前者），本篇是另一个",
+    ),
     "why.rule.version": ("it is the newer version ({a} after {b})", "它是更新的版本（{a} 晚于 {b}）"),
     "why.rule.date": ("it shows a newer date ({a} after {b})", "它的日期更新（{a} 晚于 {b}）"),
     "why.rule.precision": (

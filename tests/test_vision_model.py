@@ -3083,3 +3083,54 @@ def test_an_example_program_is_no_copy_of_a_guide_page_that_quotes_it_but_is_of_
     assert found[2].duplicate_of == 3
     assert copies.quoted_program(f"{html}/guide/channels.html", "file:///x/examples/crawler.py")
     assert not copies.quoted_program(f"{html}/demo_3.html", "file:///x/examples/demo-3/demo-3.cu")
+
+
+def test_units_of_one_template_are_each_matched_once_not_with_every_other_unit(monkeypatch):
+    """A generated folder holds hundreds of units of one template: each meets the units ranked above it, the best
+    first, and stops at the first it agrees with, so the line matcher runs about once a unit (every pair of the
+    folder, as before, cost minutes on a few hundred), and the unit kept and the shares are as every pair gives."""
+    repo = "https://raw.githubusercontent.com/org/kernels/3f2c9b1/src/generated"
+    words = [f"case{chr(97 + k % 26)}{chr(97 + k // 26)}" for k in range(60)]
+    units = [
+        _info(k, f"{repo}/inst_{k:02d}.cu", _unit("1a", 4, "false") + f"// {words[k]}\n", kind="text")
+        for k in range(60)
+    ]
+    assert len({u.shape.tobytes() for u in units if u.shape is not None}) == len(units)  # no two of one shape
+    calls = []
+
+    class Counted(copies.SequenceMatcher):
+        def __init__(self, *args, **kwargs):
+            calls.append(1)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(copies, "SequenceMatcher", Counted)
+    found = copies.instances(units)
+    assert found == {k: (0, pytest.approx(found[k][1])) for k in range(1, 60)}  # the first by name is kept
+    assert all(share >= copies.INSTANCE_SHARE for _, share in found.values())
+    assert len(calls) < 2 * len(units)
+
+
+def test_the_reason_shown_for_a_unit_of_one_template_speaks_of_the_template_not_of_a_numbered_series():
+    from shijie.explain import reasons
+
+    repo = "https://raw.githubusercontent.com/org/kernels/3f2c9b1/src/units"
+    units = [
+        _info(1, f"{repo}/inst_q4_1a.cu", _unit("1a", 4, "false"), kind="text"),
+        _info(2, f"{repo}/inst_q8_2a.cu", _unit("2a", 8, "true", debug=True), kind="text"),
+    ]
+    copy = copies.measure(units)[1]
+    assert copy.duplicate_of == 2 and copy.signal == "instance"
+    uniqueness = {"redundancy": copy.score, "jaccard": copy.jaccard, "signal": copy.signal, "because": copy.because}
+    shown = {"duplicate_of_id": 2, "redundancy": "high", "redundancy_score": copy.score}
+    for lang, template, series in (("en", "template", "numbered series"), ("zh", "模板", "编号系列")):
+        said = " ".join(line.text for line in reasons({**shown, "components": {"uniqueness": uniqueness}}, lang))
+        assert template in said and series not in said
+
+
+def test_a_program_whose_stem_lies_in_html_is_no_rendering_of_every_page():
+    """The page's name is read without its ``.html``: ``ml.py`` quoted by ``intro.html`` is a program and a guide
+    page, not the file and its rendering (``ml`` lies in ``introhtml``, not in ``intro``)."""
+    html = "file:///usr/share/doc/widgets-doc/html"
+    assert copies.quoted_program(f"{html}/guide/intro.html", "file:///x/examples/ml.py")
+    assert copies.quoted_program("file:///x/examples/tm.cu", f"{html}/guide/intro.htm")
+    assert not copies.quoted_program(f"{html}/ml_8py-example.html", "file:///x/examples/ml.py")

@@ -72,12 +72,17 @@ the corpus, not its square):
   (``rendered_page``: ``_sources/guide.rst.txt`` beside ``guide.html``);
 - a file and its preprocessed or expanded form of one folder, by their names (``generated_forms``), one text from
   ``REVISION_CONTAINMENT`` either way; and the files of a numbered series that are one text once each one's own
-  number is set aside (``renumbered``, ``own_number``): the first of the series is kept.
+  number is set aside (``renumbered``, ``own_number``): the first of the series is kept; and the source files of
+  one folder instantiated from one template, one text once their constants are masked (``instances``, ``shape``):
+  the fullest is kept.
 
 Some pairs are held apart whatever they share: two files of a numbered series (``series_pair``) but as
-``renumbered`` reads them; one program's variants named after their folders (``folder_variants``); and two
-source files of one place under two names in two folders are held to ``SIBLING_CODE_JACCARD``
-(``renamed_code``), as two files of one folder are. A template and the file written from it are no cousins.
+``renumbered`` reads them; one program's variants named after their folders (``folder_variants``); a module's
+highlighted source page and a page that is not one (``module_source``), a source file and a man page
+(``code_and_manual``), an exercise and its solution (``exercise_and_solution``), and a source file and an HTML page
+not named after it that quotes it (``quoted_program``); and two source files of one place under two names in two
+folders are held to ``SIBLING_CODE_JACCARD`` (``renamed_code``), as two files of one folder are. A template and the
+file written from it are no cousins.
 
 For every candidate pair it estimates the containment of one in the other (from the MinHash Jaccard and the
 sizes, or the shared share of the sample). A document's redundancy is its containment in a candidate that is
@@ -764,10 +769,10 @@ def module_source(a: str, b: str) -> bool:
 
 
 def code_and_manual(a: str, b: str) -> bool:
-    """Whether one of two files is a source file (a header, a C or CUDA file: ``_CODE_FILE``) and the other a man
-    page (``…/man3/widget_alloc.3``): the page documents the calls the file declares, in the words of its comments
-    where the file is commented that well, but one is the code a compiler reads and the other the manual; two
-    documents, whichever copied its text from the other."""
+    """Whether one of two files is a source file (a header, a C, CUDA or Python file: ``_CODE_FILE``) and the
+    other a man page (``…/man3/widget_alloc.3``): the page documents the calls the file declares, in the words of
+    its comments where the file is commented that well, but one is the code a compiler or interpreter reads and the
+    other the manual; two documents, whichever copied its text from the other."""
     code_a, code_b = (bool(_CODE_FILE.search(url_path(u))) for u in (a, b))
     man_a, man_b = (bool(_MAN_FILE.search(url_path(u))) for u in (a, b))
     return (code_a and man_b) or (code_b and man_a)
@@ -786,7 +791,7 @@ def quoted_program(a: str, b: str) -> bool:
         name_c, name_p = url_path(code).rpartition("/")[2], url_path(page).rpartition("/")[2]
         if _CODE_FILE.search(name_c) and name_p.lower().endswith((".html", ".htm")):
             stem = _NAME_MARKS.sub("", name_c.rpartition(".")[0].lower())
-            return bool(stem) and stem not in _NAME_MARKS.sub("", name_p.lower())
+            return bool(stem) and stem not in _NAME_MARKS.sub("", name_p.lower().rpartition(".")[0])  # not ".html"
     return False
 
 
@@ -894,7 +899,8 @@ def instances(infos: list[CopyInfo]) -> dict[int, tuple[int, float]]:
     the lines that write them do not meet. The instance kept is the fullest (most lines: the one the others were
     cut from keeps a comment or an include they dropped), then the first by name. One routine's files in two
     precisions are left to the preference (``precision_twins``: the double-precision one is kept). Files are
-    compared within their folder and extension only, and only where their line counts are within the share."""
+    compared within their folder and extension only, and only where their line counts are within the share; each
+    with those ranked above it, the best first, up to the first it agrees with."""
     groups: dict[tuple[str, str], list[CopyInfo]] = {}
     for info in infos:
         if info.shape is not None:
@@ -905,21 +911,36 @@ def instances(infos: list[CopyInfo]) -> dict[int, tuple[int, float]]:
     found: dict[int, tuple[int, float]] = {}
     for members in groups.values():
         members.sort(key=lambda info: len(info.shape))  # type: ignore[arg-type]
-        for i, a in enumerate(members):
-            for b in members[i + 1 :]:
+        # each unit meets the units ranked above it, the best first, and the first it agrees with is the one kept:
+        # in a generated folder that is the fullest for nearly every unit, one comparison a unit where every pair
+        # of a folder of hundreds cost minutes
+        key = [(rank[info.id], k) for k, info in enumerate(members)]  # one path stored twice: the first in order kept
+        order = sorted(range(len(members)), key=key.__getitem__)
+        for x in range(len(members)):
+            for y in order:
+                if key[y] >= key[x]:
+                    break
+                i, j = min(x, y), max(x, y)  # the shorter first, as the line matcher reads them
+                a, b = members[i], members[j]
                 assert a.shape is not None and b.shape is not None
-                if len(a.shape) < INSTANCE_SHARE * len(b.shape):
-                    break  # longer ones hold even fewer of theirs
-                if precision_twins(a.url, b.url) or _common_count(a.shape, b.shape) < INSTANCE_SHARE * len(b.shape):
+                if len(a.shape) < INSTANCE_SHARE * len(b.shape) or precision_twins(a.url, b.url):
                     continue
-                matcher = SequenceMatcher(None, a.shape.tolist(), b.shape.tolist(), autojunk=False)
-                share = sum(block.size for block in matcher.get_matching_blocks()) / len(b.shape)
-                if share < INSTANCE_SHARE:
-                    continue
-                copy, kept = (a, b) if rank[a.id] > rank[b.id] else (b, a)
-                if copy.id not in found or rank[kept.id] < rank[found[copy.id][0]]:
-                    found[copy.id] = (kept.id, round(share, 4))
+                share = _shape_share(a.shape, b.shape)
+                if share >= INSTANCE_SHARE:
+                    found[members[x].id] = (members[y].id, round(share, 4))
+                    break
     return found
+
+
+def _shape_share(a: np.ndarray, b: np.ndarray) -> float:
+    """The share of ``b``'s masked lines (``shape``) that ``a``, no longer, holds in order: 1.0 for one shape, 0.0
+    where fewer lines are common than ``INSTANCE_SHARE`` of them (the line matcher could find no more)."""
+    if np.array_equal(a, b):
+        return 1.0
+    if _common_count(a, b) < INSTANCE_SHARE * len(b):
+        return 0.0
+    matcher = SequenceMatcher(None, a.tolist(), b.tolist(), autojunk=False)
+    return sum(block.size for block in matcher.get_matching_blocks()) / len(b)
 
 
 _NAME_SPLIT = re.compile(r"[-_.]+")
@@ -1571,7 +1592,7 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
             # (``instances``): the fullest, else the first by name, is kept
             other_id, share = instantiated[info.id]
             if share > best.score:
-                best = Copy(share, other_id, 0.0, "instance", {"rule": "series", "from": "instantiation"})
+                best = Copy(share, other_id, 0.0, "instance", {"rule": "instance"})
         if best.score < HIGH_REDUNDANCY and info.text is not None:
             # one path of one repository at two commits, however rewritten: the older state of one file, which
             # the newer replaces (``one_document``); counted at the cut, and only where nothing else holds it

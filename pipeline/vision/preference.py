@@ -14,14 +14,15 @@ at a score or rank; the first rule that tells the two apart decides:
        from a file its name marks as the template of one beside it (``tables.template.md`` of ``tables.md``:
        ``named_template``);
     1. of two written files (no HTML), the one outside an archive of past states (``past_order``: ``archive/``,
-       ``legacy/``, ``old/``) over the one in it, whichever is reST; then a rendered page over its source copy (named by the crawler, a Sphinx ``_sources/*.rst.txt`` /
-       ``.md.txt`` URL, a title made of markup, reStructuredText markup in a text file), and an HTML page over
-       a Markdown or plain-text file of the same name (``switch/readme.html`` beside ``switch/readme.md``:
-       what a documentation generator renders from its source; a text file with no extension whose name is the
-       page's stem, ``TUNING_README`` beside ``html/TUNING_README.html``), and an HTML page over a man page
-       (``…/man3/MPI_Send.3``: the troff the same generator wrote beside it; Doxygen names the HTML ``a00198.html``);
-       a Debian package's plain-text upstream changelog (``changelog.gz``) beside an HTML page of its package
-       (the text is the page's source or the text version Debian's policy asks for beside it: ``_packaged_changelog``);
+       ``legacy/``, ``old/``) over the one in it, whichever is reST; then a rendered page over its source copy (named
+       by the crawler, a Sphinx ``_sources/*.rst.txt`` / ``.md.txt`` URL, a title made of markup, reStructuredText
+       markup in a text file), and an HTML page over a Markdown or plain-text file of the same name
+       (``switch/readme.html`` beside ``switch/readme.md``: what a documentation generator renders from its source; a
+       text file with no extension whose name is the page's stem, ``TUNING_README`` beside
+       ``html/TUNING_README.html``), and an HTML page over a man page (``…/man3/MPI_Send.3``: the troff the same
+       generator wrote beside it; Doxygen names the HTML ``a00198.html``); a Debian package's plain-text upstream
+       changelog (``changelog.gz``) beside an HTML page of its package (the text is the page's source or the text
+       version Debian's policy asks for beside it: ``_packaged_changelog``);
        the original over its translation: a path marked with a language (``docs/zh/…``, ``notes.zh.md``)
        is the translation of one not marked, or marked ``en``; so is a page whose text is in another language
        (``CopyInfo.foreign``) beside an English one;
