@@ -195,7 +195,7 @@ near-copy recall 0.969 (0.96), false copy flags 2.7% (0.03: an HPC suite's man p
 framework's event-loop and queues pages), the copy to keep kept 0.906 (0.90), technical pages high/medium 0.745
 (0.74: a trace library's whole manual and the benchmark's man pages under the cut), off-topic high/medium 7.1% (0.08:
 the allocator's persistent-memory pages, the workload manager's job pages at medium). Since phase 22 it is training
-data (its floors stay where phase 21 measured them, as regression floors), but for two copies floors: the benchmark's
+data (its floors stay where phase 21 measured them, as regression floors), but for two of its copy floors: the benchmark's
 four panel-factorisation man pages, labelled apart when held out, are copies of the one its index lists first
 since phase 22 (LABELS.md), and the copies stage, with nothing newer, fuller or rendered to tell them apart, keeps
 the one the crawl stored first, so its Debian figure reads 0.80 (floor 0.90 -> 0.80), and the page it keeps, labelled a
