@@ -117,10 +117,12 @@ from .preference import (
     DEB_DOC,
     EDITION,
     LANGUAGES,
+    MAN_PAGE,
     PAST_MARK,
     RELEASE_FOLDER,
     RULE_WEIGHT,
     CopyInfo,
+    below_shared,
     deb_place,
     generated_form,
     language_of,
@@ -774,7 +776,7 @@ def code_and_manual(a: str, b: str) -> bool:
     its comments where the file is commented that well, but one is the code a compiler or interpreter reads and the
     other the manual; two documents, whichever copied its text from the other."""
     code_a, code_b = (bool(_CODE_FILE.search(url_path(u))) for u in (a, b))
-    man_a, man_b = (bool(_MAN_FILE.search(url_path(u))) for u in (a, b))
+    man_a, man_b = (bool(MAN_PAGE.search(url_path(u))) for u in (a, b))
     return (code_a and man_b) or (code_b and man_a)
 
 
@@ -808,16 +810,10 @@ def exercise_and_solution(a: str, b: str) -> bool:
     if neighbourhood(a) != neighbourhood(b):
         return False
     pa, pb = url_path(a).split("/"), url_path(b).split("/")
-    shared = 0
-    while shared < min(len(pa), len(pb)) - 1 and pa[shared] == pb[shared]:
-        shared += 1
-    x, y = pa[shared:-1], pb[shared:-1]
+    x, y = below_shared(pa, pb)
     ex_x, ex_y = (any(_EXERCISE_FOLDER.fullmatch(p) for p in parts) for parts in (x, y))
     sol_x, sol_y = (any(_SOLUTION_FOLDER.fullmatch(p) for p in parts) for parts in (x, y))
     return (ex_x and sol_y) or (ex_y and sol_x)
-
-
-_MAN_FILE = re.compile(r"/man[1-9][a-z]*/[^/]+\.[1-9][a-z]*(?:\.gz)?$")  # …/man3/MPI_Send.3.gz: a man page
 
 
 def _extension(url: str) -> str:
@@ -956,10 +952,7 @@ def folder_variants(a: str, b: str) -> bool:
     pa, pb = url_path(a).split("/"), url_path(b).split("/")
     if pa[-1] == pb[-1] or revision_of(a) != revision_of(b) or neighbourhood(a) != neighbourhood(b):
         return False
-    shared = 0
-    while shared < min(len(pa), len(pb)) - 1 and pa[shared] == pb[shared]:
-        shared += 1
-    x, y = pa[shared:-1], pb[shared:-1]
+    x, y = below_shared(pa, pb)
     if not x or not y:
         return False
     words_x = {w for part in x for w in _NAME_SPLIT.split(part.lower()) if w}
@@ -970,6 +963,15 @@ def folder_variants(a: str, b: str) -> bool:
     kept_x = [w for w in name_x[:-1] if w not in words_x]
     kept_y = [w for w in name_y[:-1] if w not in words_y]
     return bool(kept_x) and kept_x == kept_y and len(kept_x) < len(name_x) - 1 and len(kept_y) < len(name_y) - 1
+
+
+def held_apart(a: str, b: str) -> bool:
+    """Whether two URLs name two documents whatever their texts share (``HELD_APART``, in that order): pages of a
+    numbered series, one program's variants per folder, a release's notes and the history, a form and a guide, a
+    module's source page and a reference page, a source file and its man page, an exercise and its solution, a
+    program and a page that quotes it. Both the candidates' loop and the contained texts' loop of ``measure`` ask
+    it, ``a`` the page measured."""
+    return any(rule(a, b) for rule in HELD_APART)
 
 
 def _template_of(a: CopyInfo, b: CopyInfo) -> bool:
@@ -1384,6 +1386,18 @@ class Copy:
 NO_COPY = Copy(0.0, None, 0.0, "")
 
 
+HELD_APART = (  # ``held_apart``'s readings, each (measured page, other page) -> bool
+    series_pair,
+    folder_variants,
+    release_part,
+    one_form,
+    module_source,
+    code_and_manual,
+    exercise_and_solution,
+    quoted_program,
+)
+
+
 def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
     """Each document's containment in a preferred near-copy (``Copy``), over candidates only: the two LSH
     indexes (text, code), the containment samples (``contained_in``), and the source copies the crawler named."""
@@ -1449,14 +1463,8 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 if other_id == info.id or foreign_policy(info.id, other_id):
                     continue
                 other = by_id[other_id]
-                if series_pair(info.url, other.url) or folder_variants(info.url, other.url):
-                    continue  # a series' pages are copies only when renumbered (``renumbered``), variants never
-                if release_part(info.url, other.url) or one_form(info.url, other.url):
-                    continue
-                if module_source(info.url, other.url) or code_and_manual(info.url, other.url):
-                    continue
-                if exercise_and_solution(info.url, other.url) or quoted_program(info.url, other.url):
-                    continue
+                if held_apart(info.url, other.url):
+                    continue  # a series' pages are copies only when renumbered (``renumbered``), the others never
                 if (info.templated or other.templated) and not _template_siblings(info.url, other.url):
                     continue  # a template's output, signed with the template's lines, meets its folder's pages only
                 theirs = other.text if signal == "text" else other.code
@@ -1508,17 +1516,7 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
             # date or rendered page): a page that quotes a whole example file, or a README that includes its
             # getting-started page, does not make them copies
             other = by_id[other_id]
-            if foreign_policy(info.id, other_id) or series_pair(info.url, other.url):
-                continue
-            if (
-                folder_variants(info.url, other.url)
-                or release_part(info.url, other.url)
-                or one_form(info.url, other.url)
-                or module_source(info.url, other.url)
-                or code_and_manual(info.url, other.url)
-                or exercise_and_solution(info.url, other.url)
-                or quoted_program(info.url, other.url)
-            ):
+            if foreign_policy(info.id, other_id) or held_apart(info.url, other.url):
                 continue
             if (
                 share > best.score
@@ -1794,10 +1792,7 @@ def cousins(a: str, b: str) -> bool:
         return False
     if neighbourhood(a) != neighbourhood(b) or language_of(a) != language_of(b):
         return False
-    shared = 0
-    while shared < min(len(pa), len(pb)) - 1 and pa[shared] == pb[shared]:
-        shared += 1
-    x, y = pa[shared:-1], pb[shared:-1]  # the two folders below the one they share
+    x, y = below_shared(pa, pb)  # the two folders below the one they share
     if not x or not y:  # one folder holds the other: a copy lifted into a sub-project, not a sibling variant
         return False
     if any(_MARKED_VERSION.search(part) or PAST_MARK.search(part) or _NEWER_MARK.search(part) for part in x + y):

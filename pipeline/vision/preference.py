@@ -136,7 +136,7 @@ def preference(a: CopyInfo, b: CopyInfo) -> tuple[bool, dict]:
         return b.source_copy, {"rule": "rendered"}
     if (a.kind == "html") != (b.kind == "html") and {a.kind, b.kind} <= _RENDERED_FROM and _same_name(a, b):
         return a.kind == "html", {"rule": "rendered", "from": "same name"}
-    man_a, man_b = bool(_MAN_PAGE.search(a.url)), bool(_MAN_PAGE.search(b.url))
+    man_a, man_b = bool(MAN_PAGE.search(a.url)), bool(MAN_PAGE.search(b.url))
     if man_a != man_b and "html" in (a.kind, b.kind):  # the HTML page a documentation generator made beside it
         return man_b and a.kind == "html", {"rule": "rendered", "from": "man page"}
     lang_a, lang_b = translation_language(a), translation_language(b)
@@ -197,7 +197,7 @@ def precision_twins(a: str, b: str) -> tuple[str, str] | None:
 
 
 _RENDERED_FROM = {"html", "markdown", "text"}
-_MAN_PAGE = re.compile(r"/man[1-9][a-z]*/[^/]+\.[1-9][a-z]*(?:\.gz)?$")  # …/man3/MPI_Send.3: a man page's troff
+MAN_PAGE = re.compile(r"/man[1-9][a-z]*/[^/]+\.[1-9][a-z]*(?:\.gz)?$")  # …/man3/MPI_Send.3: a man page's troff
 _STEM = re.compile(r"([^/]+?)(?:\.(?:html?|md|markdown|rst|txt))+$", re.IGNORECASE)
 
 
@@ -605,15 +605,22 @@ def _archived(parts_a: list[str], parts_b: list[str]) -> int:
     return 0
 
 
+def below_shared(parts_a: list[str], parts_b: list[str]) -> tuple[list[str], list[str]]:
+    """The folders of two paths (split at ``/``) below the folders they share: ``a/b/c/x.md`` and ``a/d/y.md`` give
+    ``["b", "c"]`` and ``["d"]``. A file name is no folder, so a path's last part is never shared nor returned."""
+    shared = 0
+    while shared < min(len(parts_a), len(parts_b)) - 1 and parts_a[shared] == parts_b[shared]:
+        shared += 1
+    return parts_a[shared:-1], parts_b[shared:-1]
+
+
 def _in_past_folder(parts_a: list[str], parts_b: list[str]) -> int:
     """-1 when, below the folders the two paths share, only ``parts_a`` passes through a folder that keeps past
     states (``docs/old/gemm.md`` beside ``guide/matmul.md``: a page kept in ``old/`` when it moved and was
     renamed), +1 the other way, 0 otherwise (both or neither; a file name is no folder)."""
-    shared = 0
-    while shared < min(len(parts_a), len(parts_b)) - 1 and parts_a[shared] == parts_b[shared]:
-        shared += 1
-    past_a = any(_PAST_FOLDER.fullmatch(p) for p in parts_a[shared:-1])
-    past_b = any(_PAST_FOLDER.fullmatch(p) for p in parts_b[shared:-1])
+    below_a, below_b = below_shared(parts_a, parts_b)
+    past_a = any(_PAST_FOLDER.fullmatch(p) for p in below_a)
+    past_b = any(_PAST_FOLDER.fullmatch(p) for p in below_b)
     return 0 if past_a == past_b else (-1 if past_a else 1)
 
 
