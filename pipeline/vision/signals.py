@@ -289,7 +289,8 @@ def read(
             previous = ""
             continue
         s.lines += 1
-        if in_fence or line.endswith(_CODE_END) or line.startswith(_CODE_START):
+        coded = line.endswith(_CODE_END) or line.startswith(_CODE_START)  # a code line outside a fence, by its ends
+        if in_fence or coded:
             kind = "code"
         elif len(line.split()) >= PROSE_LINE_WORDS and _SENTENCE_END.search(line + " "):
             kind = "prose"
@@ -333,7 +334,7 @@ def read(
             index_lines.append(s.lines)
         if (listed or linked) and len(line) < 300 and _NAMED_ITEM.match(line):
             s.named_items += 1
-        if line.endswith(_CODE_END) or line.startswith(_CODE_START):
+        if coded:
             s.code_lines += 1
         if _SHELL.match(line):
             s.shell_lines += 1
