@@ -3261,3 +3261,18 @@ def test_a_latex_manual_is_kept_over_the_markdown_a_converter_made_of_it():
     assert not preference.latex_conversion(f"{folder}/manual.tex", f"{folder}/manual.html")
     assert not preference.latex_conversion(f"{folder}/manual.tex", f"{folder}/guide.md")
     assert not preference.latex_conversion(f"{folder}/manual.tex", f"{folder}/web/manual.md")
+
+
+def test_a_page_is_named_after_a_program_only_from_one_of_its_words_starts():
+    """review22's call: ``domain.html`` holds ``main`` inside a word and is no rendering of ``main.cu``; a page
+    named after the program keeps it at a word's start, separators, capitals or a generator's digits marking
+    them (``solver_8cpp-example.html``, ``plotGemm.html``, Doxygen's ``samples_2cpp_2kmeans_8cpp-example.html``)."""
+    site = "file:///usr/share/doc/kit-doc/html"
+    assert copies.quoted_program(f"{site}/domain.html", "file:///usr/share/doc/kit-doc/examples/main.cu")
+    for page, program in (
+        ("solver_8cpp-example.html", "solver.cpp"),
+        ("plotGemm.html", "gemm.py"),
+        ("samples_2cpp_2kmeans_8cpp-example.html", "kmeans.cpp"),
+        ("demo_3.html", "demo-3.cu"),
+    ):
+        assert not copies.quoted_program(f"{site}/{page}", f"file:///usr/share/doc/kit-doc/examples/{program}")

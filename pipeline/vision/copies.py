@@ -788,13 +788,36 @@ def quoted_program(a: str, b: str) -> bool:
     """Whether one of two files is a source file and the other an HTML page of another name that holds it (a guide
     page that quotes the whole example among its prose, an examples page that shows several): the program a reader
     runs and the page that explains it, two documents. A page named after the file (a documentation generator's
-    ``solver_8cpp-example.html``, a gallery's ``demo_3.html`` for ``demo-3.cu``: the file's stem inside the
-    page's name, separators aside) is the file's rendering, its copy."""
+    ``solver_8cpp-example.html``, a gallery's ``demo_3.html`` for ``demo-3.cu``: the file's stem in the page's
+    name from one of its words' starts, separators aside, ``_names_at_word``) is the file's rendering, its copy;
+    ``domain.html`` is no page of ``main.cu``."""
     for code, page in ((a, b), (b, a)):
         name_c, name_p = url_path(code).rpartition("/")[2], url_path(page).rpartition("/")[2]
         if _CODE_FILE.search(name_c) and name_p.lower().endswith((".html", ".htm")):
             stem = _NAME_MARKS.sub("", name_c.rpartition(".")[0].lower())
-            return bool(stem) and stem not in _NAME_MARKS.sub("", name_p.lower().rpartition(".")[0])  # not ".html"
+            return bool(stem) and not _names_at_word(stem, name_p.rpartition(".")[0])  # not ".html"
+    return False
+
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[0-9])(?=[A-Za-z])")  # plotGemm; Doxygen's 2cout (for /cout)
+
+
+def _names_at_word(stem: str, name: str) -> bool:
+    """Whether ``stem`` (lower case, separators out) stands in ``name`` from one of its words' starts, separators
+    a word's capitals and a letter after digits marking them (``solver`` in ``solver_8cpp-example``, ``demo3`` in
+    ``demo_3``, ``gemm`` in ``plotGemm``, ``kmeans`` in Doxygen's ``samples_2cpp_2kmeans_8cpp-example``, its
+    ``_2`` a slash); ``main`` inside ``domain`` is no name of the page."""
+    words = [w for part in _NAME_MARKS.split(name) for w in _CAMEL.split(part) if w]
+    joined = "".join(words).lower()
+    starts, at = set(), 0
+    for word in words:
+        starts.add(at)
+        at += len(word)
+    found = joined.find(stem)
+    while found >= 0:
+        if found in starts:
+            return True
+        found = joined.find(stem, found + 1)
     return False
 
 

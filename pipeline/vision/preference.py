@@ -557,10 +557,10 @@ def _version_order(a: str, b: str) -> tuple[int, list[str]]:
     ``guide/``, ``legacy/api.md`` before ``api.md``: ``_suffixed``, ``_archived``), and so is a URL that alone
     passes through such a folder below the folders both share, whatever its name (``docs/old/gemm.md`` before
     ``guide/matmul.md``: ``_in_past_folder``)."""
-    archived, parts = past_order(a, b)
+    parts_a, parts_b = _parts(a), _parts(b)
+    archived = _past(a, b, parts_a, parts_b)
     if archived:  # one path is the other with a folder that keeps past states (``legacy/``, ``archive/``)
-        return archived, parts
-    parts_a, parts_b = re.split(r"[/\s]+", editions(a).strip()), re.split(r"[/\s]+", editions(b).strip())
+        return archived, [" ".join(parts_a), " ".join(parts_b)]
     for x, y in zip(parts_a, parts_b, strict=False):
         if x == y:
             continue
@@ -588,9 +588,20 @@ def past_order(a: str, b: str) -> tuple[int, list[str]]:
     ``docs/api.md``: ``_archived``; a URL that alone passes through such a folder below the folders both share,
     ``docs/archive/v1/guide.md`` beside ``docs/manual/guide.rst``: ``_in_past_folder``), +1 the other way,
     0 otherwise; and the two paths as read (``_version_order``'s first test)."""
-    parts_a, parts_b = re.split(r"[/\s]+", editions(a).strip()), re.split(r"[/\s]+", editions(b).strip())
-    archived = _archived(parts_a, parts_b) or ("://" in a and "://" in b and _in_past_folder(parts_a, parts_b))
+    parts_a, parts_b = _parts(a), _parts(b)
+    archived = _past(a, b, parts_a, parts_b)
     return (archived, [" ".join(parts_a), " ".join(parts_b)]) if archived else (0, [])
+
+
+def _parts(text: str) -> list[str]:
+    """A URL's or title's parts as ``_version_order`` and ``past_order`` compare them: split at ``/`` and spaces,
+    each edition mark written as its number (``editions``)."""
+    return re.split(r"[/\s]+", editions(text).strip())
+
+
+def _past(a: str, b: str, parts_a: list[str], parts_b: list[str]) -> int:
+    """``past_order``'s reading of two paths already split (``_parts``), read once for both of its callers."""
+    return _archived(parts_a, parts_b) or ("://" in a and "://" in b and _in_past_folder(parts_a, parts_b))
 
 
 CHANNEL_FOLDER = re.compile(r"latest|stable|current|main|master|trunk|dev|develop", re.IGNORECASE)
