@@ -203,6 +203,7 @@ def _redundancy(shown: dict[str, Any], uniqueness: dict[str, Any], lang: Lang | 
             or because.get("languages")
             or because.get("revisions")
             or because.get("precisions")
+            or because.get("names")
         )
         a, b = (pair or ["", ""])[:2]
         lines.append(Line("", say("why.kept_because", lang, why=say(f"why.rule.{rule}", lang, a=a, b=b)), 1))

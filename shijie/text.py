@@ -341,6 +341,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "它是由同一模板实例化出的最完整的编译单元（同样完整时取名称在前者），本篇是另一个",
     ),
     "why.rule.version": ("it is the newer version ({a} after {b})", "它是更新的版本（{a} 晚于 {b}）"),
+    "why.rule.general": (
+        "it is the general page ({a}), this one its variant for one case ({b})",
+        "它是通用页面（{a}），本篇是其针对某一情形的变体（{b}）",
+    ),
     "why.rule.date": ("it shows a newer date ({a} after {b})", "它的日期更新（{a} 晚于 {b}）"),
     "why.rule.precision": (
         "it is the same routine's page in double precision ({a}), this one in another ({b})",

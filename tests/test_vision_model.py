@@ -2133,7 +2133,7 @@ def test_a_translation_whose_language_only_its_text_tells_is_found_beside_its_or
         1: english,
         2: spanish,
         3: _lesson("en", "notes"),
-        4: _lesson("es", "uart"),
+        4: _lesson("es", "uart").replace("espera hasta que el dispositivo responde", "envía un byte por la línea"),
         5: _lesson("en", "gpio"),
         6: _lesson("en", "gpio").replace("Now we call", "Here the code calls").replace("trouble", "delay"),
     }
@@ -3134,3 +3134,145 @@ def test_a_program_whose_stem_lies_in_html_is_no_rendering_of_every_page():
     assert copies.quoted_program(f"{html}/guide/intro.html", "file:///x/examples/ml.py")
     assert copies.quoted_program("file:///x/examples/tm.cu", f"{html}/guide/intro.htm")
     assert not copies.quoted_program(f"{html}/ml_8py-example.html", "file:///x/examples/ml.py")
+
+
+def _factory(namespace: str, argument: str = "") -> str:
+    """A made-up factory header written once per back end: the same lines but for the back end's namespace."""
+    return "\n".join(
+        [
+            "/* Factory of one transport back end. */",
+            "#pragma once",
+            "#include <memory>",
+            "#include <vector>" if argument else "#include <cstddef>",
+            "#include <relay/transport/context.h>",
+            "namespace relay {",
+            "namespace transport {",
+            f"namespace {namespace} {{",
+            f"std::shared_ptr<Context> create({argument});",
+            f"}} // namespace {namespace}",
+            "} // namespace transport",
+            "} // namespace relay",
+            "",
+        ]
+    )
+
+
+def _plugin_readme(plugin: str, what: str, extra: str = "") -> str:
+    """A made-up plugin README of one template: the plugin's name and what it shows are its only own words."""
+    lines = [
+        "# relay-kit",
+        f"The {plugin} plugin shows {what} object on the screen and waits for a key.{extra}",
+        "## Examples",
+        "Example experiments are in the examples folder; open one in a browser to run it.",
+        "## Documentation",
+        f"The manual of this plugin is at https://relay.example.org/latest/plugins/{plugin}.",
+        "## Getting help",
+        "Ask on the discussion forum; search its history for earlier answers first.",
+        "## Contributing",
+        "Read the contributing page before you open a pull request.",
+        "## Citation",
+        "Cite the project's paper if you use the kit in academic work.",
+    ]
+    return "\n\n".join(lines)
+
+
+def test_files_of_one_template_that_differ_by_their_own_names_are_one_text():
+    """A header written once per back end under the back end's name (``transport/shm_factory.h``), its namespace
+    the name's; a plugin page per plugin, its name and the word for what it shows the page's name's. Their
+    shingles barely meet (the header's few lines differ in the namespace; the pages share a template); with the
+    names their file names give them masked (``own_names``), every line is the same: one template's instances,
+    the first by name kept. A back end whose factory takes an argument, or a page with a sentence of its own,
+    stays a document of its own; so do two variants' code that differ inside their identifiers."""
+    repo = "https://raw.githubusercontent.com/org/relay/3f2c9b1"
+    headers = [
+        _info(1, f"{repo}/include/transport/shm_factory.h", _factory("shm"), kind="text"),
+        _info(2, f"{repo}/include/transport/ibv_factory.h", _factory("ibv"), kind="text"),
+        _info(3, f"{repo}/include/transport/shm_ring_factory.h", _factory("shm_ring"), kind="text"),
+        _info(4, f"{repo}/include/transport/mpt_factory.h", _factory("mpt", "std::vector<Lane> lanes"), kind="text"),
+    ]
+    assert copies.instances(headers) == {1: (2, 1.0), 3: (2, 1.0)}  # ibv is the first by name
+    measured = copies.measure(headers)
+    assert measured[2].duplicate_of is None and measured[4].duplicate_of is None
+    assert measured[3].duplicate_of == 2 and measured[3].signal == "instance"
+    # without the names masked the namespace lines differ: no instances
+    assert not np.array_equal(copies.shape(_factory("shm")), copies.shape(_factory("ibv")))
+    pages = [
+        _info(5, f"{repo}/docs/plugins/choose-image.md", _plugin_readme("choose-image", "an image"), kind="markdown"),
+        _info(6, f"{repo}/docs/plugins/choose-html.md", _plugin_readme("choose-html", "an HTML"), kind="markdown"),
+        _info(
+            7,
+            f"{repo}/docs/plugins/choose-audio.md",
+            _plugin_readme("choose-audio", "an audio", " It plays the clip twice before the key counts."),
+            kind="markdown",
+        ),
+    ]
+    assert copies.instances(pages) == {5: (6, 1.0)}
+    # a written page must agree in every line: the same pages less one line of the template are no instances
+    shorter = _info(
+        8, f"{repo}/docs/plugins/choose-text.md", _plugin_readme("choose-text", "a text")[:-60], kind="markdown"
+    )
+    assert copies.instances([pages[1], shorter]) == {}
+    # two kernels of one folder whose bodies differ inside their identifiers (acc_top_0, acc_bottom_0) stay apart
+    assert copies.own_names(f"{repo}/src/irq_top.c").sub("#", "acc_top_0 = top(x);") == "acc_top_0 = #(x);"
+
+
+def test_the_general_page_is_kept_over_its_variant_for_one_machine():
+    """``README_apu.md`` beside ``README.md``: the same walkthrough written again for one machine, its commands
+    and figures changed, newer and a little longer. The general page is the one kept; a name that adds a version, a
+    past or newer state, a fuller form or a language is no case (the version and language rules read those)."""
+    folder = "https://raw.githubusercontent.com/org/course/3f2c9b1/mpi/ghost/ver4"
+    body = _words("ghost", 400)
+    general = _info(1, f"{folder}/README.md", body + "\n\nRun it with bind.sh on 4 ranks.", kind="markdown")
+    variant = _info(
+        2,
+        f"{folder}/README_apu.md",
+        body + "\n\nRun it with bind_apu.sh on 4 ranks. " + _words("apu", 40),
+        kind="markdown",
+        newest=2025.5,
+    )
+    found = copies.measure([general, variant])
+    assert found[1].duplicate_of is None
+    assert found[2].duplicate_of == 1 and found[2].because == {
+        "rule": "general",
+        "names": ["readme.md", "readme_apu.md"],
+    }
+    assert preference.case_variant(f"{folder}/hello.c", f"{folder}/hello_msvc.c")
+    for name in ("README_v2.md", "README_old.md", "README_new.md", "README_full.md", "README_zh.md", "README_2.md"):
+        assert not preference.case_variant(f"{folder}/README.md", f"{folder}/{name}")
+    assert not preference.case_variant(f"{folder}/README.md", f"{folder}/other/README_apu.md")  # two folders
+    assert not preference.case_variant(f"{folder}/README.md", f"{folder}/README_apu.rst")  # two extensions
+    assert not preference.case_variant(f"{folder}/tiling.md", f"{folder}/tiling_with_pipelining.md")  # two words
+
+
+def test_a_latex_manual_is_kept_over_the_markdown_a_converter_made_of_it():
+    """``manual.tex`` beside ``manual.md``: a converter wrote the Markdown from the LaTeX (its labels left as
+    ``{#sec:...}`` attributes), longer by its markup. The LaTeX, the text its author edits, is kept; the HTML
+    rendered from a LaTeX source is its rendering, which this rule does not read."""
+    folder = "https://raw.githubusercontent.com/org/profiler/3f2c9b1/manual"
+    body = _words("manual", 600)
+    tex = _info(1, f"{folder}/manual.tex", "\\section{Overview}\\label{overview}\n\n" + body, kind="text")
+    md = _info(
+        2, f"{folder}/manual.md", "# Overview {#overview}\n\n" + body + "\n\n" + _words("attr", 60), kind="markdown"
+    )
+    found = copies.measure([tex, md])
+    assert found[1].duplicate_of is None
+    assert found[2].duplicate_of == 1 and found[2].because == {"rule": "generated", "from": "conversion"}
+    assert preference.latex_conversion(f"{folder}/manual.tex", f"{folder}/manual.rst")
+    assert not preference.latex_conversion(f"{folder}/manual.tex", f"{folder}/manual.html")
+    assert not preference.latex_conversion(f"{folder}/manual.tex", f"{folder}/guide.md")
+    assert not preference.latex_conversion(f"{folder}/manual.tex", f"{folder}/web/manual.md")
+
+
+def test_a_page_is_named_after_a_program_only_from_one_of_its_words_starts():
+    """review22's call: ``domain.html`` holds ``main`` inside a word and is no rendering of ``main.cu``; a page
+    named after the program keeps it at a word's start, separators, capitals or a generator's digits marking
+    them (``solver_8cpp-example.html``, ``plotGemm.html``, Doxygen's ``samples_2cpp_2kmeans_8cpp-example.html``)."""
+    site = "file:///usr/share/doc/kit-doc/html"
+    assert copies.quoted_program(f"{site}/domain.html", "file:///usr/share/doc/kit-doc/examples/main.cu")
+    for page, program in (
+        ("solver_8cpp-example.html", "solver.cpp"),
+        ("plotGemm.html", "gemm.py"),
+        ("samples_2cpp_2kmeans_8cpp-example.html", "kmeans.cpp"),
+        ("demo_3.html", "demo-3.cu"),
+    ):
+        assert not copies.quoted_program(f"{site}/{page}", f"file:///usr/share/doc/kit-doc/examples/{program}")

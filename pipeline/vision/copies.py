@@ -73,8 +73,9 @@ the corpus, not its square):
 - a file and its preprocessed or expanded form of one folder, by their names (``generated_forms``), one text from
   ``REVISION_CONTAINMENT`` either way; and the files of a numbered series that are one text once each one's own
   number is set aside (``renumbered``, ``own_number``): the first of the series is kept; and the source files of
-  one folder instantiated from one template, one text once their constants are masked (``instances``, ``shape``):
-  the fullest is kept.
+  one folder instantiated from one template, one text once their constants and the names their own file names
+  give them are masked (``instances``, ``shape``, ``own_names``; written pages only when every line agrees): the
+  fullest is kept.
 
 Some pairs are held apart whatever they share: two files of a numbered series (``series_pair``) but as
 ``renumbered`` reads them; one program's variants named after their folders (``folder_variants``); a module's
@@ -787,13 +788,36 @@ def quoted_program(a: str, b: str) -> bool:
     """Whether one of two files is a source file and the other an HTML page of another name that holds it (a guide
     page that quotes the whole example among its prose, an examples page that shows several): the program a reader
     runs and the page that explains it, two documents. A page named after the file (a documentation generator's
-    ``solver_8cpp-example.html``, a gallery's ``demo_3.html`` for ``demo-3.cu``: the file's stem inside the
-    page's name, separators aside) is the file's rendering, its copy."""
+    ``solver_8cpp-example.html``, a gallery's ``demo_3.html`` for ``demo-3.cu``: the file's stem in the page's
+    name from one of its words' starts, separators aside, ``_names_at_word``) is the file's rendering, its copy;
+    ``domain.html`` is no page of ``main.cu``."""
     for code, page in ((a, b), (b, a)):
         name_c, name_p = url_path(code).rpartition("/")[2], url_path(page).rpartition("/")[2]
         if _CODE_FILE.search(name_c) and name_p.lower().endswith((".html", ".htm")):
             stem = _NAME_MARKS.sub("", name_c.rpartition(".")[0].lower())
-            return bool(stem) and stem not in _NAME_MARKS.sub("", name_p.lower().rpartition(".")[0])  # not ".html"
+            return bool(stem) and not _names_at_word(stem, name_p.rpartition(".")[0])  # not ".html"
+    return False
+
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[0-9])(?=[A-Za-z])")  # plotGemm; Doxygen's 2cout (for /cout)
+
+
+def _names_at_word(stem: str, name: str) -> bool:
+    """Whether ``stem`` (lower case, separators out) stands in ``name`` from one of its words' starts, separators
+    a word's capitals and a letter after digits marking them (``solver`` in ``solver_8cpp-example``, ``demo3`` in
+    ``demo_3``, ``gemm`` in ``plotGemm``, ``kmeans`` in Doxygen's ``samples_2cpp_2kmeans_8cpp-example``, its
+    ``_2`` a slash); ``main`` inside ``domain`` is no name of the page."""
+    words = [w for part in _NAME_MARKS.split(name) for w in _CAMEL.split(part) if w]
+    joined = "".join(words).lower()
+    starts, at = set(), 0
+    for word in words:
+        starts.add(at)
+        at += len(word)
+    found = joined.find(stem)
+    while found >= 0:
+        if found in starts:
+            return True
+        found = joined.find(stem, found + 1)
     return False
 
 
@@ -878,12 +902,40 @@ _CONSTANT = re.compile(
 _SPACE = re.compile(r"\s+")
 
 
-def shape(text: str) -> np.ndarray:
-    """A source file's non-blank lines in order, each hashed with its constants masked (numbers, booleans, and a
-    name's short last part, the variant mark a generator appends: ``kernel_1a`` and ``kernel_2b`` alike) and its
-    spacing collapsed: what one template writes whatever it was instantiated with (``instances``)."""
-    masked = (_SPACE.sub(" ", _CONSTANT.sub("#", _VARIANT_PART.sub("#", line))).strip() for line in text.split("\n"))
+def shape(text: str, url: str = "") -> np.ndarray:
+    """A file's non-blank lines in order, each hashed with its constants masked (numbers, booleans, and a name's
+    short last part, the variant mark a generator appends: ``kernel_1a`` and ``kernel_2b`` alike), the names its
+    own name gives it masked (``own_names``: the namespace ``hip`` in ``hip_backend.hpp``) and its spacing
+    collapsed: what one template writes whatever it was instantiated with or for (``instances``)."""
+    names = own_names(url)
+    lines = text.split("\n")
+    if names is not None:
+        lines = [names.sub("#", line) for line in lines]
+    masked = (_SPACE.sub(" ", _CONSTANT.sub("#", _VARIANT_PART.sub("#", line))).strip() for line in lines)
     return np.array([hash(line) for line in masked if line], dtype=np.int64)
+
+
+_OWN_WORD = re.compile(r"[-_.\s]+")
+
+
+def own_names(url: str) -> re.Pattern | None:
+    """The names a file's name gives what it writes, as one pattern (whole words, any case): its stem, whole and
+    word by word and in runs of up to four words (``headers/hip_backend.hpp`` → ``hip_backend``, ``hip``,
+    ``backend``; ``shm_ring_factory.h`` → ``shm_ring`` too). A template instantiated
+    once per case writes each copy under a name of its case and writes the case's name in its text (a namespace, a
+    module's title, a plugin's name in its description): masked, the copies are one text, while two files whose
+    lines differ beyond their own names stay apart. A name is masked where it stands alone (``namespace hip``,
+    "the HIP back end", "the choose-image plugin"), not inside an identifier (``acc_top_0``): a variant's own code
+    names its own symbols so, and differs in more than them."""
+    name = url_path(url).rpartition("/")[2]
+    stem = name.rpartition(".")[0] or name
+    parts = _OWN_WORD.split(stem)
+    runs = ("_".join(parts[i:j]) for i in range(len(parts)) for j in range(i + 1, min(len(parts), i + 4) + 1))
+    words = {w.lower() for w in (stem, *runs) if len(w) >= 2 and not w.isdigit()}
+    if not words:
+        return None
+    alternatives = "|".join(re.escape(w) for w in sorted(words, key=lambda w: (-len(w), w)))
+    return re.compile(rf"(?<![\w])(?:{alternatives})(?![\w])", re.IGNORECASE)
 
 
 def instances(infos: list[CopyInfo]) -> dict[int, tuple[int, float]]:
@@ -894,7 +946,10 @@ def instances(infos: list[CopyInfo]) -> dict[int, tuple[int, float]]:
     same text but for its constants and its variant's name; the constants are all that differs, the shingles of
     the lines that write them do not meet. The instance kept is the fullest (most lines: the one the others were
     cut from keeps a comment or an include they dropped), then the first by name. One routine's files in two
-    precisions are left to the preference (``precision_twins``: the double-precision one is kept). Files are
+    precisions are left to the preference (``precision_twins``: the double-precision one is kept). The names a
+    file's own name gives (``own_names``: a back end's namespace in ``hip_backend.hpp`` beside
+    ``cuda_backend.hpp``) are masked like its constants. Written pages (Markdown, reST, text) are instances only
+    when every line agrees so: one template's pages that differ only in the name of what they document. Files are
     compared within their folder and extension only, and only where their line counts are within the share; each
     with those ranked above it, the best first, up to the first it agrees with."""
     groups: dict[tuple[str, str], list[CopyInfo]] = {}
@@ -907,6 +962,10 @@ def instances(infos: list[CopyInfo]) -> dict[int, tuple[int, float]]:
     found: dict[int, tuple[int, float]] = {}
     for members in groups.values():
         members.sort(key=lambda info: len(info.shape))  # type: ignore[arg-type]
+        # source files agree in INSTANCE_SHARE of their lines (a unit may drop a line or two); written pages only
+        # when every line is the same once names and constants are masked: a page with a line of its own beside a
+        # template's twenty (an example's README that says what it does) is a page of its own
+        least = INSTANCE_SHARE if _CODE_FILE.search(url_path(members[0].url)) else 1.0
         # each unit meets the units ranked above it, the best first, and the first it agrees with is the one kept:
         # in a generated folder that is the fullest for nearly every unit, one comparison a unit where every pair
         # of a folder of hundreds cost minutes
@@ -921,8 +980,10 @@ def instances(infos: list[CopyInfo]) -> dict[int, tuple[int, float]]:
                 assert a.shape is not None and b.shape is not None
                 if len(a.shape) < INSTANCE_SHARE * len(b.shape) or precision_twins(a.url, b.url):
                     continue
+                if least == 1.0 and not np.array_equal(a.shape, b.shape):
+                    continue
                 share = _shape_share(a.shape, b.shape)
-                if share >= INSTANCE_SHARE:
+                if share >= least:
                     found[members[x].id] = (members[y].id, round(share, 4))
                     break
     return found
@@ -1173,7 +1234,11 @@ class Signer:
                 names = np.unique(np.array([hash(w.lower()) for w in _NAME_WORD.findall(original)], dtype=np.int64))
             else:
                 values = None
-        lines = shape(original) if kind != "html" and _CODE_FILE.search(url_path(url)) else None
+        lines = (
+            shape(original, url)
+            if kind != "html" and (_CODE_FILE.search(url_path(url)) or _written(url, kind))
+            else None
+        )
         return CopyInfo(
             doc_id,
             url,

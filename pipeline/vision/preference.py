@@ -9,7 +9,8 @@ at a score or rank; the first rule that tells the two apart decides:
        the commit most of the repository's pages were read at): a page's state first, its form within a state;
        then the original over a machine-made form of it: a notebook over the written page an exporter made of it
        (its outputs named as ``<notebook>_files/`` images: ``_notebook_export``), a file over its preprocessed or
-       expanded form beside it (``gemm_pre_64.sass`` of ``gemm64.sass``: ``generated_form``); and the file a
+       expanded form beside it (``gemm_pre_64.sass`` of ``gemm64.sass``: ``generated_form``), a LaTeX file over
+       the Markdown or text a converter made of it under its name (``latex_conversion``); and the file a
        generator wrote from a template (``{% for %}``, ``{{ x }}``) over the template (``template_pair``), or
        from a file its name marks as the template of one beside it (``tables.template.md`` of ``tables.md``:
        ``named_template``);
@@ -31,7 +32,9 @@ at a score or rank; the first rule that tells the two apart decides:
        (``first-edition/`` < ``second-edition/``, "2nd ed." < "3rd ed.": ``editions``), a site's channel folder
        after a numbered release (``/en/v1.2/`` < ``/en/latest/``, ``/stable/``: ``_channel_order``); two man
        sections (``man1/``, ``man7/``) are no versions;
-    3. the newer date it shows (metadata, or the latest date written in it), when a month or more apart;
+    3. of a written page or source file and its variant for one case (``README_apu.md`` beside ``README.md``:
+       ``case_variant``), the general one; then the newer date it shows (metadata, or the latest date written in
+       it), when a month or more apart;
        then, of one routine's page in two precisions (``precision_twins``: ``sgssv_8c.html`` beside
        ``dgssv_8c.html``, BLAS's first letters s, d, c, z), the double-precision one (d, then z, s, c);
     4. the more complete one (more distinct shingles, by more than 5%);
@@ -93,6 +96,7 @@ RULE_WEIGHT = {
     "generated": 24,
     "version": 16,
     "date": 8,
+    "general": 7,
     "current": 6,
     "precision": 5,
     "complete": 4,
@@ -105,8 +109,8 @@ CURRENT_RATIO = 2  # ... and this many times the pages of the other
 
 def preference(a: CopyInfo, b: CopyInfo) -> tuple[bool, dict]:
     """Whether ``a`` is the better copy to keep of the two (see the module docstring), and why: ``{"rule":
-    current | generated | rendered | original | version | date | precision | complete | html | id, ...}`` with
-    the figures the rule compared, ``a``'s first."""
+    current | generated | rendered | original | version | general | date | precision | complete | html | id,
+    ...}`` with the figures the rule compared, ``a``'s first."""
     current = _current(a, b)  # two states of one repository: which state comes first, its form within one
     if current:
         return current > 0, {
@@ -120,6 +124,9 @@ def preference(a: CopyInfo, b: CopyInfo) -> tuple[bool, dict]:
     generated = generated_form(a.url, b.url)
     if generated:  # a file beside its preprocessed or expanded form (``gemm_pre_64.sass`` of ``gemm64.sass``)
         return generated > 0, {"rule": "generated", "from": "generated form"}
+    converted = latex_conversion(a.url, b.url) - latex_conversion(b.url, a.url)
+    if converted:  # a LaTeX source beside the Markdown or text a converter made of it (``manual.tex``, ``manual.md``)
+        return converted > 0, {"rule": "generated", "from": "conversion"}
     named = named_template(b.url, a.url) - named_template(a.url, b.url)
     if named:  # a file its name marks as the template of the file beside it (``tables.template.md``)
         return named > 0, {"rule": "rendered", "from": "template"}
@@ -152,6 +159,10 @@ def preference(a: CopyInfo, b: CopyInfo) -> tuple[bool, dict]:
         order, parts = _version_order(getattr(a, field), getattr(b, field))
         if order:
             return order > 0, {"rule": "version", "where": field, "versions": parts}
+    variant = case_variant(a.url, b.url) - case_variant(b.url, a.url) if "html" not in (a.kind, b.kind) else 0
+    if variant:  # the general page beside its variant for one case (``README.md``, ``README_apu.md``)
+        general, case = (a, b) if variant > 0 else (b, a)
+        return variant > 0, {"rule": "general", "names": [_file_name(general.url), _file_name(case.url)]}
     if a.newest_date and b.newest_date and abs(a.newest_date - b.newest_date) >= 1 / 12:
         return a.newest_date > b.newest_date, {"rule": "date", "dates": [_month(a.newest_date), _month(b.newest_date)]}
     twins = precision_twins(a.url, b.url)
@@ -282,6 +293,50 @@ def generated_form(a: str, b: str) -> int:
     if plain_a != plain_b or not plain_a:
         return 0
     return -1 if marked_a and not marked_b else 1 if marked_b and not marked_a else 0
+
+
+_LATEX_FILE = re.compile(r"\.(?:tex|latex)$", re.IGNORECASE)
+_CONVERTED_FILE = re.compile(r"\.(?:md|markdown|rst|txt)$", re.IGNORECASE)
+
+
+def latex_conversion(source: str, form: str) -> int:
+    """1 when ``form`` is a written page (Markdown, reStructuredText, text) that a converter made of the LaTeX file
+    ``source`` beside it, by their names: one folder, one stem, ``manual.tex`` and ``manual.md``. A manual written
+    in LaTeX is typeset from it; a Markdown twin under its name is what a converter (pandoc, a project's script)
+    writes from it for the web, its labels left as attributes (``{#sec:intro}``): the LaTeX is the document an
+    author edits, the twin a machine's copy. HTML made from LaTeX is its rendering (``rendered``), not this."""
+    folder_s, _, name_s = url_path(source).rpartition("/")
+    folder_f, _, name_f = url_path(form).rpartition("/")
+    if folder_s != folder_f or not _LATEX_FILE.search(name_s) or not _CONVERTED_FILE.search(name_f):
+        return 0
+    return int(name_s.rpartition(".")[0].lower() == name_f.rpartition(".")[0].lower())
+
+
+_CASE_WORD = re.compile(r"[a-z0-9]{2,12}", re.IGNORECASE)  # one word a variant's name adds: apu, msvc, gpu
+
+
+def case_variant(general: str, variant: str) -> int:
+    """1 when ``variant`` is ``general``'s page written again for one case its name adds, by their names: one
+    folder, one extension, and the variant's name is the general one's and one more word after ``_`` or ``-``
+    (``README_apu.md`` beside ``README.md``, ``timer_msvc.c`` beside ``timer.c``): a machine, a
+    platform, a compiler. The variant repeats the general page with its case's commands and figures; the general
+    page is the one a reader of the folder starts from, and is kept, whatever date or length either shows. Files a
+    person writes only (``preference`` asks it of no HTML page: a generated manual names its editions' pages so,
+    ``setup_lite.html`` beside ``setup.html``, and which edition is the document is the site's to say). A word
+    that marks a version, a past or newer state, a fuller form or a language (``_v2``, ``_old``, ``_new``,
+    ``_full``, ``_zh``) is no case: the version and language rules read those."""
+    folder_g, _, name_g = url_path(general).rpartition("/")
+    folder_v, _, name_v = url_path(variant).rpartition("/")
+    stem_g, dot_g, ext_g = name_g.rpartition(".")
+    stem_v, dot_v, ext_v = name_v.rpartition(".")
+    if folder_g != folder_v or dot_g != dot_v or ext_g.lower() != ext_v.lower() or not stem_g:
+        return 0
+    if not dot_g:  # no extension: the whole name is the stem
+        stem_g, stem_v = name_g, name_v
+    if not stem_v.lower().startswith(stem_g.lower()) or stem_v[len(stem_g) : len(stem_g) + 1] not in ("_", "-"):
+        return 0
+    word = stem_v[len(stem_g) + 1 :]
+    return int(bool(_CASE_WORD.fullmatch(word)) and not _STATE_WORD.fullmatch(word))
 
 
 def rendered_twins(page: CopyInfo, source: CopyInfo) -> bool:
@@ -502,10 +557,10 @@ def _version_order(a: str, b: str) -> tuple[int, list[str]]:
     ``guide/``, ``legacy/api.md`` before ``api.md``: ``_suffixed``, ``_archived``), and so is a URL that alone
     passes through such a folder below the folders both share, whatever its name (``docs/old/gemm.md`` before
     ``guide/matmul.md``: ``_in_past_folder``)."""
-    archived, parts = past_order(a, b)
+    parts_a, parts_b = _parts(a), _parts(b)
+    archived = _past(a, b, parts_a, parts_b)
     if archived:  # one path is the other with a folder that keeps past states (``legacy/``, ``archive/``)
-        return archived, parts
-    parts_a, parts_b = re.split(r"[/\s]+", editions(a).strip()), re.split(r"[/\s]+", editions(b).strip())
+        return archived, [" ".join(parts_a), " ".join(parts_b)]
     for x, y in zip(parts_a, parts_b, strict=False):
         if x == y:
             continue
@@ -533,9 +588,20 @@ def past_order(a: str, b: str) -> tuple[int, list[str]]:
     ``docs/api.md``: ``_archived``; a URL that alone passes through such a folder below the folders both share,
     ``docs/archive/v1/guide.md`` beside ``docs/manual/guide.rst``: ``_in_past_folder``), +1 the other way,
     0 otherwise; and the two paths as read (``_version_order``'s first test)."""
-    parts_a, parts_b = re.split(r"[/\s]+", editions(a).strip()), re.split(r"[/\s]+", editions(b).strip())
-    archived = _archived(parts_a, parts_b) or ("://" in a and "://" in b and _in_past_folder(parts_a, parts_b))
+    parts_a, parts_b = _parts(a), _parts(b)
+    archived = _past(a, b, parts_a, parts_b)
     return (archived, [" ".join(parts_a), " ".join(parts_b)]) if archived else (0, [])
+
+
+def _parts(text: str) -> list[str]:
+    """A URL's or title's parts as ``_version_order`` and ``past_order`` compare them: split at ``/`` and spaces,
+    each edition mark written as its number (``editions``)."""
+    return re.split(r"[/\s]+", editions(text).strip())
+
+
+def _past(a: str, b: str, parts_a: list[str], parts_b: list[str]) -> int:
+    """``past_order``'s reading of two paths already split (``_parts``), read once for both of its callers."""
+    return _archived(parts_a, parts_b) or ("://" in a and "://" in b and _in_past_folder(parts_a, parts_b))
 
 
 CHANNEL_FOLDER = re.compile(r"latest|stable|current|main|master|trunk|dev|develop", re.IGNORECASE)
@@ -641,3 +707,10 @@ def _month(year: float) -> str:
     """A date kept as year + (month - 1) / 12, as YYYY-MM."""
     whole = int(year)
     return f"{whole}-{min(12, round((year - whole) * 12) + 1):02d}"
+
+
+_STATE_WORD = re.compile(  # a word that marks another state or a fuller form, not a case: the version rules' domain
+    r"v\d.*|version\d*|rev\d*|\d+|new|newer|next|updated|latest|final|full|complete|extended|current|draft|"
+    + "|".join((_PAST_WORDS, _CODES, *_LANGUAGE_NAMES)),
+    re.IGNORECASE,
+)
