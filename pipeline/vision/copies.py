@@ -174,6 +174,7 @@ FORM_VALUE_CAP = 4000  # values compared in order at most (the opening of a long
 SKETCH_ROWS, SKETCH_BITS = 3, 22
 NEAR_BITS = 24  # the fine line count: 3 rows of 2^24 uint16 counters (96 MB); see LineCounts
 NAMED_BITS = 23  # the same page name's sketch: 3 rows of 2^23 uint16 counters (48 MB)
+_SORTED_ADD = 96  # LineCounts._add: from this many counters on, sorting them and adding by indexing beats np.add.at
 _MULTIPLIERS = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9], dtype=np.uint64)
 _LICENCE_LINE = re.compile(
     r"copyright|\(c\)|©|licen[cs]ed? under|all rights reserved|spdx-license|permission is hereby granted|"
@@ -292,8 +293,10 @@ class LineCounts:
 
     @staticmethod
     def _slots(hashes: np.ndarray, bits: int) -> np.ndarray:
+        """Each hash's counter in each row, as an index into the whole table read flat (row × 2^bits + slot)."""
         with np.errstate(over="ignore"):
-            return (hashes[None, :] * _MULTIPLIERS[:SKETCH_ROWS, None]) >> np.uint64(64 - bits)
+            slots = (hashes[None, :] * _MULTIPLIERS[:SKETCH_ROWS, None]) >> np.uint64(64 - bits)
+        return slots + (np.arange(SKETCH_ROWS, dtype=np.uint64) << np.uint64(bits))[:, None]
 
     @staticmethod
     def _keyed(hashes: np.ndarray, key: str) -> np.ndarray:
@@ -301,13 +304,19 @@ class LineCounts:
             return hashes ^ (np.uint64(hash(key) & 0xFFFFFFFFFFFFFFFF) * np.uint64(0x9E3779B97F4A7C15))
 
     def _add(self, table: np.ndarray, hashes: np.ndarray, bits: int) -> None:
-        slots = self._slots(hashes, bits)
-        for row in range(SKETCH_ROWS):
-            np.add.at(table[row], slots[row], 1)
+        """One more for each hash in each row: every row at once on the flat table (``np.add.at`` counts a counter
+        two hashes share twice); a long list sorted first, and added by plain indexing when no counter repeats."""
+        flat = table.reshape(-1)
+        slots = self._slots(hashes, bits).ravel()
+        if slots.size >= _SORTED_ADD:
+            slots.sort()
+            if not (slots[1:] == slots[:-1]).any():
+                flat[slots] += 1
+                return
+        np.add.at(flat, slots, 1)
 
     def _count(self, table: np.ndarray, hashes: np.ndarray, bits: int) -> np.ndarray:
-        slots = self._slots(hashes, bits)
-        return np.min([table[row][slots[row]] for row in range(SKETCH_ROWS)], axis=0)
+        return table.reshape(-1)[self._slots(hashes, bits)].min(axis=0)
 
     def add(self, hashes: np.ndarray, url: str = "", foreign: bool = False) -> None:
         """One document's distinct line hashes (``reading.line_hashes``) and its URL (for its ``page_name``, and
