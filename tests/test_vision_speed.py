@@ -145,3 +145,19 @@ def test_signatures_as_datasketch_makes_them():
         assert signature.minhash.scheme == template.scheme and signature.minhash.seed == plain.seed
         assert np.array_equal(signature.minhash.hashvalues, LeanMinHash(plain).hashvalues)
         assert signature.minhash.hashvalues.dtype == LeanMinHash(plain).hashvalues.dtype
+
+
+def test_group_counts_as_each_group_walked():
+    """cues.group_counts adds each found phrase to its groups: the totals, distinct counts and group order of
+    walking every group's phrases."""
+    from pipeline.vision.cues import CUES, cue_phrases, group_counts
+
+    phrases = cue_phrases()
+    rng = random.Random(4)
+    for _ in range(300):
+        found = {p: rng.randint(1, 9) for p in rng.sample(phrases, rng.randint(0, 40))}
+        found.update({"not a cue": 3} if rng.random() < 0.5 else {})
+        total = {g: sum(found[p] for p in ps if p in found) for g, ps in CUES.items()}
+        distinct = {g: sum(1 for p in ps if p in found) for g, ps in CUES.items()}
+        got = group_counts(found)
+        assert list(got[0].items()) == list(total.items()) and list(got[1].items()) == list(distinct.items())
