@@ -207,6 +207,8 @@ def only_included(text: str) -> tuple[str, ...]:
     ``.. mdinclude::``, MyST's ``{include}``), no toctree that lists pages (an index that includes the README
     and lists the manual's pages is the manual's entry, a page of its own) — else ``()``. ``measure`` also asks
     that little text of its own stands around it (``STUB_SHINGLES``)."""
+    if "include" not in text:  # every directive _INCLUDE reads names itself so
+        return ()
     named = set(_INCLUDE.findall(text))
     if len(named) != 1 or _TOCTREE_ENTRY.search(text):
         return ()
@@ -1303,7 +1305,8 @@ def neutral_markup(text: str, source_copy: bool) -> str:
     text (`` `Gabe Joseph`_`` → ``Gabe Joseph``, ``crusaderky_`` → ``crusaderky``: ``_`` is a token of its own,
     or sticks to the word, and breaks every shingle it falls in). Applied after the boilerplate lines go (their
     line keys were counted on the text as stored)."""
-    text = _ISSUE_PREFIX.sub("", text)
+    if "#" in text:  # an issue reference holds one (the pattern, opening on ``\b``, is tried at every place)
+        text = _ISSUE_PREFIX.sub("", text)
     if source_copy:
         text = _RST_WORD_REFERENCE.sub(r"\1", _RST_REFERENCE.sub(r"\1", _RST_TARGET.sub("", _MD_LINK.sub(r"\1", text))))
     return text
