@@ -94,7 +94,7 @@ def signature_of(hashes: np.ndarray) -> Signature | None:
     and a list of them (tests/test_vision_speed.py compares the two)."""
     if hashes.size == 0:
         return None
-    if _template.scheme == "affine32":
+    if _template.scheme == "affine32" and hashes.max() <= 0xFFFFFFFF:  # (a wider value: datasketch's error)
         s1, m1, s2, m2, s3 = _FMIX32
         hv = hashes.astype(np.uint32).reshape(-1, 1)
         hv = hv ^ (hv >> s1)
