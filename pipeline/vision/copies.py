@@ -175,6 +175,7 @@ FORM_VALUE_CAP = 4000  # values compared in order at most (the opening of a long
 SKETCH_ROWS, SKETCH_BITS = 3, 22
 NEAR_BITS = 24  # the fine line count: 3 rows of 2^24 uint16 counters (96 MB); see LineCounts
 NAMED_BITS = 23  # the same page name's sketch: 3 rows of 2^23 uint16 counters (48 MB)
+_SORTED_ADD = 96  # LineCounts._add: from this many counters on, sorting them and adding by indexing beats np.add.at
 _MULTIPLIERS = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9], dtype=np.uint64)
 _LICENCE_LINE = re.compile(
     r"copyright|\(c\)|©|licen[cs]ed? under|all rights reserved|spdx-license|permission is hereby granted|"
@@ -207,6 +208,8 @@ def only_included(text: str) -> tuple[str, ...]:
     ``.. mdinclude::``, MyST's ``{include}``), no toctree that lists pages (an index that includes the README
     and lists the manual's pages is the manual's entry, a page of its own) — else ``()``. ``measure`` also asks
     that little text of its own stands around it (``STUB_SHINGLES``)."""
+    if "include" not in text:  # every directive _INCLUDE reads names itself so
+        return ()
     named = set(_INCLUDE.findall(text))
     if len(named) != 1 or _TOCTREE_ENTRY.search(text):
         return ()
@@ -293,8 +296,10 @@ class LineCounts:
 
     @staticmethod
     def _slots(hashes: np.ndarray, bits: int) -> np.ndarray:
+        """Each hash's counter in each row, as an index into the whole table read flat (row × 2^bits + slot)."""
         with np.errstate(over="ignore"):
-            return (hashes[None, :] * _MULTIPLIERS[:SKETCH_ROWS, None]) >> np.uint64(64 - bits)
+            slots = (hashes[None, :] * _MULTIPLIERS[:SKETCH_ROWS, None]) >> np.uint64(64 - bits)
+        return slots + (np.arange(SKETCH_ROWS, dtype=np.uint64) << np.uint64(bits))[:, None]
 
     @staticmethod
     def _keyed(hashes: np.ndarray, key: str) -> np.ndarray:
@@ -302,13 +307,19 @@ class LineCounts:
             return hashes ^ (np.uint64(hash(key) & 0xFFFFFFFFFFFFFFFF) * np.uint64(0x9E3779B97F4A7C15))
 
     def _add(self, table: np.ndarray, hashes: np.ndarray, bits: int) -> None:
-        slots = self._slots(hashes, bits)
-        for row in range(SKETCH_ROWS):
-            np.add.at(table[row], slots[row], 1)
+        """One more for each hash in each row: every row at once on the flat table (``np.add.at`` counts a counter
+        two hashes share twice); a long list sorted first, and added by plain indexing when no counter repeats."""
+        flat = table.reshape(-1)
+        slots = self._slots(hashes, bits).ravel()
+        if slots.size >= _SORTED_ADD:
+            slots.sort()
+            if not (slots[1:] == slots[:-1]).any():
+                flat[slots] += 1
+                return
+        np.add.at(flat, slots, 1)
 
     def _count(self, table: np.ndarray, hashes: np.ndarray, bits: int) -> np.ndarray:
-        slots = self._slots(hashes, bits)
-        return np.min([table[row][slots[row]] for row in range(SKETCH_ROWS)], axis=0)
+        return table.reshape(-1)[self._slots(hashes, bits)].min(axis=0)
 
     def add(self, hashes: np.ndarray, url: str = "", foreign: bool = False) -> None:
         """One document's distinct line hashes (``reading.line_hashes``) and its URL (for its ``page_name``, and
@@ -1359,7 +1370,8 @@ def neutral_markup(text: str, source_copy: bool) -> str:
     text (`` `Gabe Joseph`_`` → ``Gabe Joseph``, ``crusaderky_`` → ``crusaderky``: ``_`` is a token of its own,
     or sticks to the word, and breaks every shingle it falls in). Applied after the boilerplate lines go (their
     line keys were counted on the text as stored)."""
-    text = _ISSUE_PREFIX.sub("", text)
+    if "#" in text:  # an issue reference holds one (the pattern, opening on ``\b``, is tried at every place)
+        text = _ISSUE_PREFIX.sub("", text)
     if source_copy:
         text = _RST_WORD_REFERENCE.sub(r"\1", _RST_REFERENCE.sub(r"\1", _RST_TARGET.sub("", _MD_LINK.sub(r"\1", text))))
     return text

@@ -153,14 +153,27 @@ def cue_phrases() -> list[str]:
     return [phrase for phrases in CUES.values() for phrase in phrases] + list(KERNEL_NAMES)
 
 
-def group_counts(found: dict[str, int]) -> tuple[dict[str, int], dict[str, int]]:
-    """(occurrences, distinct phrases) per cue group, from a phrase counter's ``{phrase: count}``."""
-    total: dict[str, int] = {}
-    distinct: dict[str, int] = {}
+def _groups_of() -> dict[str, list[str]]:
+    """Each cue phrase's groups (a group as often as it lists the phrase)."""
+    groups: dict[str, list[str]] = {}
     for group, phrases in CUES.items():
-        hits = [found[p] for p in phrases if p in found]
-        total[group] = sum(hits)
-        distinct[group] = len(hits)
+        for phrase in phrases:
+            groups.setdefault(phrase, []).append(group)
+    return groups
+
+
+_GROUPS_OF = _groups_of()
+
+
+def group_counts(found: dict[str, int]) -> tuple[dict[str, int], dict[str, int]]:
+    """(occurrences, distinct phrases) per cue group, from a phrase counter's ``{phrase: count}``: each found
+    phrase adds to its groups (the found phrases are few; every group's list of phrases is not walked)."""
+    total = dict.fromkeys(CUES, 0)
+    distinct = dict.fromkeys(CUES, 0)
+    for phrase, count in found.items():
+        for group in _GROUPS_OF.get(phrase, ()):
+            total[group] += count
+            distinct[group] += 1
     return total, distinct
 
 

@@ -65,14 +65,23 @@ def newest_date(written: float, metadata: dict) -> float:
     return best
 
 
-_NOT_WORD = re.compile(r"[^\w\n]+")
+# a run of characters that are neither word characters nor a line break, but for a single space (which stays what it
+# is): ``[^\w\n]+`` as a substitution, without one replacement per space between two words
+_NOT_WORD = re.compile(r"[^\w\n](?:(?<! )[^\w\n]*|[^\w\n]+)")
+# an ASCII text: A-Z to lower case, every other character but a word character or a line break to a space
+_ASCII_KEY = str.maketrans(
+    {chr(c): chr(c).lower() if chr(c).isalnum() or c in (ord("_"), ord("\n")) else " " for c in range(128)}
+)
 
 
 def line_keys(text: str) -> list[str]:
     """Each line as the boilerplate count knows it: its words, lower case, one space apart, without punctuation
     or marks (a man page's "- The reduction functions ( MPI_Op ) do" and its HTML twin's "The reduction
-    functions (MPI_Op) do" are one line, and so are a Markdown list item and the HTML one). One regular
-    expression pass over the whole text, not one per line."""
+    functions (MPI_Op) do" are one line, and so are a Markdown list item and the HTML one). One pass over the
+    whole text, not one per line: an ASCII text by a translation table (its words are ``[a-z0-9_]``, so the
+    rest becomes spaces, which ``split`` and ``join`` make single), any other by a regular expression."""
+    if text.isascii():
+        return [" ".join(line.split()) for line in text.translate(_ASCII_KEY).split("\n")]
     return [line.strip() for line in _NOT_WORD.sub(" ", text.lower()).split("\n")]
 
 

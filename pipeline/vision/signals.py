@@ -76,25 +76,45 @@ _VERSION_HEAD = re.compile(
     r"^\S+ \([^)]*\d[^)]*\) [\w-]+; urgency=",
     re.IGNORECASE,
 )
-_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
+# The whole-text scans below are written so that each opens on one character class: the regex engine then skips
+# to the next character that can start a match in C (a pattern opening on ``\b``, a lookbehind, an IGNORECASE letter
+# or an alternation of classes is tried at every position of the text instead). Each finds what its plain form
+# finds, match for match (tests/test_vision_speed.py holds both forms and compares them):
+#   _NUMBER       (?<![\w.])\d+(?:\.\d+)?(?![\w.]): the lookbehind moved past the first digit
+#   _MEASURE      \d(?:[\d.,]*)\s?(?:unit): a unit never opens on a digit, "." or ",", so the run of them is taken
+#                 whole (possessive ``*+``: giving any back cannot help), and a match never starts right after a
+#                 digit (that digit's attempt, on the same run and the same unit, matched first)
+#   _YEAR_DATE    \b((?:19|20)\d\d)...: ``\b`` before a digit is "no word character before", read after "19"/"20"
+#   _MONTH_DATE   \b(jan|feb|...)[a-z]*... with IGNORECASE: the month's first letter as a class, then its other two
+#                 letters by that first one, every letter with the forms IGNORECASE gives it (s: U+017F; [a-z]: U+0130, U+0131, U+017F, U+212A)
+#   _MATH, _BADGE an alternation whose branches open on different characters: the opening character as a class,
+#                 then each branch by the character it opened on
+_NUMBER = re.compile(r"\d(?<![\w.]\d)\d*(?:\.\d+)?(?![\w.])")
 _MEASURE = re.compile(
-    r"\d(?:[\d.,]*)\s?(?:x\b|×|%|[kmgtp]i?b/s|[kmgt]?flop/?s|[kmgt]?ops\b|tops\b|ms\b|us\b|µs|μs|ns\b|"
+    r"\d(?<!\d\d)[\d.,]*+\s?(?:x\b|×|%|[kmgtp]i?b/s|[kmgt]?flop/?s|[kmgt]?ops\b|tops\b|ms\b|us\b|µs|μs|ns\b|"
     r"cycles?\b|[kmg]hz\b|[kmgt]i?b\b|bytes?\b|b/clk|gb\b|tb\b|watts?\b|w\b|fps\b|tokens?/s)",
     re.IGNORECASE,
 )
-_YEAR_DATE = re.compile(r"\b((?:19|20)\d\d)[-/.](0?[1-9]|1[0-2])(?:[-/.](\d\d?))?\b")
+_YEAR_DATE = re.compile(r"((?:19|20)(?<!\w..)\d\d)[-/.](0?[1-9]|1[0-2])(?:[-/.](\d\d?))?\b")
 _MONTH_DATE = re.compile(
-    r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?:\d{1,2},?\s+)?((?:19|20)\d\d)\b", re.I
+    r"([JjFfMmAaSs\u017fOoNnDd](?<!\w.)(?:(?<=[Jj])(?:[Aa][Nn]|[Uu][Nn]|[Uu][Ll])|(?<=[Ff])[Ee][Bb]|(?<=[Mm])[Aa][RrYy]|"
+    r"(?<=[Aa])(?:[Pp][Rr]|[Uu][Gg])|(?<=[Ss\u017f])[Ee][Pp]|(?<=[Oo])[Cc][Tt]|(?<=[Nn])[Oo][Vv]|(?<=[Dd])[Ee][Cc]))"
+    r"[a-zA-Z\u0130\u0131\u017f\u212a]*\.?\s+(?:\d{1,2},?\s+)?((?:19|20)\d\d)\b"
 )
 _MONTHS = {
     m: i for i, m in enumerate(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], 1)
 }
+_MATH_SIGNS = "∑∏√∂∇≤≥≈×÷·αβγδεθλμσΣ"
 _MATH = re.compile(
-    r"\$[^$\n]{1,200}\$|\\(?:frac|sum|prod|sqrt|cdot|times|mathbf|mathrm|left|right|le|ge|exp)\b|[∑∏√∂∇≤≥≈×÷·αβγδεθλμσΣ]"
+    rf"[$\\{_MATH_SIGNS}](?:(?<=\$)[^$\n]{{1,200}}\$|"
+    r"(?<=\\)(?:frac|sum|prod|sqrt|cdot|times|mathbf|mathrm|left|right|le|ge|exp)\b|"
+    rf"(?<=[{_MATH_SIGNS}]))"
 )
 _SENTENCE_END = re.compile(r"[.!?。！？](?:\s|$)")
 _EXCLAIM = re.compile(r"!(?:\s|$)")
-_BADGE = re.compile(r"\[!\[|shields\.io|badge", re.IGNORECASE)
+_BADGE = re.compile(
+    r"[\[Ss\u017fBb](?:(?<=\[)!\[|(?<=[Ss\u017f])[Hh][Ii\u0130\u0131][Ee][Ll][Dd][Ss\u017f]\.[Ii\u0130\u0131][Oo]|(?<=[Bb])[Aa][Dd][Gg][Ee])"
+)
 _SOURCE_PATH = re.compile(r"/_sources/|\.(?:rst|md)\.txt$", re.IGNORECASE)
 # a named item: a list entry or a heading that opens with a name (a link, bold or code text, or a few words
 # before a colon or a dash) — "- [flash](./flash): fused attention", "### [reduction](./reduction)", "**foo** — …"
@@ -117,6 +137,7 @@ PROSE_LINE_WORDS = 8
 SHORT_SECTION = 40  # a section body under this many words is an entry of an index, not a part of a guide
 HEAD_PART = 0.4  # the first 40% of the lines are "the opening" for index_then_prose
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+_DIGIT = re.compile(r"\d")
 
 
 @dataclass
@@ -362,17 +383,22 @@ def read(
     s.headings = heads
     if not code_blocks:
         s.code_blocks = fenced_blocks
-    s.numbers = len(_NUMBER.findall(text))
-    s.measurements = len(_MEASURE.findall(text))
-    numeric, named = _YEAR_DATE.findall(text), _MONTH_DATE.findall(text)
-    s.dates = len(numeric) + len(named)
-    s.newest_date = max(
-        [int(y) + (int(m) - 1) / 12 for y, m, _ in numeric]
-        + [int(y) + (_MONTHS[m[:3].lower()] - 1) / 12 for m, y in named],
-        default=0.0,
-    )
-    s.math = len(_MATH.findall(text))
+    ascii = text.isascii()
+    # numbers, measurements and dates all hold a digit: a text without one has none of them (an ASCII text's digits
+    # are 0-9, each found by a plain substring search; ``\d`` knows the other scripts' digits too)
+    if any(d in text for d in "0123456789") if ascii else _DIGIT.search(text):
+        s.numbers = len(_NUMBER.findall(text))
+        s.measurements = len(_MEASURE.findall(text))
+        numeric, named = _YEAR_DATE.findall(text), _MONTH_DATE.findall(text)
+        s.dates = len(numeric) + len(named)
+        s.newest_date = max(
+            [int(y) + (int(m) - 1) / 12 for y, m, _ in numeric]
+            + [int(y) + (_MONTHS[m[:3].lower()] - 1) / 12 for m, y in named],
+            default=0.0,
+        )
+    if not ascii or "$" in text or "\\" in text:  # math opens on "$", a backslash or a sign outside ASCII
+        s.math = len(_MATH.findall(text))
     s.exclaims = len(_EXCLAIM.findall(text))
     s.badges = len(_BADGE.findall(text[:20000]))
-    s.cjk = len(_CJK.findall(text))
+    s.cjk = 0 if ascii else len(_CJK.findall(text))
     return s

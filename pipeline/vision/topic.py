@@ -78,6 +78,7 @@ class TopicMatcher:
     def __init__(self, profile: Profile):
         self.profile = profile
         self.terms = {t: w for t, w in profile.terms.items() if w != 0}
+        self.order = {t: i for i, t in enumerate(self.terms)}
         self.positive = sum(w for w in self.terms.values() if w > 0) or 1.0
         self.scale = min(self.positive, EVIDENCE_SCALE)
         self.senses = {t: s for t, s in profile.senses.items() if t in self.terms}
@@ -132,8 +133,9 @@ class TopicMatcher:
         senses = {}
         by_domain: dict[str, list[float]] = {}  # domain -> [specific, general]
         against = 0.0  # a grouped profile's negative terms of no domain: another field's words, against every domain
-        for term, weight in self.terms.items():
-            count = found.get(term)
+        # the profile's terms the text holds, in the profile's order (the sums below add in that order)
+        for term in sorted(found.keys() & self.terms.keys(), key=self.order.__getitem__):
+            count, weight = found[term], self.terms[term]
             if not count:
                 continue
             part = weight * saturate(count, words)
