@@ -2104,6 +2104,18 @@ def test_gpgpu_names_the_field():
     assert page("GPGPU").score > 1.5 * page("Drawing").score  # 0.086 and 0.086 before phase 23
 
 
+def test_a_parallel_implementation_is_parallel_computing():
+    # phase 23 (rel24): a page that says how an algorithm is carried out in parallel is parallel computing's matter;
+    # the same page about "the implementation" is not (both 0 before phase 23: threads and parallelism only confirm)
+    text = (
+        "The parallel implementation of the merge sort splits the input among the threads, sorts each part, and "
+        "merges the sorted parts pairwise; each thread works on its own part of the input."
+    )
+    parallel = _evidence(text)
+    assert parallel.domain == "parallel_computing"
+    assert parallel.score > 0.05 > _evidence(text.replace("The parallel implementation", "The implementation")).score
+
+
 def test_a_page_that_is_only_an_include_directive_is_a_copy_of_the_file_it_includes():
     """A Sphinx page whose source is a title over an include directive (``included``) renders the file it names:
     that file is the document, kept (LABELS.md's include-only convention, 2026-12-05); a page with text of its own
