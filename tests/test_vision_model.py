@@ -2065,6 +2065,57 @@ def test_a_measurement_methodology_page_reads_as_profiling():
     assert methodology.score > 0.3 > 0.05 > plain.score  # 0.08 before phase 14: the profile held few of its words
 
 
+def test_a_hardware_trace_page_reads_as_profiling():
+    # phase 23 (rel24): a processor's trace unit, its packets decoded back into the program's flow, and the analysis
+    # of a program's event traces are profiling as a kernel engineer reads it, in the field's words; the same pages
+    # told in everyday words find nothing (0.10 for the trace page before phase 23: cycle counts and the profiler)
+    trace = _evidence(
+        "The trace unit of each core records the program's flow as a stream of packets: every branch taken, each "
+        "exception, and a cycle count at intervals. The trace decoder reads the packets back, follows the program "
+        "image to rebuild the instruction trace, and gives the executed address ranges to the profiler, which "
+        "reports where the cycles went. A branch trace of this kind costs the program nothing at run time, where "
+        "instrumentation would."
+    )
+    plain = _evidence(
+        "The recording unit of each core writes down what the program did as a stream of records: every jump "
+        "taken, each fault, and a count of clock ticks at intervals. The reader reads the records back, follows "
+        "the program image to rebuild the list of steps, and gives the visited address ranges to the report, "
+        "which says where the time went. A recording of this kind costs the program nothing while it runs."
+    )
+    assert trace.domain == "engineering_experience"
+    assert trace.score > 0.3 > 0.05 > plain.score
+    events = _evidence(
+        "Performance analysis of the solver starts from an event trace of each process: every entry and exit of "
+        "a region, every message sent and received, with a time stamp. The timeline shows where the processes wait."
+    )
+    assert events.domain == "engineering_experience" and events.score > 0.1  # 0 before phase 23
+
+
+def test_gpgpu_names_the_field():
+    # phase 23 (rel24): general-purpose computing on a GPU, by the field's own name, is the topic where a page on
+    # compute shaders names no vendor's API
+    def page(opening: str):
+        return _evidence(
+            f"{opening} with compute shaders: the data lives in storage buffers, each invocation of the shader "
+            "handles one element, and the host dispatches as many work groups as the array needs before it reads "
+            "the result back."
+        )
+
+    assert page("GPGPU").score > 1.5 * page("Drawing").score  # 0.086 and 0.086 before phase 23
+
+
+def test_a_parallel_implementation_is_parallel_computing():
+    # phase 23 (rel24): a page that says how an algorithm is carried out in parallel is parallel computing's matter;
+    # the same page about "the implementation" is not (both 0 before phase 23: threads and parallelism only confirm)
+    text = (
+        "The parallel implementation of the merge sort splits the input among the threads, sorts each part, and "
+        "merges the sorted parts pairwise; each thread works on its own part of the input."
+    )
+    parallel = _evidence(text)
+    assert parallel.domain == "parallel_computing"
+    assert parallel.score > 0.05 > _evidence(text.replace("The parallel implementation", "The implementation")).score
+
+
 def test_a_page_that_is_only_an_include_directive_is_a_copy_of_the_file_it_includes():
     """A Sphinx page whose source is a title over an include directive (``included``) renders the file it names:
     that file is the document, kept (LABELS.md's include-only convention, 2026-12-05); a page with text of its own
