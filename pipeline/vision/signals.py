@@ -393,7 +393,8 @@ def read(
         s.dates = len(numeric) + len(named)
         s.newest_date = max(
             [int(y) + (int(m) - 1) / 12 for y, m, _ in numeric]
-            + [int(y) + (_MONTHS[m[:3].lower()] - 1) / 12 for m, y in named],
+            # casefold: IGNORECASE reads a long s as an s ("ſep 2019"), and so must the month's lookup
+            + [int(y) + (_MONTHS[m[:3].casefold()] - 1) / 12 for m, y in named],
             default=0.0,
         )
     if not ascii or "$" in text or "\\" in text:  # math opens on "$", a backslash or a sign outside ASCII
