@@ -3267,6 +3267,32 @@ def test_files_of_one_template_that_differ_by_their_own_names_are_one_text():
     assert copies.own_names(f"{repo}/src/irq_top.c").sub("#", "acc_top_0 = top(x);") == "acc_top_0 = #(x);"
 
 
+def test_one_file_name_written_per_case_into_the_case_folder_is_one_template():
+    """A factory header written once per back end into the back end's folder (``channel/shm/factory.h`` beside
+    ``channel/ibv/factory.h``), its namespace the folder's name: masked by the names its path gives it
+    (``own_names``: the folder's too), every line is the same, so the copies are one template's instances and the
+    first by name is kept. The same file name in sibling folders that differs in a line beyond its names (a back
+    end whose factory takes an argument, one program written a second way) stays a document of its own, and so do
+    two files of one name at two revisions or in two places (those are the version and mirror rules' pairs)."""
+    repo = "https://raw.githubusercontent.com/org/relay/3f2c9b1/include/channel"
+    headers = [
+        _info(1, f"{repo}/shm/factory.h", _factory("shm"), kind="text"),
+        _info(2, f"{repo}/ibv/factory.h", _factory("ibv"), kind="text"),
+        _info(3, f"{repo}/cuda_ipc/factory.h", _factory("cuda_ipc"), kind="text"),
+        _info(4, f"{repo}/mpt/factory.h", _factory("mpt", "std::vector<Lane> lanes"), kind="text"),
+    ]
+    assert copies.instances(headers) == {1: (3, 1.0), 2: (3, 1.0)}  # cuda_ipc is the first by path
+    measured = copies.measure(headers)
+    assert measured[3].duplicate_of is None and measured[4].duplicate_of is None
+    assert measured[2].duplicate_of == 3 and measured[2].signal == "instance"
+    assert copies.own_names(f"{repo}/cuda_ipc/factory.h").sub("#", "namespace cuda_ipc {") == "namespace # {"
+    # one name in two places, or at two revisions: no cousins, no instances
+    other = "https://raw.githubusercontent.com/org/relay/9d0e1a2/include/channel"
+    assert copies.instances([headers[0], _info(5, f"{other}/ibv/factory.h", _factory("ibv"), kind="text")]) == {}
+    elsewhere = "https://raw.githubusercontent.com/other/relay/3f2c9b1/include/channel"
+    assert copies.instances([headers[0], _info(6, f"{elsewhere}/ibv/factory.h", _factory("ibv"), kind="text")]) == {}
+
+
 def test_the_general_page_is_kept_over_its_variant_for_one_machine():
     """``README_apu.md`` beside ``README.md``: the same walkthrough written again for one machine, its commands
     and figures changed, newer and a little longer. The general page is the one kept; a name that adds a version, a

@@ -101,7 +101,7 @@ import itertools
 import json
 import re
 from collections import Counter
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 from urllib.parse import urljoin
@@ -930,19 +930,21 @@ _OWN_WORD = re.compile(r"[-_.\s]+")
 
 
 def own_names(url: str) -> re.Pattern | None:
-    """The names a file's name gives what it writes, as one pattern (whole words, any case): its stem, whole and
-    word by word and in runs of up to four words (``headers/hip_backend.hpp`` → ``hip_backend``, ``hip``,
-    ``backend``; ``shm_ring_factory.h`` → ``shm_ring`` too). A template instantiated
-    once per case writes each copy under a name of its case and writes the case's name in its text (a namespace, a
-    module's title, a plugin's name in its description): masked, the copies are one text, while two files whose
-    lines differ beyond their own names stay apart. A name is masked where it stands alone (``namespace hip``,
+    """The names a file's path gives what it writes, as one pattern (whole words, any case): its stem and its
+    folder's name, whole and word by word and in runs of up to four words (``headers/hip_backend.hpp`` →
+    ``hip_backend``, ``hip``, ``backend``, ``headers``; ``shm_ring_factory.h`` → ``shm_ring`` too;
+    ``channel/cuda_ipc/factory.h`` → ``cuda_ipc``, ``cuda``, ``ipc``, ``factory``). A template instantiated once
+    per case writes each copy under a name of its case, or into a folder of its case, and writes the case's name
+    in its text (a namespace, a module's title, a plugin's name in its description): masked, the copies are one
+    text, while two files whose lines differ beyond their own names stay apart. A name is masked where it stands alone (``namespace hip``,
     "the HIP back end", "the choose-image plugin"), not inside an identifier (``acc_top_0``): a variant's own code
     names its own symbols so, and differs in more than them."""
-    name = url_path(url).rpartition("/")[2]
-    stem = name.rpartition(".")[0] or name
-    parts = _OWN_WORD.split(stem)
-    runs = ("_".join(parts[i:j]) for i in range(len(parts)) for j in range(i + 1, min(len(parts), i + 4) + 1))
-    words = {w.lower() for w in (stem, *runs) if len(w) >= 2 and not w.isdigit()}
+    folder, _, name = url_path(url).rpartition("/")
+    words: set[str] = set()
+    for whole in (name.rpartition(".")[0] or name, folder.rpartition("/")[2]):
+        parts = _OWN_WORD.split(whole)
+        runs = ("_".join(parts[i:j]) for i in range(len(parts)) for j in range(i + 1, min(len(parts), i + 4) + 1))
+        words |= {w.lower() for w in (whole, *runs) if len(w) >= 2 and not w.isdigit()}
     if not words:
         return None
     alternatives = "|".join(re.escape(w) for w in sorted(words, key=lambda w: (-len(w), w)))
@@ -962,27 +964,50 @@ def instances(infos: list[CopyInfo]) -> dict[int, tuple[int, float]]:
     ``cuda_backend.hpp``) are masked like its constants. Written pages (Markdown, reST, text) are instances only
     when every line agrees so: one template's pages that differ only in the name of what they document. Files are
     compared within their folder and extension only, and only where their line counts are within the share; each
-    with those ranked above it, the best first, up to the first it agrees with."""
+    with those ranked above it, the best first, up to the first it agrees with. One file name in sibling folders
+    of one place (``cousins``: ``channel/cma/factory.h`` beside ``channel/shm/factory.h``, a template written once
+    per case into the case's folder) is an instance only where every line agrees once masked: one program
+    written a second way in a folder of its own differs in more than its names and stays apart."""
     groups: dict[tuple[str, str], list[CopyInfo]] = {}
+    named: dict[tuple[str, str, str], list[CopyInfo]] = {}
     for info in infos:
         if info.shape is not None:
-            groups.setdefault((url_path(info.url).rpartition("/")[0], _extension(info.url)), []).append(info)
+            folder, _, name = url_path(info.url).rpartition("/")
+            groups.setdefault((folder, _extension(info.url)), []).append(info)
+            named.setdefault((neighbourhood(info.url), str(revision_of(info.url)), name), []).append(info)
     rank = {
         info.id: (-len(info.shape), url_path(info.url)) for g in groups.values() for info in g if info.shape is not None
     }
     found: dict[int, tuple[int, float]] = {}
-    for members in groups.values():
+    # source files of one folder agree in INSTANCE_SHARE of their lines (a unit may drop a line or two); written
+    # pages only when every line is the same once names and constants are masked: a page with a line of its own
+    # beside a template's twenty (an example's README that says what it does) is a page of its own
+    _agreeing(groups.values(), rank, found, lambda a, b: INSTANCE_SHARE if _CODE_FILE.search(url_path(a.url)) else 1.0)
+    # cousins (one name, sibling folders) only when every line is the same once masked
+    cased = (members for members in named.values() if len(members) > 1)
+    _agreeing(cased, rank, found, lambda a, b: 1.0 if cousins(a.url, b.url) else 2.0)
+    return found
+
+
+def _agreeing(
+    groups: Iterable[list[CopyInfo]],
+    rank: dict[int, tuple[int, str]],
+    found: dict[int, tuple[int, float]],
+    least_of: Callable[[CopyInfo, CopyInfo], float],
+) -> None:
+    """``instances``' match within each group of files: each unit meets those ranked above it, the best first, and
+    the first it agrees with (in the share of lines in order ``least_of`` asks of the pair; over 1.0: never) is
+    kept. A unit an earlier grouping found is left as found."""
+    for members in groups:
         members.sort(key=lambda info: len(info.shape))  # type: ignore[arg-type]
-        # source files agree in INSTANCE_SHARE of their lines (a unit may drop a line or two); written pages only
-        # when every line is the same once names and constants are masked: a page with a line of its own beside a
-        # template's twenty (an example's README that says what it does) is a page of its own
-        least = INSTANCE_SHARE if _CODE_FILE.search(url_path(members[0].url)) else 1.0
         # each unit meets the units ranked above it, the best first, and the first it agrees with is the one kept:
         # in a generated folder that is the fullest for nearly every unit, one comparison a unit where every pair
         # of a folder of hundreds cost minutes
         key = [(rank[info.id], k) for k, info in enumerate(members)]  # one path stored twice: the first in order kept
         order = sorted(range(len(members)), key=key.__getitem__)
         for x in range(len(members)):
+            if members[x].id in found:
+                continue
             for y in order:
                 if key[y] >= key[x]:
                     break
@@ -991,13 +1016,13 @@ def instances(infos: list[CopyInfo]) -> dict[int, tuple[int, float]]:
                 assert a.shape is not None and b.shape is not None
                 if len(a.shape) < INSTANCE_SHARE * len(b.shape) or precision_twins(a.url, b.url):
                     continue
-                if least == 1.0 and not np.array_equal(a.shape, b.shape):
+                least = least_of(a, b)
+                if least > 1.0 or (least == 1.0 and not np.array_equal(a.shape, b.shape)):
                     continue
                 share = _shape_share(a.shape, b.shape)
                 if share >= least:
                     found[members[x].id] = (members[y].id, round(share, 4))
                     break
-    return found
 
 
 def _shape_share(a: np.ndarray, b: np.ndarray) -> float:
