@@ -152,6 +152,16 @@ def test_signatures_as_datasketch_makes_them():
         assert signature.minhash.hashvalues.dtype == LeanMinHash(plain).hashvalues.dtype
 
 
+def test_signatures_refuse_what_datasketch_refuses():
+    """Values that do not fit 32 bits unsigned (a negative one, a wider one) take datasketch's path and its
+    ValueError, as before the array path: a cast to uint32 must not wrap them into a signature."""
+    from pipeline import redundancy
+
+    for hashes in (np.array([-1, 5], dtype=np.int64), np.array([-3, 4], dtype=np.int8), np.array([1, 2**40])):
+        with pytest.raises(ValueError):
+            redundancy.signature_of(hashes)
+
+
 def test_group_counts_as_each_group_walked():
     """cues.group_counts adds each found phrase to its groups: the totals, distinct counts and group order of
     walking every group's phrases."""
