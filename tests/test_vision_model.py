@@ -3293,6 +3293,33 @@ def test_one_file_name_written_per_case_into_the_case_folder_is_one_template():
     assert copies.instances([headers[0], _info(6, f"{elsewhere}/ibv/factory.h", _factory("ibv"), kind="text")]) == {}
 
 
+def test_written_pages_and_cousins_meet_only_files_of_their_shape(monkeypatch):
+    """Written pages and cousins are instances only where every line agrees, so a folder's many written pages and
+    a place's many files of one name (a README.md per folder) meet only those of their very shape: no pair of two
+    shapes is read (a folder's pages or a name's files squared, on a corpus of thousands of them), and the
+    agreeing pair is still found."""
+    repo = "https://raw.githubusercontent.com/org/relay/3f2c9b1/include/channel"
+    words = "amber basil cedar delta ember fjord grove heron ivory jasper kelp lotus maple nectar onyx pearl".split()
+    text = "\n".join(f"This lane reads {{}} from the {other} queue {k}." for other in words for k in range(2))
+    readmes = [
+        _info(n, f"{repo}/{word}/README.md", text.replace("{}", word), kind="text") for n, word in enumerate(words, 1)
+    ]
+    pages = [
+        _info(n, f"{repo}/guide/{word}-lanes.md", text.replace("{}", words[n - 20]), kind="text")
+        for n, word in enumerate(words, 20)
+    ]
+    twins = [
+        _info(n, f"{repo}/{name}/factory.h", _factory(name), kind="text") for n, name in ((41, "shm"), (42, "ibv"))
+    ]
+    assert all(info.shape is not None for info in readmes + pages)
+    calls = []
+    for rule in ("cousins", "precision_twins"):
+        plain = getattr(copies, rule)
+        monkeypatch.setattr(copies, rule, lambda a, b, plain=plain: calls.append((a, b)) or plain(a, b))
+    assert copies.instances(readmes + pages + twins) == {41: (42, 1.0)}
+    assert len(calls) == 2  # the twins' pair, once for each reading
+
+
 def test_the_general_page_is_kept_over_its_variant_for_one_machine():
     """``README_apu.md`` beside ``README.md``: the same walkthrough written again for one machine, its commands
     and figures changed, newer and a little longer. The general page is the one kept; a name that adds a version, a
