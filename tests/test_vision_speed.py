@@ -84,6 +84,9 @@ def test_the_gates_of_read_give_the_plain_counts():
         assert s.numbers == len(PLAIN["_NUMBER"].findall(text))
         assert s.measurements == len(PLAIN["_MEASURE"].findall(text))
         assert s.dates == len(numeric) + len(named)
+        months = [int(y) + (int(m) - 1) / 12 for y, m, _ in numeric]
+        months += [int(y) + (signals._MONTHS[m[:3].casefold()] - 1) / 12 for m, y in named]
+        assert s.newest_date == max(months, default=0.0)
         assert s.math == len(PLAIN["_MATH"].findall(text))
         assert s.cjk == len(re.findall(r"[\u4e00-\u9fff]", text))
 
