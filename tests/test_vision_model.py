@@ -3338,9 +3338,12 @@ def test_the_general_page_is_kept_over_its_variant_for_one_machine():
     assert found[1].duplicate_of is None
     assert found[2].duplicate_of == 1 and found[2].because == {
         "rule": "general",
-        "names": ["readme.md", "readme_apu.md"],
+        "names": ["README.md", "README_apu.md"],  # the names as the reader sees them
     }
     assert preference.case_variant(f"{folder}/hello.c", f"{folder}/hello_msvc.c")
+    assert preference.case_variant(f"{folder}/Makefile", f"{folder}/Makefile_cuda")  # no extension: the whole name
+    assert not preference.case_variant(f"{folder}/Makefile", f"{folder}/Makefile_cuda.mk")
+    assert not preference.case_variant(f"{folder}/.bashrc", f"{folder}/.bashrc_gpu")  # only an extension: no stem
     for name in ("README_v2.md", "README_old.md", "README_new.md", "README_full.md", "README_zh.md", "README_2.md"):
         assert not preference.case_variant(f"{folder}/README.md", f"{folder}/{name}")
     assert not preference.case_variant(f"{folder}/README.md", f"{folder}/other/README_apu.md")  # two folders
