@@ -3326,7 +3326,9 @@ def test_the_general_page_is_kept_over_its_variant_for_one_machine():
     past or newer state, a fuller form or a language is no case (the version and language rules read those)."""
     folder = "https://raw.githubusercontent.com/org/course/3f2c9b1/mpi/ghost/ver4"
     body = _words("ghost", 400)
-    general = _info(1, f"{folder}/README.md", body + "\n\nRun it with bind.sh on 4 ranks.", kind="markdown")
+    general = _info(
+        1, f"{folder}/README.md", body + "\n\nRun it with bind.sh on 4 ranks.", kind="markdown", newest=2023.0
+    )
     variant = _info(
         2,
         f"{folder}/README_apu.md",
