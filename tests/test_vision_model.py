@@ -3353,6 +3353,25 @@ def test_the_general_page_is_kept_over_its_variant_for_one_machine():
     assert not preference.case_variant(f"{folder}/tiling.md", f"{folder}/tiling_with_pipelining.md")  # two words
 
 
+def test_show_names_the_general_page_kept_and_the_variant_shown():
+    """``shijie show`` on the variant: the page kept is the general one, named as written, and the one shown is its
+    variant for one case, in English and in Chinese."""
+    from shijie.explain import reasons
+
+    because = {"rule": "general", "names": ["README.md", "README_apu.md"]}
+    uniqueness = {"redundancy": 0.9, "jaccard": 0.89, "signal": "text", "because": because}
+    shown = {
+        "duplicate_of_id": 1,
+        "redundancy": "high",
+        "redundancy_score": 0.9,
+        "components": {"uniqueness": uniqueness},
+    }
+    english = " ".join(line.text for line in reasons(shown, "en"))
+    chinese = " ".join(line.text for line in reasons(shown, "zh"))
+    assert "it is the general page (README.md), this one its variant for one case (README_apu.md)" in english
+    assert "它是通用页面（README.md），本篇是其针对某一情形的变体（README_apu.md）" in chinese
+
+
 def test_a_latex_manual_is_kept_over_the_markdown_a_converter_made_of_it():
     """``manual.tex`` beside ``manual.md``: a converter wrote the Markdown from the LaTeX (its labels left as
     ``{#sec:...}`` attributes), longer by its markup. The LaTeX, the text its author edits, is kept; the HTML
