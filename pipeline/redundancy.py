@@ -94,7 +94,9 @@ def signature_of(hashes: np.ndarray) -> Signature | None:
     and a list of them (tests/test_vision_speed.py compares the two)."""
     if hashes.size == 0:
         return None
-    if _template.scheme == "affine32" and hashes.max() <= 0xFFFFFFFF:  # (a wider value: datasketch's error)
+    # the array path only where every value fits 32 bits unsigned: a wider or a negative one goes to update_batch,
+    # which raises datasketch's own ValueError, as before (a cast to uint32 would wrap it into a value instead)
+    if _template.scheme == "affine32" and hashes.min() >= 0 and hashes.max() <= 0xFFFFFFFF:
         s1, m1, s2, m2, s3 = _FMIX32
         hv = hashes.astype(np.uint32).reshape(-1, 1)
         hv = hv ^ (hv >> s1)

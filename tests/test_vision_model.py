@@ -3293,13 +3293,42 @@ def test_one_file_name_written_per_case_into_the_case_folder_is_one_template():
     assert copies.instances([headers[0], _info(6, f"{elsewhere}/ibv/factory.h", _factory("ibv"), kind="text")]) == {}
 
 
+def test_written_pages_and_cousins_meet_only_files_of_their_shape(monkeypatch):
+    """Written pages and cousins are instances only where every line agrees, so a folder's many written pages and
+    a place's many files of one name (a README.md per folder) meet only those of their very shape: no pair of two
+    shapes is read (a folder's pages or a name's files squared, on a corpus of thousands of them), and the
+    agreeing pair is still found."""
+    repo = "https://raw.githubusercontent.com/org/relay/3f2c9b1/include/channel"
+    words = "amber basil cedar delta ember fjord grove heron ivory jasper kelp lotus maple nectar onyx pearl".split()
+    text = "\n".join(f"This lane reads {{}} from the {other} queue {k}." for other in words for k in range(2))
+    readmes = [
+        _info(n, f"{repo}/{word}/README.md", text.replace("{}", word), kind="text") for n, word in enumerate(words, 1)
+    ]
+    pages = [
+        _info(n, f"{repo}/guide/{word}-lanes.md", text.replace("{}", words[n - 20]), kind="text")
+        for n, word in enumerate(words, 20)
+    ]
+    twins = [
+        _info(n, f"{repo}/{name}/factory.h", _factory(name), kind="text") for n, name in ((41, "shm"), (42, "ibv"))
+    ]
+    assert all(info.shape is not None for info in readmes + pages)
+    calls = []
+    for rule in ("cousins", "precision_twins"):
+        plain = getattr(copies, rule)
+        monkeypatch.setattr(copies, rule, lambda a, b, plain=plain: calls.append((a, b)) or plain(a, b))
+    assert copies.instances(readmes + pages + twins) == {41: (42, 1.0)}
+    assert len(calls) == 2  # the twins' pair, once for each reading
+
+
 def test_the_general_page_is_kept_over_its_variant_for_one_machine():
     """``README_apu.md`` beside ``README.md``: the same walkthrough written again for one machine, its commands
     and figures changed, newer and a little longer. The general page is the one kept; a name that adds a version, a
     past or newer state, a fuller form or a language is no case (the version and language rules read those)."""
     folder = "https://raw.githubusercontent.com/org/course/3f2c9b1/mpi/ghost/ver4"
     body = _words("ghost", 400)
-    general = _info(1, f"{folder}/README.md", body + "\n\nRun it with bind.sh on 4 ranks.", kind="markdown")
+    general = _info(
+        1, f"{folder}/README.md", body + "\n\nRun it with bind.sh on 4 ranks.", kind="markdown", newest=2023.0
+    )
     variant = _info(
         2,
         f"{folder}/README_apu.md",
@@ -3311,14 +3340,36 @@ def test_the_general_page_is_kept_over_its_variant_for_one_machine():
     assert found[1].duplicate_of is None
     assert found[2].duplicate_of == 1 and found[2].because == {
         "rule": "general",
-        "names": ["readme.md", "readme_apu.md"],
+        "names": ["README.md", "README_apu.md"],  # the names as the reader sees them
     }
     assert preference.case_variant(f"{folder}/hello.c", f"{folder}/hello_msvc.c")
+    assert preference.case_variant(f"{folder}/Makefile", f"{folder}/Makefile_cuda")  # no extension: the whole name
+    assert not preference.case_variant(f"{folder}/Makefile", f"{folder}/Makefile_cuda.mk")
+    assert not preference.case_variant(f"{folder}/.bashrc", f"{folder}/.bashrc_gpu")  # only an extension: no stem
     for name in ("README_v2.md", "README_old.md", "README_new.md", "README_full.md", "README_zh.md", "README_2.md"):
         assert not preference.case_variant(f"{folder}/README.md", f"{folder}/{name}")
     assert not preference.case_variant(f"{folder}/README.md", f"{folder}/other/README_apu.md")  # two folders
     assert not preference.case_variant(f"{folder}/README.md", f"{folder}/README_apu.rst")  # two extensions
     assert not preference.case_variant(f"{folder}/tiling.md", f"{folder}/tiling_with_pipelining.md")  # two words
+
+
+def test_show_names_the_general_page_kept_and_the_variant_shown():
+    """``shijie show`` on the variant: the page kept is the general one, named as written, and the one shown is its
+    variant for one case, in English and in Chinese."""
+    from shijie.explain import reasons
+
+    because = {"rule": "general", "names": ["README.md", "README_apu.md"]}
+    uniqueness = {"redundancy": 0.9, "jaccard": 0.89, "signal": "text", "because": because}
+    shown = {
+        "duplicate_of_id": 1,
+        "redundancy": "high",
+        "redundancy_score": 0.9,
+        "components": {"uniqueness": uniqueness},
+    }
+    english = " ".join(line.text for line in reasons(shown, "en"))
+    chinese = " ".join(line.text for line in reasons(shown, "zh"))
+    assert "it is the general page (README.md), this one its variant for one case (README_apu.md)" in english
+    assert "它是通用页面（README.md），本篇是其针对某一情形的变体（README_apu.md）" in chinese
 
 
 def test_a_latex_manual_is_kept_over_the_markdown_a_converter_made_of_it():

@@ -84,6 +84,9 @@ def test_the_gates_of_read_give_the_plain_counts():
         assert s.numbers == len(PLAIN["_NUMBER"].findall(text))
         assert s.measurements == len(PLAIN["_MEASURE"].findall(text))
         assert s.dates == len(numeric) + len(named)
+        months = [int(y) + (int(m) - 1) / 12 for y, m, _ in numeric]
+        months += [int(y) + (signals._MONTHS[m[:3].casefold()] - 1) / 12 for m, y in named]
+        assert s.newest_date == max(months, default=0.0)
         assert s.math == len(PLAIN["_MATH"].findall(text))
         assert s.cjk == len(re.findall(r"[\u4e00-\u9fff]", text))
 
@@ -150,6 +153,16 @@ def test_signatures_as_datasketch_makes_them():
         assert signature.minhash.scheme == template.scheme and signature.minhash.seed == plain.seed
         assert np.array_equal(signature.minhash.hashvalues, LeanMinHash(plain).hashvalues)
         assert signature.minhash.hashvalues.dtype == LeanMinHash(plain).hashvalues.dtype
+
+
+def test_signatures_refuse_what_datasketch_refuses():
+    """Values that do not fit 32 bits unsigned (a negative one, a wider one) take datasketch's path and its
+    ValueError, as before the array path: a cast to uint32 must not wrap them into a signature."""
+    from pipeline import redundancy
+
+    for hashes in (np.array([-1, 5], dtype=np.int64), np.array([-3, 4], dtype=np.int8), np.array([1, 2**40])):
+        with pytest.raises(ValueError):
+            redundancy.signature_of(hashes)
 
 
 def test_group_counts_as_each_group_walked():

@@ -968,13 +968,18 @@ def instances(infos: list[CopyInfo]) -> dict[int, tuple[int, float]]:
     of one place (``cousins``: ``channel/cma/factory.h`` beside ``channel/shm/factory.h``, a template written once
     per case into the case's folder) is an instance only where every line agrees once masked: one program
     written a second way in a folder of its own differs in more than its names and stays apart."""
-    groups: dict[tuple[str, str], list[CopyInfo]] = {}
-    named: dict[tuple[str, str, str], list[CopyInfo]] = {}
+    # written pages and cousins agree only on one shape (every line), so those are grouped by their shape too: a
+    # folder's thousands of written pages, or a place's thousands of README.md files, meet only those of their very
+    # shape, not each other (the square of a folder's pages or of a name's files, on a corpus of 10k pages)
+    groups: dict[tuple[str, str, bytes], list[CopyInfo]] = {}
+    named: dict[tuple[str, str, str, bytes], list[CopyInfo]] = {}
     for info in infos:
         if info.shape is not None:
             folder, _, name = url_path(info.url).rpartition("/")
-            groups.setdefault((folder, _extension(info.url)), []).append(info)
-            named.setdefault((neighbourhood(info.url), str(revision_of(info.url)), name), []).append(info)
+            exact = info.shape.tobytes()
+            written = b"" if _CODE_FILE.search(url_path(info.url)) else exact  # one extension: all code or none
+            groups.setdefault((folder, _extension(info.url), written), []).append(info)
+            named.setdefault((neighbourhood(info.url), str(revision_of(info.url)), name, exact), []).append(info)
     rank = {
         info.id: (-len(info.shape), url_path(info.url)) for g in groups.values() for info in g if info.shape is not None
     }

@@ -162,7 +162,8 @@ def preference(a: CopyInfo, b: CopyInfo) -> tuple[bool, dict]:
     variant = case_variant(a.url, b.url) - case_variant(b.url, a.url) if "html" not in (a.kind, b.kind) else 0
     if variant:  # the general page beside its variant for one case (``README.md``, ``README_apu.md``)
         general, case = (a, b) if variant > 0 else (b, a)
-        return variant > 0, {"rule": "general", "names": [_file_name(general.url), _file_name(case.url)]}
+        names = [url_path(info.url).rstrip("/").rpartition("/")[2] for info in (general, case)]  # as written
+        return variant > 0, {"rule": "general", "names": names}
     if a.newest_date and b.newest_date and abs(a.newest_date - b.newest_date) >= 1 / 12:
         return a.newest_date > b.newest_date, {"rule": "date", "dates": [_month(a.newest_date), _month(b.newest_date)]}
     twins = precision_twins(a.url, b.url)
@@ -327,12 +328,12 @@ def case_variant(general: str, variant: str) -> int:
     ``_full``, ``_zh``) is no case: the version and language rules read those."""
     folder_g, _, name_g = url_path(general).rpartition("/")
     folder_v, _, name_v = url_path(variant).rpartition("/")
-    stem_g, dot_g, ext_g = name_g.rpartition(".")
-    stem_v, dot_v, ext_v = name_v.rpartition(".")
+    # no extension: the whole name is the stem (``Makefile`` beside ``Makefile_cuda``); a name that is only an
+    # extension (``.bashrc``) has no stem and no variant
+    stem_g, dot_g, ext_g = name_g.rpartition(".") if "." in name_g else (name_g, "", "")
+    stem_v, dot_v, ext_v = name_v.rpartition(".") if "." in name_v else (name_v, "", "")
     if folder_g != folder_v or dot_g != dot_v or ext_g.lower() != ext_v.lower() or not stem_g:
         return 0
-    if not dot_g:  # no extension: the whole name is the stem
-        stem_g, stem_v = name_g, name_v
     if not stem_v.lower().startswith(stem_g.lower()) or stem_v[len(stem_g) : len(stem_g) + 1] not in ("_", "-"):
         return 0
     word = stem_v[len(stem_g) + 1 :]
