@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -3208,6 +3209,14 @@ def _factory(namespace: str, argument: str = "") -> str:
     )
 
 
+def _factories(path: Callable[[str], str], third: str) -> list[copies.CopyInfo]:
+    """Four back ends' factory headers at ``path(case)``, ids 1-4: shm, ibv, ``third`` of one template, and mpt,
+    whose factory takes an argument (a line of its own)."""
+    cases = ("shm", "ibv", third, "mpt")
+    argument = {"mpt": "std::vector<Lane> lanes"}
+    return [_info(k, path(c), _factory(c, argument.get(c, "")), kind="text") for k, c in enumerate(cases, 1)]
+
+
 def _plugin_readme(plugin: str, what: str, extra: str = "") -> str:
     """A made-up plugin README of one template: the plugin's name and what it shows are its only own words."""
     lines = [
@@ -3235,12 +3244,7 @@ def test_files_of_one_template_that_differ_by_their_own_names_are_one_text():
     the first by name kept. A back end whose factory takes an argument, or a page with a sentence of its own,
     stays a document of its own; so do two variants' code that differ inside their identifiers."""
     repo = "https://raw.githubusercontent.com/org/relay/3f2c9b1"
-    headers = [
-        _info(1, f"{repo}/include/transport/shm_factory.h", _factory("shm"), kind="text"),
-        _info(2, f"{repo}/include/transport/ibv_factory.h", _factory("ibv"), kind="text"),
-        _info(3, f"{repo}/include/transport/shm_ring_factory.h", _factory("shm_ring"), kind="text"),
-        _info(4, f"{repo}/include/transport/mpt_factory.h", _factory("mpt", "std::vector<Lane> lanes"), kind="text"),
-    ]
+    headers = _factories(lambda case: f"{repo}/include/transport/{case}_factory.h", "shm_ring")
     assert copies.instances(headers) == {1: (2, 1.0), 3: (2, 1.0)}  # ibv is the first by name
     measured = copies.measure(headers)
     assert measured[2].duplicate_of is None and measured[4].duplicate_of is None
@@ -3275,12 +3279,7 @@ def test_one_file_name_written_per_case_into_the_case_folder_is_one_template():
     end whose factory takes an argument, one program written a second way) stays a document of its own, and so do
     two files of one name at two revisions or in two places (those are the version and mirror rules' pairs)."""
     repo = "https://raw.githubusercontent.com/org/relay/3f2c9b1/include/channel"
-    headers = [
-        _info(1, f"{repo}/shm/factory.h", _factory("shm"), kind="text"),
-        _info(2, f"{repo}/ibv/factory.h", _factory("ibv"), kind="text"),
-        _info(3, f"{repo}/cuda_ipc/factory.h", _factory("cuda_ipc"), kind="text"),
-        _info(4, f"{repo}/mpt/factory.h", _factory("mpt", "std::vector<Lane> lanes"), kind="text"),
-    ]
+    headers = _factories(lambda case: f"{repo}/{case}/factory.h", "cuda_ipc")
     assert copies.instances(headers) == {1: (3, 1.0), 2: (3, 1.0)}  # cuda_ipc is the first by path
     measured = copies.measure(headers)
     assert measured[3].duplicate_of is None and measured[4].duplicate_of is None
