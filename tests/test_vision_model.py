@@ -3217,6 +3217,15 @@ def _factories(path: Callable[[str], str], third: str) -> list[copies.CopyInfo]:
     return [_info(k, path(c), _factory(c, argument.get(c, "")), kind="text") for k, c in enumerate(cases, 1)]
 
 
+def _one_template(headers: list[copies.CopyInfo], kept: int, copied: tuple[int, ...]) -> None:
+    """``_factories``' headers as one template's instances: ``copied`` are copies of ``kept``, found as instances;
+    ``kept`` and the back end with a line of its own (4) stay documents."""
+    assert copies.instances(headers) == {k: (kept, 1.0) for k in copied}
+    measured = copies.measure(headers)
+    assert measured[kept].duplicate_of is None and measured[4].duplicate_of is None
+    assert all(measured[k].duplicate_of == kept and measured[k].signal == "instance" for k in copied)
+
+
 def _plugin_readme(plugin: str, what: str, extra: str = "") -> str:
     """A made-up plugin README of one template: the plugin's name and what it shows are its only own words."""
     lines = [
@@ -3245,10 +3254,7 @@ def test_files_of_one_template_that_differ_by_their_own_names_are_one_text():
     stays a document of its own; so do two variants' code that differ inside their identifiers."""
     repo = "https://raw.githubusercontent.com/org/relay/3f2c9b1"
     headers = _factories(lambda case: f"{repo}/include/transport/{case}_factory.h", "shm_ring")
-    assert copies.instances(headers) == {1: (2, 1.0), 3: (2, 1.0)}  # ibv is the first by name
-    measured = copies.measure(headers)
-    assert measured[2].duplicate_of is None and measured[4].duplicate_of is None
-    assert measured[3].duplicate_of == 2 and measured[3].signal == "instance"
+    _one_template(headers, kept=2, copied=(1, 3))  # ibv is the first by name
     # without the names masked the namespace lines differ: no instances
     assert not np.array_equal(copies.shape(_factory("shm")), copies.shape(_factory("ibv")))
     pages = [
@@ -3280,10 +3286,7 @@ def test_one_file_name_written_per_case_into_the_case_folder_is_one_template():
     two files of one name at two revisions or in two places (those are the version and mirror rules' pairs)."""
     repo = "https://raw.githubusercontent.com/org/relay/3f2c9b1/include/channel"
     headers = _factories(lambda case: f"{repo}/{case}/factory.h", "cuda_ipc")
-    assert copies.instances(headers) == {1: (3, 1.0), 2: (3, 1.0)}  # cuda_ipc is the first by path
-    measured = copies.measure(headers)
-    assert measured[3].duplicate_of is None and measured[4].duplicate_of is None
-    assert measured[2].duplicate_of == 3 and measured[2].signal == "instance"
+    _one_template(headers, kept=3, copied=(1, 2))  # cuda_ipc is the first by path
     assert copies.own_names(f"{repo}/cuda_ipc/factory.h").sub("#", "namespace cuda_ipc {") == "namespace # {"
     # one name in two places, or at two revisions: no cousins, no instances
     other = "https://raw.githubusercontent.com/org/relay/9d0e1a2/include/channel"
