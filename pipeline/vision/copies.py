@@ -73,9 +73,9 @@ the corpus, not its square):
 - a file and its preprocessed or expanded form of one folder, by their names (``generated_forms``), one text from
   ``REVISION_CONTAINMENT`` either way; and the files of a numbered series that are one text once each one's own
   number is set aside (``renumbered``, ``own_number``): the first of the series is kept; and the source files of
-  one folder instantiated from one template, one text once their constants and the names their own file names
-  give them are masked (``instances``, ``shape``, ``own_names``; written pages only when every line agrees): the
-  fullest is kept.
+  one folder, or of one name in sibling folders, instantiated from one template, one text once their constants
+  and the names their own paths give them are masked (``instances``, ``shape``, ``own_names``; written pages and
+  sibling folders' files only when every line agrees): the fullest is kept.
 
 Some pairs are held apart whatever they share: two files of a numbered series (``series_pair``) but as
 ``renumbered`` reads them; one program's variants named after their folders (``folder_variants``); a module's
@@ -916,8 +916,9 @@ _SPACE = re.compile(r"\s+")
 def shape(text: str, url: str = "") -> np.ndarray:
     """A file's non-blank lines in order, each hashed with its constants masked (numbers, booleans, and a name's
     short last part, the variant mark a generator appends: ``kernel_1a`` and ``kernel_2b`` alike), the names its
-    own name gives it masked (``own_names``: the namespace ``hip`` in ``hip_backend.hpp``) and its spacing
-    collapsed: what one template writes whatever it was instantiated with or for (``instances``)."""
+    own path gives it masked (``own_names``: the namespace ``hip`` in ``hip_backend.hpp``, ``cma`` in
+    ``channel/cma/factory.h``) and its spacing collapsed: what one template writes whatever it was instantiated
+    with or for (``instances``)."""
     names = own_names(url)
     lines = text.split("\n")
     if names is not None:
@@ -936,9 +937,11 @@ def own_names(url: str) -> re.Pattern | None:
     ``channel/cuda_ipc/factory.h`` → ``cuda_ipc``, ``cuda``, ``ipc``, ``factory``). A template instantiated once
     per case writes each copy under a name of its case, or into a folder of its case, and writes the case's name
     in its text (a namespace, a module's title, a plugin's name in its description): masked, the copies are one
-    text, while two files whose lines differ beyond their own names stay apart. A name is masked where it stands alone (``namespace hip``,
-    "the HIP back end", "the choose-image plugin"), not inside an identifier (``acc_top_0``): a variant's own code
-    names its own symbols so, and differs in more than them."""
+    text, while two files whose lines differ beyond their own names stay apart. A name is masked where it stands
+    alone (``namespace hip``, "the HIP back end", "the choose-image plugin"), not inside an identifier
+    (``acc_top_0``): a variant's own code names its own symbols so, and differs in more than them. A folder's
+    name is masked in every file of the folder alike (``include`` in ``#include`` lines), so it makes no two files
+    of one folder meet that differ elsewhere."""
     folder, _, name = url_path(url).rpartition("/")
     words: set[str] = set()
     for whole in (name.rpartition(".")[0] or name, folder.rpartition("/")[2]):
@@ -960,11 +963,12 @@ def instances(infos: list[CopyInfo]) -> dict[int, tuple[int, float]]:
     the lines that write them do not meet. The instance kept is the fullest (most lines: the one the others were
     cut from keeps a comment or an include they dropped), then the first by name. One routine's files in two
     precisions are left to the preference (``precision_twins``: the double-precision one is kept). The names a
-    file's own name gives (``own_names``: a back end's namespace in ``hip_backend.hpp`` beside
-    ``cuda_backend.hpp``) are masked like its constants. Written pages (Markdown, reST, text) are instances only
-    when every line agrees so: one template's pages that differ only in the name of what they document. Files are
-    compared within their folder and extension only, and only where their line counts are within the share; each
-    with those ranked above it, the best first, up to the first it agrees with. One file name in sibling folders
+    file's own path gives (``own_names``: a back end's namespace in ``hip_backend.hpp`` beside
+    ``cuda_backend.hpp``, or in ``channel/cma/factory.h``) are masked like its constants. Written pages
+    (Markdown, reST, text) are instances only when every line agrees so: one template's pages that differ only
+    in the name of what they document. Files are compared within their folder and extension only, and only where
+    their line counts are within the share; each with those ranked above it, the best first, up to the first it
+    agrees with. One file name in sibling folders
     of one place (``cousins``: ``channel/cma/factory.h`` beside ``channel/shm/factory.h``, a template written once
     per case into the case's folder) is an instance only where every line agrees once masked: one program
     written a second way in a folder of its own differs in more than its names and stays apart."""
