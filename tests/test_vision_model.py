@@ -3350,6 +3350,8 @@ def test_the_general_page_is_kept_over_its_variant_for_one_machine():
     assert not preference.case_variant(f"{folder}/.bashrc", f"{folder}/.bashrc_gpu")  # only an extension: no stem
     for name in ("README_v2.md", "README_old.md", "README_new.md", "README_full.md", "README_zh.md", "README_2.md"):
         assert not preference.case_variant(f"{folder}/README.md", f"{folder}/{name}")
+    for name in ("README-tests.md", "README_api.md", "README-examples.md"):  # a part of the project: a page of its own
+        assert not preference.case_variant(f"{folder}/README.md", f"{folder}/{name}")
     assert not preference.case_variant(f"{folder}/README.md", f"{folder}/other/README_apu.md")  # two folders
     assert not preference.case_variant(f"{folder}/README.md", f"{folder}/README_apu.rst")  # two extensions
     assert not preference.case_variant(f"{folder}/tiling.md", f"{folder}/tiling_with_pipelining.md")  # two words
@@ -3390,6 +3392,7 @@ def test_a_latex_manual_is_kept_over_the_markdown_a_converter_made_of_it():
     assert preference.latex_conversion(f"{folder}/manual.tex", f"{folder}/manual.rst")
     assert not preference.latex_conversion(f"{folder}/manual.tex", f"{folder}/manual.html")
     assert not preference.latex_conversion(f"{folder}/manual.tex", f"{folder}/guide.md")
+    assert not preference.latex_conversion(f"{folder}/manual.tex", f"{folder}/manual.txt")  # notes or output: unsaid
     assert not preference.latex_conversion(f"{folder}/manual.tex", f"{folder}/web/manual.md")
 
 

@@ -341,15 +341,17 @@ def generated_form(a: str, b: str) -> int:
 
 
 _LATEX_FILE = re.compile(r"\.(?:tex|latex)$", re.IGNORECASE)
-_CONVERTED_FILE = re.compile(r"\.(?:md|markdown|rst|txt)$", re.IGNORECASE)
+_CONVERTED_FILE = re.compile(r"\.(?:md|markdown|rst)$", re.IGNORECASE)
 
 
 def latex_conversion(source: str, form: str) -> int:
-    """1 when ``form`` is a written page (Markdown, reStructuredText, text) that a converter made of the LaTeX file
+    """1 when ``form`` is a written page (Markdown, reStructuredText) that a converter made of the LaTeX file
     ``source`` beside it, by their names: one folder, one stem, ``manual.tex`` and ``manual.md``. A manual written
     in LaTeX is typeset from it; a Markdown twin under its name is what a converter (pandoc, a project's script)
     writes from it for the web, its labels left as attributes (``{#sec:intro}``): the LaTeX is the document an
-    author edits, the twin a machine's copy. HTML made from LaTeX is its rendering (``rendered``), not this."""
+    author edits, the twin a machine's copy. HTML made from LaTeX is its rendering (``rendered``), not this; a plain
+    text file under its name is left to the other rules (the notes a manual was typeset from read as the same
+    pair, the text made of it too: the name says neither)."""
     folder_s, _, name_s = url_path(source).rpartition("/")
     folder_f, _, name_f = url_path(form).rpartition("/")
     if folder_s != folder_f or not _LATEX_FILE.search(name_s) or not _CONVERTED_FILE.search(name_f):
@@ -358,6 +360,11 @@ def latex_conversion(source: str, form: str) -> int:
 
 
 _CASE_WORD = re.compile(r"[a-z0-9]{2,12}", re.IGNORECASE)  # one word a variant's name adds: apu, msvc, gpu
+_PART_WORD = re.compile(  # a word that names a part of a project, not a case: README-tests.md is the tests' page
+    r"tests?|testing|docs?|examples?|samples?|benchmarks?|bench|tools?|scripts?|api|internals?|design|dev|"
+    r"developers?|contributing|install|build|usage|faq|notes?",
+    re.IGNORECASE,
+)
 
 
 def case_variant(general: str, variant: str) -> int:
@@ -369,7 +376,8 @@ def case_variant(general: str, variant: str) -> int:
     person writes only (``preference`` asks it of no HTML page: a generated manual names its editions' pages so,
     ``setup_lite.html`` beside ``setup.html``, and which edition is the document is the site's to say). A word
     that marks a version, a past or newer state, a fuller form or a language (``_v2``, ``_old``, ``_new``,
-    ``_full``, ``_zh``) is no case: the version and language rules read those."""
+    ``_full``, ``_zh``) is no case: the version and language rules read those; nor is a word that names a part of
+    the project (``README-tests.md``, ``notes_api.md``: the tests' or the API's page, one of its own)."""
     folder_g, _, name_g = url_path(general).rpartition("/")
     folder_v, _, name_v = url_path(variant).rpartition("/")
     # no extension: the whole name is the stem (``Makefile`` beside ``Makefile_cuda``); a name that is only an
@@ -381,7 +389,7 @@ def case_variant(general: str, variant: str) -> int:
     if not stem_v.lower().startswith(stem_g.lower()) or stem_v[len(stem_g) : len(stem_g) + 1] not in ("_", "-"):
         return 0
     word = stem_v[len(stem_g) + 1 :]
-    return int(bool(_CASE_WORD.fullmatch(word)) and not _STATE_WORD.fullmatch(word))
+    return int(bool(_CASE_WORD.fullmatch(word)) and not _STATE_WORD.fullmatch(word) and not _PART_WORD.fullmatch(word))
 
 
 def rendered_twins(page: CopyInfo, source: CopyInfo) -> bool:
