@@ -1825,7 +1825,8 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
             # variant beside its Fortran form): the kept form is the one the others were written from, and is no
             # copy of them whatever another rule read (a Fortran file's comment rules read as reST markup)
             if kept:
-                because = {"rule": "generated", "from": "program form"}
+                names = [url_path(url).rpartition("/")[2] for url in (by_id[other_id].url, info.url)]
+                because = {"rule": "program", "names": names}
                 best = Copy(max(share, HIGH_REDUNDANCY, best.score), other_id, 0.0, "generated", because)
                 break
             if best.duplicate_of == other_id:

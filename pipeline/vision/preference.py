@@ -98,6 +98,7 @@ RULE_WEIGHT = {
     "rendered": 32,
     "original": 24,
     "generated": 24,
+    "program": 24,  # one program in two languages (``copies.program_forms``: no rule of the preference's)
     "version": 16,
     "date": 8,
     "general": 7,
