@@ -328,6 +328,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "it is the original, this one a form a machine made of it (an export, a preprocessed or expanded form)",
         "它是原件，本篇是机器由其生成的形式（导出、预处理或展开后的形式）",
     ),
+    "why.rule.program": (
+        "it is the program in its first language ({a}), this one the same program in another ({b})",
+        "它是该程序的首要语言版本（{a}），本篇是同一程序的另一种语言版本（{b}）",
+    ),
     "why.rule.series": (
         "it is the first file of its numbered series, this one the same text renamed",
         "它是编号系列中的第一个文件，本篇是改名后的同一文本",

@@ -3350,6 +3350,8 @@ def test_the_general_page_is_kept_over_its_variant_for_one_machine():
     assert not preference.case_variant(f"{folder}/.bashrc", f"{folder}/.bashrc_gpu")  # only an extension: no stem
     for name in ("README_v2.md", "README_old.md", "README_new.md", "README_full.md", "README_zh.md", "README_2.md"):
         assert not preference.case_variant(f"{folder}/README.md", f"{folder}/{name}")
+    for name in ("README-tests.md", "README_api.md", "README-examples.md"):  # a part of the project: a page of its own
+        assert not preference.case_variant(f"{folder}/README.md", f"{folder}/{name}")
     assert not preference.case_variant(f"{folder}/README.md", f"{folder}/other/README_apu.md")  # two folders
     assert not preference.case_variant(f"{folder}/README.md", f"{folder}/README_apu.rst")  # two extensions
     assert not preference.case_variant(f"{folder}/tiling.md", f"{folder}/tiling_with_pipelining.md")  # two words
@@ -3390,6 +3392,7 @@ def test_a_latex_manual_is_kept_over_the_markdown_a_converter_made_of_it():
     assert preference.latex_conversion(f"{folder}/manual.tex", f"{folder}/manual.rst")
     assert not preference.latex_conversion(f"{folder}/manual.tex", f"{folder}/manual.html")
     assert not preference.latex_conversion(f"{folder}/manual.tex", f"{folder}/guide.md")
+    assert not preference.latex_conversion(f"{folder}/manual.tex", f"{folder}/manual.txt")  # notes or output: unsaid
     assert not preference.latex_conversion(f"{folder}/manual.tex", f"{folder}/web/manual.md")
 
 
@@ -3406,3 +3409,118 @@ def test_a_page_is_named_after_a_program_only_from_one_of_its_words_starts():
         ("demo_3.html", "demo-3.cu"),
     ):
         assert not copies.quoted_program(f"{site}/{page}", f"file:///usr/share/doc/kit-doc/examples/{program}")
+
+
+def _walker_program(language: str, name: str, topic: str) -> str:
+    """One program of our own, written in C or Fortran: the same header comment, calls, constants and messages,
+    each language's syntax around them. ``topic`` names what it walks (another program of the folder)."""
+    calls = [f"{topic}_open", f"{topic}_step", f"{topic}_report", f"{topic}_close", "draw_uniform", "seed_clock"]
+    words = " ".join(f"{topic}{'abcdefghij'[k // 10]}{'klmnopqrst'[k % 10]}" for k in range(30))
+    messages = [f"Walking the {topic} lattice with {k} steps per stream" for k in range(6)]
+    if language == "c":
+        lines = [
+            f"/* {words} */",
+            f"/* Demonstrates {topic} walks: each stream draws its steps. */",
+            "#include <stdio.h>",
+        ]
+        lines += ["int main(void)", "{", "  int stream, steps = 64;", "  double step_size = 0.25;"]
+        lines += [f"  {call}(stream, steps, step_size);" for call in calls]
+        lines += [f'  printf("{message}\\n");' for message in messages]
+        return "\n".join([*lines, "  return 0;", "}"])
+    lines = ["C " + words, f"C Demonstrates {topic} walks: each stream draws its steps.", f"       program {name}"]
+    lines += ["       implicit none", "       integer stream, steps", "       real*8 step_size"]
+    lines += [f"       call {call}(stream, steps, step_size)" for call in calls]
+    lines += [f"       print *, '{message}'" for message in messages]
+    return "\n".join([*lines, "       end"])
+
+
+def test_one_program_in_c_and_fortran_is_one_program_and_the_c_one_is_kept():
+    """A library's examples written once per language: ``walk.c``, its Fortran form ``walkf.F`` (the ``f`` its
+    name adds) and C++ form ``walk.C``. Their lines share no shingle; their calls, constants and messages are
+    one program's, so the form whose name has no mark, C before C++ before Fortran, is kept. Another program
+    of the folder (its Fortran form too) stays its own, and so do two interfaces of one library (a C header
+    beside its Fortran module): headers are no program."""
+    folder = "file:///usr/share/doc/walker-doc/examples"
+    files = {
+        1: (f"{folder}/walk.c", _walker_program("c", "walk", "lattice")),
+        2: (f"{folder}/walkf.F", _walker_program("f", "walkf", "lattice")),
+        3: (f"{folder}/walk.C", _walker_program("c", "walk", "lattice").replace("stdio.h", "cstdio")),
+        4: (f"{folder}/spin_mpi.c", _walker_program("c", "spin", "spinor")),
+        5: (f"{folder}/spinf_mpi.F", _walker_program("f", "spinf", "spinor")),
+        6: (f"{folder}/hopf.F", _walker_program("f", "hopf", "graph")),  # named as hop.c's form, another program
+        7: (f"{folder}/hop.c", _walker_program("c", "hop", "torus")),
+        8: (f"{folder}/api.h", _walker_program("c", "api", "mesh")),
+        9: (f"{folder}/api.f90", _walker_program("f", "api", "mesh")),
+    }
+    infos = [_info(n, url, text, kind="text") for n, (url, text) in files.items()]
+    forms = copies.program_forms(infos)
+    assert {o for o, _, _ in forms[2]} == {1, 3} and all(kept for _, _, kept in forms[2])
+    assert {o for o, _, _ in forms[1]} == {2, 3} and not any(kept for _, _, kept in forms[1])
+    assert {o for o, _, _ in forms[5]} == {4}
+    assert 6 not in forms and 7 not in forms and 8 not in forms and 9 not in forms
+    found = copies.measure(infos)
+    assert found[2].duplicate_of == 1 and found[2].because == {"rule": "program", "names": ["walk.c", "walkf.F"]}
+    assert found[3].duplicate_of == 1 and found[5].duplicate_of == 4
+    assert all(found[n].duplicate_of is None for n in (1, 4, 6, 7, 8, 9))
+    assert copies._unmarked("walkf_mpi") == ["walk_mpi"] and copies._unmarked("walk_f") == ["walk"]
+    assert copies._unmarked("fwalk") == []  # a leading f is a name's own (a C file of a Fortran interface)
+
+
+def _precision_header(word: str, camel: str) -> str:
+    """A header of our own that declares one interface in one precision: the type on every line, and in names."""
+    lines = [f"/* Planner for distributed transforms of {word} data: grids, plans and their execution. */"]
+    for k in range(18):
+        lines.append(f"int plan_{word}_stage{k}(Plan{camel}Grid* grid, {word}* input_{k}, {word}* output_{k}, int n);")
+    return "\n".join(lines)
+
+
+def test_one_header_in_two_precisions_named_by_a_suffix_is_one_file():
+    """``plan_float.h`` beside ``plan.h``: one interface in single and double precision, the type and the
+    names' precision word changed on every line (their own Jaccard reads as two headers of one template). With
+    the precision words masked they are one text: the file without a suffix is kept (the general one), and of two
+    suffixed forms the double one. Two headers a suffix pairs but whose texts differ stay apart."""
+    folder = "file:///usr/include/planner"
+    files = {
+        1: (f"{folder}/plan.h", _precision_header("double", "Double")),
+        2: (f"{folder}/plan_float.h", _precision_header("float", "Float")),
+        3: (f"{folder}/fft_single.h", _precision_header("float", "Float").replace("plan_", "fft_")),
+        4: (f"{folder}/fft_double.h", _precision_header("double", "Double").replace("plan_", "fft_")),
+        5: (f"{folder}/grid.h", _words("gridone", 200)),
+        6: (f"{folder}/grid_float.h", _words("gridtwo", 200)),
+    }
+    counts = copies.LineCounts()
+    for url, text in files.values():
+        counts.add(copies_line_hashes(text), url)
+    infos = [_info(n, url, text, kind="text", counts=counts) for n, (url, text) in files.items()]
+    assert preference.precision_suffix_twins(files[2][0], files[1][0]) == ("s", "d")
+    assert preference.precision_suffix_twins(files[3][0], files[4][0]) == ("s", "d")
+    assert preference.precision_suffix_twins(f"{folder}/plan_half.h", f"{folder}/plan.h") == ("h", "d")
+    assert preference.precision_suffix_twins(f"{folder}/plan_float.h", f"{folder}/other/plan.h") is None
+    assert preference.precision_suffix_twins(f"{folder}/plan_float.h", f"{folder}/plan.hpp") is None
+    found = copies.measure(infos)
+    assert found[2].duplicate_of == 1 and found[2].because["rule"] == "general"
+    assert found[3].duplicate_of == 4 and found[3].because == {"rule": "precision", "precisions": ["d", "s"]}
+    assert all(found[n].duplicate_of is None for n in (1, 4, 5, 6))
+
+
+def test_the_documentation_folder_is_kept_over_an_older_tree_of_its_pages_deeper_down():
+    """A repository's pages moved from ``source/docs/*.md`` to ``docs/<section>/*.rst``, renamed and in another
+    markup, the old tree left in place at the same revision. The top ``docs/`` folder is what a documentation
+    host builds: its page is kept, though the reST one reads as a source copy."""
+    repo = "https://raw.githubusercontent.com/org/tracer/1a2b3c4"
+    body = _words("runtime", 400)
+    old = _info(1, f"{repo}/source/docs/runtime.md", "# Configuring the runtime\n\n" + body, kind="markdown")
+    new = _info(
+        2,
+        f"{repo}/docs/how-to/configuring-runtime-options.rst",
+        "Configuring runtime options\n===========================\n\n.. note:: Read first.\n\n" + body,
+        kind="text",
+    )
+    found = copies.measure([old, new])
+    assert found[2].duplicate_of is None
+    assert found[1].duplicate_of == 2 and found[1].because["where"] == "docs tree"
+    assert preference.docs_tree(new.url, old.url) == 1 and preference.docs_tree(old.url, new.url) == -1
+    assert preference.docs_tree(new.url, f"{repo}/tools/runtime.md") == 0  # no documentation tree deeper down
+    assert preference.docs_tree(new.url, f"{repo}/docs/old/runtime.md") == 0  # both in the top folder
+    past = "https://raw.githubusercontent.com/org/tracer/9f8e7d6/source/docs/runtime.md"
+    assert preference.docs_tree(new.url, past) == 0  # another revision: the revision rules read it

@@ -35,7 +35,7 @@ Two passes over the texts, both streaming:
    signed by its numbered lines without their numbers (``unnumbered``) and counts as the source copy of the
    page that renders its file.
 
-``measure(infos)`` finds candidate pairs seven ways, none comparing documents blindly (the cost grows with
+``measure(infos)`` finds candidate pairs eight ways, none comparing documents blindly (the cost grows with
 the corpus, not its square):
 
 - both MinHashes in LSH (datasketch; expected O(1) candidates per query): pairs at Jaccard ≥ 0.3;
@@ -75,7 +75,12 @@ the corpus, not its square):
   number is set aside (``renumbered``, ``own_number``): the first of the series is kept; and the source files of
   one folder, or of one name in sibling folders, instantiated from one template, one text once their constants
   and the names their own paths give them are masked (``instances``, ``shape``, ``own_names``; written pages and
-  sibling folders' files only when every line agrees): the fullest is kept.
+  sibling folders' files only when every line agrees): the fullest is kept;
+- one program written in two languages, a C example beside its Fortran or C++ form under its name or the name
+  with a language mark (``program_forms``: ``seedf.F`` of ``seed.c``), by the share of their name words (their
+  calls, constants, messages): the unmarked, else the C form is kept; and one source file in two precisions
+  its name's suffix tells (``precision_forms``: ``plan_float.h`` beside ``plan.h``), one text once the precision
+  words are masked (``unprecise``), the preference saying which is kept.
 
 Some pairs are held apart whatever they share: two files of a numbered series (``series_pair``) but as
 ``renumbered`` reads them; one program's variants named after their folders (``folder_variants``); a module's
@@ -129,6 +134,8 @@ from .preference import (
     language_of,
     one_path_two_revisions,
     precision_of,
+    precision_suffix,
+    precision_suffix_twins,
     precision_twins,
     preference,
     rendered_twins,
@@ -172,6 +179,8 @@ FORM_COUNT = 0.8  # ... two forms list this share of each other's count ...
 FORM_ORDER = 0.95  # ... this share of the shorter list in the same order ...
 FORM_NAMES = 0.8  # ... and this share of the smaller one's name words (``language_forms``)
 FORM_VALUE_CAP = 4000  # values compared in order at most (the opening of a long list orders it well enough)
+PROGRAM_NAMES = 0.6  # one program in two languages shares this share of the smaller one's name words ...
+PROGRAM_MIN_NAMES = 20  # ... of at least this many (``program_forms``)
 SKETCH_ROWS, SKETCH_BITS = 3, 22
 NEAR_BITS = 24  # the fine line count: 3 rows of 2^24 uint16 counters (96 MB); see LineCounts
 NAMED_BITS = 23  # the same page name's sketch: 3 rows of 2^23 uint16 counters (48 MB)
@@ -292,6 +301,7 @@ class LineCounts:
         self.translated: set[tuple[str, str]] = set()  # (place, page name) of the pages a path marks a language of
         self.translated_folders: set[tuple[str, str]] = set()  # ... and (place, folder without its language mark)
         self.foreign: set[str] = set()  # the URLs of the pages whose text is in another language (``foreign_text``)
+        self.precision_bases: set[str] = set()  # the paths of files a precision suffix names, the suffix taken off
         self.precisions: dict[str, set[str]] = {}  # a routine's name without its precision letter → the letters read
 
     @staticmethod
@@ -332,6 +342,9 @@ class LineCounts:
         if name and language_of(url):
             self.translated.add((neighbourhood(url), translation_name(url)))
             self.translated_folders.add((neighbourhood(url), translation_folder(url)))
+        suffixed = precision_suffix(url) if url else None
+        if suffixed is not None:  # a file in a precision its name's suffix says: the other may bear no suffix
+            self.precision_bases.add(suffixed[0])
         precision = precision_of(url) if url else None
         routine = precision[0] if precision is not None else None
         if precision is not None:
@@ -737,6 +750,105 @@ def language_forms(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:
             if share >= FORM_ORDER:
                 found.setdefault(a.id, []).append((b.id, round(share, 4)))
                 found.setdefault(b.id, []).append((a.id, round(share, 4)))
+    return found
+
+
+_PRECISION_WORD = re.compile(  # a precision's word, alone or in a name: float, spfft_float_grid, SpfftFloatGrid
+    r"_?(?:[Ff]loat|[Dd]ouble|[Ss]ingle|[Hh]alf|FLOAT|DOUBLE|[Ff][Pp]?(?:16|32|64))(?![a-z0-9])"
+)
+PRECISION_JACCARD = 0.7  # one file in two precisions: this Jaccard once the precision words are masked
+
+
+def precision_forms(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:
+    """id → [(id, Jaccard)] of one source file in two precisions (``preference.precision_suffix_twins``:
+    ``transform_float.h`` beside ``transform.h``), ``PRECISION_JACCARD`` alike once the words of their precision
+    are masked (``float``, ``double``, the ``_float`` of ``spfft_float_grid_create``, the ``Float`` of
+    ``SpfftFloatGrid``). The type changes on every line, so their own Jaccard reads as two files of one template;
+    with the precision set aside they are one text. Which is kept is the preference's to say."""
+    by_base: dict[str, list[CopyInfo]] = {}
+    for info in infos:
+        if info.unprecise is not None:
+            suffixed = precision_suffix(info.url)
+            by_base.setdefault(suffixed[0] if suffixed else url_path(info.url), []).append(info)
+    found: dict[int, list[tuple[int, float]]] = {}
+    for members in by_base.values():
+        for a, b in itertools.combinations(members, 2):
+            assert a.unprecise is not None and b.unprecise is not None
+            if not precision_suffix_twins(a.url, b.url):
+                continue
+            jaccard = a.unprecise.minhash.jaccard(b.unprecise.minhash)
+            if jaccard >= PRECISION_JACCARD:
+                found.setdefault(a.id, []).append((b.id, round(jaccard, 4)))
+                found.setdefault(b.id, []).append((a.id, round(jaccard, 4)))
+    return found
+
+
+_PROGRAM_FILE = re.compile(r"^(.*)/([^/]+)\.(c|C|cc|cpp|cxx|f|F|for|f77|f90|F90|f95|f03|f08|h)(?:\.gz)?$")
+_PROGRAM_LANGUAGES = {"c": 0, "C": 1, "cc": 1, "cpp": 1, "cxx": 1, "h": 3}  # C, C++, Fortran (2), a header
+_FORTRAN_PART = re.compile(r"f|fortran|f77|f90", re.IGNORECASE)  # a name part that marks the Fortran form: seed_f
+_PROGRAM_NAME_PARTS = re.compile(r"([-_])")
+
+
+def program_name(url: str) -> tuple[str, str, int] | None:
+    """A C, C++ or Fortran file (a program, or a header a program includes) read as (its folder, its name
+    without extension, its language: 0 C, 1 C++, 2 Fortran, 3 a header); None for any other file."""
+    found = _PROGRAM_FILE.match(url_path(url))
+    if found is None:
+        return None
+    return found.group(1), found.group(2), _PROGRAM_LANGUAGES.get(found.group(3), 2)
+
+
+def _program_language(url: str) -> int:
+    name = program_name(url)
+    return name[2] if name else 3
+
+
+def _unmarked(stem: str) -> list[str]:
+    """The names a file named as another's Fortran form gives back without its mark: one part of the name with
+    an ``f`` added (``seedf_mpi`` of ``seed_mpi``, ``2streamsf`` of ``2streams``), or a part of its own (``seed_f``,
+    ``seed-fortran``)."""
+    parts = _PROGRAM_NAME_PARTS.split(stem)
+    out = []
+    for i in range(0, len(parts), 2):
+        part = parts[i]
+        if len(part) >= 3 and part.endswith("f"):
+            out.append("".join([*parts[:i], part[:-1], *parts[i + 1 :]]))
+        if i and _FORTRAN_PART.fullmatch(part):
+            out.append("".join(parts[: i - 1] + parts[i + 1 :]))
+    return out
+
+
+def program_forms(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, bool]]]:
+    """id → [(id, the share of name words, whether that one is the form kept)] of one program written in two
+    languages: files of one folder, a C program beside its C++ or Fortran form under the same name (``sprng.c``,
+    ``sprng.C``), or beside the Fortran form its name marks with an ``f`` (``seedf_mpi.F`` of ``seed_mpi.c``,
+    ``genf_menu.h`` of ``gen_menu.h``), the two sharing ``PROGRAM_NAMES`` of the smaller one's name words (its
+    calls, constants and the words of its messages and comments: ``_NAME_WORD``). Their lines share no shingle
+    (each language writes a call and a message its own way), so neither index meets them. Headers are no
+    program: ``x.h`` beside ``x.hpp`` or ``x.f90`` is an interface per language, each a page of its own."""
+    by_name: dict[tuple[str, str], list[tuple[CopyInfo, bool]]] = {}
+    for info in infos:
+        name = program_name(info.url)
+        if name is None or info.names is None or len(info.names) < PROGRAM_MIN_NAMES:
+            continue
+        by_name.setdefault((name[0], name[1]), []).append((info, False))
+        for plain in _unmarked(name[1]):
+            by_name.setdefault((name[0], plain), []).append((info, True))
+    found: dict[int, list[tuple[int, float, bool]]] = {}
+    for members in by_name.values():  # the form kept: the one its name does not mark, else C, C++, Fortran
+        for (a, mark_a), (b, mark_b) in itertools.combinations(members, 2):
+            lang_a, lang_b = program_name(a.url)[2], program_name(b.url)[2]  # type: ignore[index]
+            if mark_a == mark_b and (lang_a == lang_b or 3 in (lang_a, lang_b) or mark_a):
+                continue  # one language and no mark, or a header: no two forms of one program
+            if mark_a != mark_b and (lang_a == 3) != (lang_b == 3):
+                continue  # a header beside a program
+            assert a.names is not None and b.names is not None
+            shared = len(np.intersect1d(a.names, b.names, assume_unique=True))
+            share = shared / min(len(a.names), len(b.names))
+            if share >= PROGRAM_NAMES:
+                rank_a, rank_b = (int(mark_a), lang_a), (int(mark_b), lang_b)
+                found.setdefault(a.id, []).append((b.id, round(share, 4), rank_b < rank_a))
+                found.setdefault(b.id, []).append((a.id, round(share, 4), rank_a < rank_b))
     return found
 
 
@@ -1275,15 +1387,20 @@ class Signer:
         values = names = None
         if kind != "html" and not _PAGE_FILE.search(url_path(url)):
             values = _values(original)[:FORM_VALUE_CAP]
-            if len(values) >= FORM_VALUES:
-                names = np.unique(np.array([hash(w.lower()) for w in _NAME_WORD.findall(original)], dtype=np.int64))
-            else:
+            if len(values) < FORM_VALUES:
                 values = None
+            if values is not None or program_name(url) is not None:
+                names = np.unique(np.array([hash(w.lower()) for w in _NAME_WORD.findall(original)], dtype=np.int64))
         lines = (
             shape(original, url)
             if kind != "html" and (_CODE_FILE.search(url_path(url)) or _written(url, kind))
             else None
         )
+        unprecise = None
+        if _CODE_FILE.search(url_path(url)) and (
+            precision_suffix(url) is not None or url_path(url) in self.counts.precision_bases
+        ):  # one of a file's two precisions, compared with the other with its precision words masked
+            unprecise = redundancy.signature(analysis.tokens(_PRECISION_WORD.sub("", original)))
         return CopyInfo(
             doc_id,
             url,
@@ -1309,6 +1426,7 @@ class Signer:
             values=values,
             names=names,
             shape=lines if lines is not None and len(lines) >= INSTANCE_MIN_LINES else None,
+            unprecise=unprecise,
         )
 
 
@@ -1534,6 +1652,8 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
     series = renumbered(infos, text_lsh)
     instantiated = instances(infos)
     written_for = language_forms(infos)
+    programs = program_forms(infos)
+    precisions = precision_forms(infos)
     moves = moved(infos, states)
     for one, pairs in built_sources(infos).items():
         states.setdefault(one, []).extend(pairs)
@@ -1691,6 +1811,26 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                     better, because = True, {"rule": "generated", "from": "language form"}
                 if better and form_of <= own_rank:
                     best = Copy(round(share, 4), other_id, 0.0, "generated", because)
+        for other_id, jaccard in precisions.get(info.id, ()):
+            # one file in two precisions (``precision_forms``): the same text once the precision words are masked
+            if jaccard > best.score:
+                better, because = preference(by_id[other_id], info)
+                if better:
+                    best = Copy(jaccard, other_id, jaccard, "text", because)
+        for other_id, share, kept in sorted(
+            programs.get(info.id, ()), key=lambda f: (_program_language(by_id[f[0]].url), -f[1])
+        ):
+            # one program in two languages (``program_forms``): the form its name does not mark is kept, else the
+            # C one before C++ before Fortran. It outranks a near-copy in its own language (a program's Fortran
+            # variant beside its Fortran form): the kept form is the one the others were written from, and is no
+            # copy of them whatever another rule read (a Fortran file's comment rules read as reST markup)
+            if kept:
+                names = [url_path(url).rpartition("/")[2] for url in (by_id[other_id].url, info.url)]
+                because = {"rule": "program", "names": names}
+                best = Copy(max(share, HIGH_REDUNDANCY, best.score), other_id, 0.0, "generated", because)
+                break
+            if best.duplicate_of == other_id:
+                best = NO_COPY
         if info.id in series:
             # one of a numbered series that is the first's text renamed (``renumbered``): the first is kept
             other_id, share, jaccard = series[info.id]

@@ -15,7 +15,9 @@ at a score or rank; the first rule that tells the two apart decides:
        from a file its name marks as the template of one beside it (``tables.template.md`` of ``tables.md``:
        ``named_template``);
     1. of two written files (no HTML), the one outside an archive of past states (``past_order``: ``archive/``,
-       ``legacy/``, ``old/``) over the one in it, whichever is reST; then a rendered page over its source copy (named
+       ``legacy/``, ``old/``) over the one in it, whichever is reST, and the one in its repository's top
+       documentation folder over one in a documentation tree further down (``docs_tree``: ``docs/how-to/x.rst``
+       beside ``source/docs/x.md``, an older layout left behind); then a rendered page over its source copy (named
        by the crawler, a Sphinx ``_sources/*.rst.txt`` / ``.md.txt`` URL, a title made of markup, reStructuredText
        markup in a text file), and an HTML page over a Markdown or plain-text file of the same name
        (``switch/readme.html`` beside ``switch/readme.md``: what a documentation generator renders from its source; a
@@ -36,7 +38,8 @@ at a score or rank; the first rule that tells the two apart decides:
        ``case_variant``), the general one; then the newer date it shows (metadata, or the latest date written in
        it), when a month or more apart;
        then, of one routine's page in two precisions (``precision_twins``: ``sgssv_8c.html`` beside
-       ``dgssv_8c.html``, BLAS's first letters s, d, c, z), the double-precision one (d, then z, s, c);
+       ``dgssv_8c.html``, BLAS's first letters s, d, c, z; or a suffix, ``plan_single.h`` beside
+       ``plan_double.h``), the double-precision one (d, then z, s, c, h);
     4. the more complete one (more distinct shingles, by more than 5%);
     5. HTML over markdown or plain text; then the lower id, so the choice is always the same.
 
@@ -88,12 +91,14 @@ class CopyInfo:
     names: np.ndarray | None = None  # ... and the words of its names (``copies.language_forms``), sorted
     pointers: tuple[str, ...] = ()  # a short page's link targets, absolute ones too (``copies.two_pointers``)
     shape: np.ndarray | None = None  # a source file's lines, constants masked, hashed in order (``copies.instances``)
+    unprecise: redundancy.Signature | None = None  # a file in one of two precisions, its precision words masked
 
 
 RULE_WEIGHT = {
     "rendered": 32,
     "original": 24,
     "generated": 24,
+    "program": 24,  # one program in two languages (``copies.program_forms``: no rule of the preference's)
     "version": 16,
     "date": 8,
     "general": 7,
@@ -139,6 +144,9 @@ def preference(a: CopyInfo, b: CopyInfo) -> tuple[bool, dict]:
         past, parts = past_order(a.url, b.url)
         if past:
             return past > 0, {"rule": "version", "where": "url", "versions": parts}
+        tree = docs_tree(a.url, b.url)
+        if tree:  # the repository's documentation folder beside an older tree of its pages deeper down
+            return tree > 0, {"rule": "version", "where": "docs tree", "versions": [_tree(a.url), _tree(b.url)]}
     if a.source_copy != b.source_copy:
         return b.source_copy, {"rule": "rendered"}
     if (a.kind == "html") != (b.kind == "html") and {a.kind, b.kind} <= _RENDERED_FROM and _same_name(a, b):
@@ -179,7 +187,8 @@ def preference(a: CopyInfo, b: CopyInfo) -> tuple[bool, dict]:
     return a.id < b.id, {"rule": "id"}
 
 
-PRECISIONS = "dzsc"  # BLAS/LAPACK's precision letters, the page kept first: double, double complex, single, complex
+PRECISIONS = "dzsch"  # BLAS/LAPACK's precision letters, the page kept first: double, double complex, single, complex
+# (and h, half, which a suffix names: ``precision_suffix_twins``)
 _PRECISION_NAME = re.compile(r"^(.*/)?([sdcz])([a-z0-9_]{3,}[^/]*)$", re.IGNORECASE)  # sgssv_8c.html, dpotrf.3
 
 
@@ -199,13 +208,49 @@ def precision_of(url: str) -> tuple[str, str] | None:
 
 def precision_twins(a: str, b: str) -> tuple[str, str] | None:
     """The precision letters of two URLs that are one routine's page in two precisions (one folder, the file names
-    the same but for a first letter of ``PRECISIONS``: ``sgssv_8c.html`` and ``dgssv_8c.html``), else None. A
-    numerical library generates such pages from one template, so their texts differ in the letters only: one
-    page in two precisions, not two pages of one template."""
+    the same but for a first letter of ``PRECISIONS``: ``sgssv_8c.html`` and ``dgssv_8c.html``; or but for a
+    precision suffix, ``precision_suffix_twins``), else None. A numerical library generates such pages from one
+    template, so their texts differ in the letters only: one page in two precisions, not two pages of one
+    template."""
     of_a, of_b = precision_of(a), precision_of(b)
     if of_a is None or of_b is None or of_a[0] != of_b[0] or of_a[1] == of_b[1]:
-        return None
+        return precision_suffix_twins(a, b)
     return of_a[1], of_b[1]
+
+
+_PRECISION_SUFFIX = re.compile(
+    r"^(.*/[^/]+?)[-_](float|single|f32|fp32|double|d|f64|fp64|half|f16|fp16)(\.[^/]*)?$", re.IGNORECASE
+)
+_SUFFIX_LETTER = {"float": "s", "single": "s", "f32": "s", "fp32": "s", "double": "d", "d": "d", "f64": "d"}
+_SUFFIX_LETTER |= {"fp64": "d", "half": "h", "f16": "h", "fp16": "h"}
+
+
+def precision_suffix(url: str) -> tuple[str, str] | None:
+    """A file name read as one file's form in a precision its suffix names (``transform_float.h``, ``gemm_f16.cu``,
+    ``solver-double.c``): the URL without the suffix (``…/transform.h``) and the precision's letter (``s`` single,
+    ``d`` double, ``h`` half); None for a name with no such suffix."""
+    found = _PRECISION_SUFFIX.match(url_path(url))
+    if found is None:
+        return None
+    return found.group(1) + (found.group(3) or ""), _SUFFIX_LETTER[found.group(2).lower()]
+
+
+def precision_suffix_twins(a: str, b: str) -> tuple[str, str] | None:
+    """The precision letters of two files of one folder that are one file in two precisions by their names: the
+    same name but for a precision suffix (``grid_f32.h`` beside ``grid_f64.h``), or one name and the same name
+    with such a suffix (``transform_float.h`` beside ``transform.h``: the name without a suffix is the other
+    precision, double beside a single or half suffix, single beside a double one); else None. A library that
+    offers its interface in two precisions writes the second file from the first, the type and the names'
+    precision word changed on every line."""
+    of_a, of_b = precision_suffix(a), precision_suffix(b)
+    path_a, path_b = url_path(a), url_path(b)
+    if of_a and of_b:
+        return (of_a[1], of_b[1]) if of_a[0] == of_b[0] and of_a[1] != of_b[1] else None
+    if of_a and of_a[0] == path_b:
+        return of_a[1], "s" if of_a[1] == "d" else "d"
+    if of_b and of_b[0] == path_a:
+        return "s" if of_b[1] == "d" else "d", of_b[1]
+    return None
 
 
 _RENDERED_FROM = {"html", "markdown", "text"}
@@ -297,15 +342,17 @@ def generated_form(a: str, b: str) -> int:
 
 
 _LATEX_FILE = re.compile(r"\.(?:tex|latex)$", re.IGNORECASE)
-_CONVERTED_FILE = re.compile(r"\.(?:md|markdown|rst|txt)$", re.IGNORECASE)
+_CONVERTED_FILE = re.compile(r"\.(?:md|markdown|rst)$", re.IGNORECASE)
 
 
 def latex_conversion(source: str, form: str) -> int:
-    """1 when ``form`` is a written page (Markdown, reStructuredText, text) that a converter made of the LaTeX file
+    """1 when ``form`` is a written page (Markdown, reStructuredText) that a converter made of the LaTeX file
     ``source`` beside it, by their names: one folder, one stem, ``manual.tex`` and ``manual.md``. A manual written
     in LaTeX is typeset from it; a Markdown twin under its name is what a converter (pandoc, a project's script)
     writes from it for the web, its labels left as attributes (``{#sec:intro}``): the LaTeX is the document an
-    author edits, the twin a machine's copy. HTML made from LaTeX is its rendering (``rendered``), not this."""
+    author edits, the twin a machine's copy. HTML made from LaTeX is its rendering (``rendered``), not this; a plain
+    text file under its name is left to the other rules (the notes a manual was typeset from read as the same
+    pair, the text made of it too: the name says neither)."""
     folder_s, _, name_s = url_path(source).rpartition("/")
     folder_f, _, name_f = url_path(form).rpartition("/")
     if folder_s != folder_f or not _LATEX_FILE.search(name_s) or not _CONVERTED_FILE.search(name_f):
@@ -314,6 +361,11 @@ def latex_conversion(source: str, form: str) -> int:
 
 
 _CASE_WORD = re.compile(r"[a-z0-9]{2,12}", re.IGNORECASE)  # one word a variant's name adds: apu, msvc, gpu
+_PART_WORD = re.compile(  # a word that names a part of a project, not a case: README-tests.md is the tests' page
+    r"tests?|testing|docs?|examples?|samples?|benchmarks?|bench|tools?|scripts?|api|internals?|design|dev|"
+    r"developers?|contributing|install|build|usage|faq|notes?",
+    re.IGNORECASE,
+)
 
 
 def case_variant(general: str, variant: str) -> int:
@@ -325,7 +377,8 @@ def case_variant(general: str, variant: str) -> int:
     person writes only (``preference`` asks it of no HTML page: a generated manual names its editions' pages so,
     ``setup_lite.html`` beside ``setup.html``, and which edition is the document is the site's to say). A word
     that marks a version, a past or newer state, a fuller form or a language (``_v2``, ``_old``, ``_new``,
-    ``_full``, ``_zh``) is no case: the version and language rules read those."""
+    ``_full``, ``_zh``) is no case: the version and language rules read those; nor is a word that names a part of
+    the project (``README-tests.md``, ``notes_api.md``: the tests' or the API's page, one of its own)."""
     folder_g, _, name_g = url_path(general).rpartition("/")
     folder_v, _, name_v = url_path(variant).rpartition("/")
     # no extension: the whole name is the stem (``Makefile`` beside ``Makefile_cuda``); a name that is only an
@@ -337,7 +390,7 @@ def case_variant(general: str, variant: str) -> int:
     if not stem_v.lower().startswith(stem_g.lower()) or stem_v[len(stem_g) : len(stem_g) + 1] not in ("_", "-"):
         return 0
     word = stem_v[len(stem_g) + 1 :]
-    return int(bool(_CASE_WORD.fullmatch(word)) and not _STATE_WORD.fullmatch(word))
+    return int(bool(_CASE_WORD.fullmatch(word)) and not _STATE_WORD.fullmatch(word) and not _PART_WORD.fullmatch(word))
 
 
 def rendered_twins(page: CopyInfo, source: CopyInfo) -> bool:
@@ -689,6 +742,41 @@ def _in_past_folder(parts_a: list[str], parts_b: list[str]) -> int:
     past_a = any(_PAST_FOLDER.fullmatch(p) for p in below_a)
     past_b = any(_PAST_FOLDER.fullmatch(p) for p in below_b)
     return 0 if past_a == past_b else (-1 if past_a else 1)
+
+
+_DOCS_FOLDER = re.compile(r"docs?|documentation", re.IGNORECASE)
+
+
+def _repository_path(url: str) -> list[str]:
+    """The folders of a code host's file URL below its revision (``raw.githubusercontent.com/o/r/<rev>/source/
+    docs/x.md`` gives ``["source", "docs"]``), [] for any other URL."""
+    found = _REPOSITORY_FILE.match(url)
+    return url_path(url)[found.end() :].split("/")[:-1] if found else []
+
+
+def _tree(url: str) -> str:
+    return "/".join(_repository_path(url)) + "/"
+
+
+def docs_tree(a: str, b: str) -> int:
+    """+1 when ``a`` lies in its repository's documentation folder (``docs/`` or ``doc/`` at the top) and ``b``, of
+    the same repository and revision, in a documentation folder further down (``source/docs/``, ``tools/doc/``),
+    -1 the other way, 0 otherwise. A documentation host builds the top folder; a tree of the same pages below
+    another folder is an older layout left behind when the pages moved (renamed, often to another markup)."""
+    ra, rb = revision_of(a), revision_of(b)
+    if ra is None or ra != rb:
+        return 0
+    parts_a, parts_b = _repository_path(a), _repository_path(b)
+    for top, deep, order in ((parts_a, parts_b, 1), (parts_b, parts_a, -1)):
+        if (
+            top
+            and _DOCS_FOLDER.fullmatch(top[0])
+            and deep
+            and not _DOCS_FOLDER.fullmatch(deep[0])
+            and any(_DOCS_FOLDER.fullmatch(p) for p in deep[1:])
+        ):
+            return order
+    return 0
 
 
 _REVISION = re.compile(r"[0-9a-f]{7,40}|v?\d+(?:\.\d+)*|main|master|latest|stable|dev|trunk", re.IGNORECASE)
