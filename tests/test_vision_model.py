@@ -2117,6 +2117,56 @@ def test_a_parallel_implementation_is_parallel_computing():
     assert parallel.score > 0.05 > _evidence(text.replace("The parallel implementation", "The implementation")).score
 
 
+def test_a_short_program_that_calls_mpi_to_share_its_work_is_parallel_code_by_its_calls():
+    # phase 24 (rel25): MPI's communication calls and the OpenMP runtime's thread queries say what a program does in
+    # parallel, whatever its comments say; the same program with the calls renamed to serial helpers, or one that only
+    # sets MPI up (MPI_Init, MPI_Comm_rank), finds nothing, "mpi" alone being a platform's name that only confirms
+    program = """/* Each process draws its share of the samples; process 0 reads the count and adds up the hits. */
+#include <stdio.h>
+#include <mpi.h>
+
+int main(int argc, char *argv[])
+{
+  int rank, size;
+  long count = 0, local, hits = 0, total = 0;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (rank == 0) count = read_count();
+  MPI_Bcast(&count, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+  local = count / size;
+  hits = draw_and_count(local, rank);
+  MPI_Reduce(&hits, &total, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  if (rank == 0) printf("estimate %f\\n", 4.0 * total / count);
+  MPI_Finalize();
+  return 0;
+}
+"""
+    serial = program.replace("MPI_Bcast(&count, 1, MPI_LONG, 0, MPI_COMM_WORLD)", "share_count(&count)").replace(
+        "MPI_Reduce(&hits, &total, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD)", "add_up(&hits, &total)"
+    )
+    calls = _evidence(program)
+    assert calls.domain == "parallel_computing"
+    assert calls.score > 0.15 > 0.02 > _evidence(serial).score  # both 0 before phase 24
+    threads = _evidence(
+        'int main(void)\n{\n  double sum = 0;\n  omp_set_num_threads(4);\n  printf("%d of %d\\n", '
+        "omp_get_thread_num(), omp_get_num_threads());\n  return 0;\n}\n"
+    )
+    assert threads.score > 0.15
+
+
+def test_an_isa_page_names_the_unit_its_instruction_issues_to():
+    # phase 24 (rel25): an instruction set reference says which execution unit runs each instruction, whatever the
+    # vendor calls its units; the same page that names only "the unit" reads as before (both 0.051 before phase 24)
+    def page(unit: str):
+        return _evidence(
+            f"Summary: add two vectors of sixteen lanes element by element. {unit}: the vector unit. Encoding: 32 "
+            "bits, the opcode in the top eight. The result is written back two cycles after the instruction issues."
+        )
+
+    assert page("Execution unit").score > 1.5 * page("Unit").score
+
+
 def test_a_page_that_is_only_an_include_directive_is_a_copy_of_the_file_it_includes():
     """A Sphinx page whose source is a title over an include directive (``included``) renders the file it names:
     that file is the document, kept (LABELS.md's include-only convention, 2026-12-05); a page with text of its own
