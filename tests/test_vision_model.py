@@ -3524,3 +3524,27 @@ def test_the_documentation_folder_is_kept_over_an_older_tree_of_its_pages_deeper
     assert preference.docs_tree(new.url, f"{repo}/docs/old/runtime.md") == 0  # both in the top folder
     past = "https://raw.githubusercontent.com/org/tracer/9f8e7d6/source/docs/runtime.md"
     assert preference.docs_tree(new.url, past) == 0  # another revision: the revision rules read it
+
+
+def test_a_name_with_an_f_added_marks_a_fortran_form_only_of_a_fortran_file():
+    """review24: the ``f`` a name adds marks a program's Fortran form; ``printf.c`` beside ``print.c`` (two C
+    files, one library's calls in both) or ``vecf.F`` beside ``vec.F`` (two Fortran files) are two programs of one
+    language, whatever names they share: neither is the other's form in another language."""
+    folder = "file:///usr/share/doc/walker-doc/src"
+    c_text = _walker_program("c", "walk", "lattice")
+    other_c = "\n".join(reversed(c_text.replace("(stream, steps, step_size)", "(&ctx)").splitlines()))
+    for plain, marked, plain_text, marked_text in (
+        ("print.c", "printf.c", c_text, other_c),
+        ("vec.c", "vec_f.c", c_text, other_c),
+        ("vec.F", "vecf.F", _walker_program("f", "vec", "lattice"), _walker_program("f", "vecf", "lattice")),
+    ):
+        infos = [
+            _info(1, f"{folder}/{plain}", plain_text, kind="text"),
+            _info(2, f"{folder}/{marked}", marked_text, kind="text"),
+        ]
+        assert copies.program_forms(infos) == {}, (plain, marked)
+    infos = [
+        _info(1, f"{folder}/vec.c", c_text, kind="text"),
+        _info(2, f"{folder}/vecf.F", _walker_program("f", "vecf", "lattice"), kind="text"),
+    ]
+    assert {o for o, _, kept in copies.program_forms(infos)[2] if kept} == {1}  # the Fortran form of a C program
