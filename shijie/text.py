@@ -302,6 +302,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "the same file's preprocessed or expanded form, as their names say",
         "同一文件经预处理或展开后的形式（由文件名可知）",
     ),
+    "why.signal.program": (
+        "the same program written in another language: the names of its calls, constants and messages",
+        "以另一种语言写成的同一程序：其调用、常量与消息中的名称相同",
+    ),
     "why.signal.renumbered": (
         "the same text as the first file of its numbered series, renamed with its number",
         "与其编号系列中第一个文件相同的文本，仅随编号改名",

@@ -3460,6 +3460,7 @@ def test_one_program_in_c_and_fortran_is_one_program_and_the_c_one_is_kept():
     assert 6 not in forms and 7 not in forms and 8 not in forms and 9 not in forms
     found = copies.measure(infos)
     assert found[2].duplicate_of == 1 and found[2].because == {"rule": "program", "names": ["walk.c", "walkf.F"]}
+    assert found[2].signal == "program"  # review24: found by its names, no preprocessed form ("generated" said so)
     assert found[3].duplicate_of == 1 and found[5].duplicate_of == 4
     assert all(found[n].duplicate_of is None for n in (1, 4, 6, 7, 8, 9))
     assert copies._unmarked("walkf_mpi") == ["walk_mpi"] and copies._unmarked("walk_f") == ["walk"]

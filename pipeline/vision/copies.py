@@ -1613,7 +1613,7 @@ class Copy:
     score: float  # containment in the copy preferred over it (0: none)
     duplicate_of: int | None
     jaccard: float
-    signal: str  # "text" | "code" | ""
+    signal: str  # "text" | "code" | a rule's own ("generated", "program", "renumbered", ...) | ""
     because: dict | None = None  # why that copy is the one to keep (``preference``), its figures first
 
 
@@ -1832,7 +1832,7 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
             if kept:
                 names = [url_path(url).rpartition("/")[2] for url in (by_id[other_id].url, info.url)]
                 because = {"rule": "program", "names": names}
-                best = Copy(max(share, HIGH_REDUNDANCY, best.score), other_id, 0.0, "generated", because)
+                best = Copy(max(share, HIGH_REDUNDANCY, best.score), other_id, 0.0, "program", because)
                 break
             if best.duplicate_of == other_id:
                 best = NO_COPY
