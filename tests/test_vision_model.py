@@ -3549,3 +3549,16 @@ def test_a_name_with_an_f_added_marks_a_fortran_form_only_of_a_fortran_file():
         _info(2, f"{folder}/vecf.F", _walker_program("f", "vecf", "lattice"), kind="text"),
     ]
     assert {o for o, _, kept in copies.program_forms(infos)[2] if kept} == {1}  # the Fortran form of a C program
+
+
+def test_a_written_pages_suffix_names_an_edition_or_a_case_not_a_precision():
+    """review24: a precision suffix reads one source file in two precisions (``plan_float.h`` beside ``plan.h``);
+    on a written page it names an edition or a case: ``guide-single.html`` is the manual on one page,
+    ``lab_d.md`` the fourth lab of a series. Such pages stay siblings of one template (held to its cut), and
+    no reason calls one a double-precision page."""
+    folder = "file:///usr/share/doc/course/html"
+    for a, b in (("guide.html", "guide-single.html"), ("lab.md", "lab_d.md"), ("notes_float.rst", "notes.rst")):
+        assert preference.precision_twins(f"{folder}/{a}", f"{folder}/{b}") is None, (a, b)
+        assert copies.siblings(f"{folder}/{a}", f"{folder}/{b}"), (a, b)
+    assert preference.precision_twins(f"{folder}/plan.h", f"{folder}/plan_float.h") == ("d", "s")
+    assert not copies.siblings(f"{folder}/plan.h", f"{folder}/plan_float.h")
