@@ -355,8 +355,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     ),
     "why.rule.date": ("it shows a newer date ({a} after {b})", "它的日期更新（{a} 晚于 {b}）"),
     "why.rule.precision": (
-        "it is the same routine's page in double precision ({a}), this one in another ({b})",
-        "它是同一例程的双精度页面（{a}），本篇是另一种精度（{b}）",
+        "it is the same routine's page or source file in double precision ({a}), this one in another ({b})",
+        "它是同一例程页面或源文件的双精度版本（{a}），本篇是另一种精度（{b}）",
     ),
     "why.rule.complete": (
         "it is more complete ({a} distinct passages against {b})",
