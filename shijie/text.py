@@ -302,6 +302,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "the same file's preprocessed or expanded form, as their names say",
         "同一文件经预处理或展开后的形式（由文件名可知）",
     ),
+    "why.signal.program": (
+        "the same program written in another language: the names of its calls, constants and messages",
+        "以另一种语言写成的同一程序：其调用、常量与消息中的名称相同",
+    ),
     "why.signal.renumbered": (
         "the same text as the first file of its numbered series, renamed with its number",
         "与其编号系列中第一个文件相同的文本，仅随编号改名",
@@ -351,8 +355,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     ),
     "why.rule.date": ("it shows a newer date ({a} after {b})", "它的日期更新（{a} 晚于 {b}）"),
     "why.rule.precision": (
-        "it is the same routine's page in double precision ({a}), this one in another ({b})",
-        "它是同一例程的双精度页面（{a}），本篇是另一种精度（{b}）",
+        "it is the same routine's page or source file in double precision ({a}), this one in another ({b})",
+        "它是同一例程页面或源文件的双精度版本（{a}），本篇是另一种精度（{b}）",
     ),
     "why.rule.complete": (
         "it is more complete ({a} distinct passages against {b})",

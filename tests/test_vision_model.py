@@ -3510,6 +3510,7 @@ def test_one_program_in_c_and_fortran_is_one_program_and_the_c_one_is_kept():
     assert 6 not in forms and 7 not in forms and 8 not in forms and 9 not in forms
     found = copies.measure(infos)
     assert found[2].duplicate_of == 1 and found[2].because == {"rule": "program", "names": ["walk.c", "walkf.F"]}
+    assert found[2].signal == "program"  # review24: found by its names, no preprocessed form ("generated" said so)
     assert found[3].duplicate_of == 1 and found[5].duplicate_of == 4
     assert all(found[n].duplicate_of is None for n in (1, 4, 6, 7, 8, 9))
     assert copies._unmarked("walkf_mpi") == ["walk_mpi"] and copies._unmarked("walk_f") == ["walk"]
@@ -3574,3 +3575,40 @@ def test_the_documentation_folder_is_kept_over_an_older_tree_of_its_pages_deeper
     assert preference.docs_tree(new.url, f"{repo}/docs/old/runtime.md") == 0  # both in the top folder
     past = "https://raw.githubusercontent.com/org/tracer/9f8e7d6/source/docs/runtime.md"
     assert preference.docs_tree(new.url, past) == 0  # another revision: the revision rules read it
+
+
+def test_a_name_with_an_f_added_marks_a_fortran_form_only_of_a_fortran_file():
+    """review24: the ``f`` a name adds marks a program's Fortran form; ``printf.c`` beside ``print.c`` (two C
+    files, one library's calls in both) or ``vecf.F`` beside ``vec.F`` (two Fortran files) are two programs of one
+    language, whatever names they share: neither is the other's form in another language."""
+    folder = "file:///usr/share/doc/walker-doc/src"
+    c_text = _walker_program("c", "walk", "lattice")
+    other_c = "\n".join(reversed(c_text.replace("(stream, steps, step_size)", "(&ctx)").splitlines()))
+    for plain, marked, plain_text, marked_text in (
+        ("print.c", "printf.c", c_text, other_c),
+        ("vec.c", "vec_f.c", c_text, other_c),
+        ("vec.F", "vecf.F", _walker_program("f", "vec", "lattice"), _walker_program("f", "vecf", "lattice")),
+    ):
+        infos = [
+            _info(1, f"{folder}/{plain}", plain_text, kind="text"),
+            _info(2, f"{folder}/{marked}", marked_text, kind="text"),
+        ]
+        assert copies.program_forms(infos) == {}, (plain, marked)
+    infos = [
+        _info(1, f"{folder}/vec.c", c_text, kind="text"),
+        _info(2, f"{folder}/vecf.F", _walker_program("f", "vecf", "lattice"), kind="text"),
+    ]
+    assert {o for o, _, kept in copies.program_forms(infos)[2] if kept} == {1}  # the Fortran form of a C program
+
+
+def test_a_written_pages_suffix_names_an_edition_or_a_case_not_a_precision():
+    """review24: a precision suffix reads one source file in two precisions (``plan_float.h`` beside ``plan.h``);
+    on a written page it names an edition or a case: ``guide-single.html`` is the manual on one page,
+    ``lab_d.md`` the fourth lab of a series. Such pages stay siblings of one template (held to its cut), and
+    no reason calls one a double-precision page."""
+    folder = "file:///usr/share/doc/course/html"
+    for a, b in (("guide.html", "guide-single.html"), ("lab.md", "lab_d.md"), ("notes_float.rst", "notes.rst")):
+        assert preference.precision_twins(f"{folder}/{a}", f"{folder}/{b}") is None, (a, b)
+        assert copies.siblings(f"{folder}/{a}", f"{folder}/{b}"), (a, b)
+    assert preference.precision_twins(f"{folder}/plan.h", f"{folder}/plan_float.h") == ("d", "s")
+    assert not copies.siblings(f"{folder}/plan.h", f"{folder}/plan_float.h")

@@ -824,24 +824,29 @@ def program_forms(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, boo
     ``sprng.C``), or beside the Fortran form its name marks with an ``f`` (``seedf_mpi.F`` of ``seed_mpi.c``,
     ``genf_menu.h`` of ``gen_menu.h``), the two sharing ``PROGRAM_NAMES`` of the smaller one's name words (its
     calls, constants and the words of its messages and comments: ``_NAME_WORD``). Their lines share no shingle
-    (each language writes a call and a message its own way), so neither index meets them. Headers are no
-    program: ``x.h`` beside ``x.hpp`` or ``x.f90`` is an interface per language, each a page of its own."""
-    by_name: dict[tuple[str, str], list[tuple[CopyInfo, bool]]] = {}
+    (each language writes a call and a message its own way), so neither index meets them. The mark names a
+    Fortran form: the marked file is Fortran beside a C or C++ one, or a header beside a header (whose language
+    its name does not say); ``printf.c`` beside ``print.c`` or ``seedf.F`` beside ``seed.F`` is two files of one
+    language, no such pair. Headers are no program: ``x.h`` beside ``x.hpp`` or ``x.f90`` is an interface per
+    language, each a page of its own."""
+    by_name: dict[tuple[str, str], list[tuple[CopyInfo, bool, int]]] = {}
     for info in infos:
         name = program_name(info.url)
         if name is None or info.names is None or len(info.names) < PROGRAM_MIN_NAMES:
             continue
-        by_name.setdefault((name[0], name[1]), []).append((info, False))
+        by_name.setdefault((name[0], name[1]), []).append((info, False, name[2]))
         for plain in _unmarked(name[1]):
-            by_name.setdefault((name[0], plain), []).append((info, True))
+            by_name.setdefault((name[0], plain), []).append((info, True, name[2]))
     found: dict[int, list[tuple[int, float, bool]]] = {}
     for members in by_name.values():  # the form kept: the one its name does not mark, else C, C++, Fortran
-        for (a, mark_a), (b, mark_b) in itertools.combinations(members, 2):
-            lang_a, lang_b = program_name(a.url)[2], program_name(b.url)[2]  # type: ignore[index]
-            if mark_a == mark_b and (lang_a == lang_b or 3 in (lang_a, lang_b) or mark_a):
-                continue  # one language and no mark, or a header: no two forms of one program
-            if mark_a != mark_b and (lang_a == 3) != (lang_b == 3):
-                continue  # a header beside a program
+        for (a, mark_a, lang_a), (b, mark_b, lang_b) in itertools.combinations(members, 2):
+            if mark_a == mark_b:
+                if mark_a or lang_a == lang_b or 3 in (lang_a, lang_b):
+                    continue  # one language and no mark, or a header: no two forms of one program
+            else:
+                marked, unmarked = (lang_a, lang_b) if mark_a else (lang_b, lang_a)
+                if not (marked == 2 and unmarked in (0, 1)) and not marked == unmarked == 3:
+                    continue  # the mark names a Fortran form: not of a Fortran file, nor a C file, nor a header's
             assert a.names is not None and b.names is not None
             shared = len(np.intersect1d(a.names, b.names, assume_unique=True))
             share = shared / min(len(a.names), len(b.names))
@@ -1608,7 +1613,7 @@ class Copy:
     score: float  # containment in the copy preferred over it (0: none)
     duplicate_of: int | None
     jaccard: float
-    signal: str  # "text" | "code" | ""
+    signal: str  # "text" | "code" | a rule's own ("generated", "program", "renumbered", ...) | ""
     because: dict | None = None  # why that copy is the one to keep (``preference``), its figures first
 
 
@@ -1827,7 +1832,7 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
             if kept:
                 names = [url_path(url).rpartition("/")[2] for url in (by_id[other_id].url, info.url)]
                 because = {"rule": "program", "names": names}
-                best = Copy(max(share, HIGH_REDUNDANCY, best.score), other_id, 0.0, "generated", because)
+                best = Copy(max(share, HIGH_REDUNDANCY, best.score), other_id, 0.0, "program", because)
                 break
             if best.duplicate_of == other_id:
                 best = NO_COPY

@@ -221,6 +221,7 @@ def precision_twins(a: str, b: str) -> tuple[str, str] | None:
 _PRECISION_SUFFIX = re.compile(
     r"^(.*/[^/]+?)[-_](float|single|f32|fp32|double|d|f64|fp64|half|f16|fp16)(\.[^/]*)?$", re.IGNORECASE
 )
+_WRITTEN_PAGE = re.compile(r"\.(?:html?|md|markdown|mdx|rst|txt|adoc)(?:\.gz)?$", re.IGNORECASE)
 _SUFFIX_LETTER = {"float": "s", "single": "s", "f32": "s", "fp32": "s", "double": "d", "d": "d", "f64": "d"}
 _SUFFIX_LETTER |= {"fp64": "d", "half": "h", "f16": "h", "fp16": "h"}
 
@@ -241,7 +242,11 @@ def precision_suffix_twins(a: str, b: str) -> tuple[str, str] | None:
     with such a suffix (``transform_float.h`` beside ``transform.h``: the name without a suffix is the other
     precision, double beside a single or half suffix, single beside a double one); else None. A library that
     offers its interface in two precisions writes the second file from the first, the type and the names'
-    precision word changed on every line."""
+    precision word changed on every line. Source files only: a written page's suffix names an edition or a case
+    (``guide-single.html``, the manual on one page; ``lab_d.md``, the fourth of a series), two pages of one
+    template that ``copies.siblings`` must still hold to its cut."""
+    if _WRITTEN_PAGE.search(url_path(a)) or _WRITTEN_PAGE.search(url_path(b)):
+        return None
     of_a, of_b = precision_suffix(a), precision_suffix(b)
     path_a, path_b = url_path(a), url_path(b)
     if of_a and of_b:
