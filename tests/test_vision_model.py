@@ -3548,6 +3548,9 @@ def test_one_header_in_two_precisions_named_by_a_suffix_is_one_file():
     assert preference.precision_suffix_twins(f"{folder}/plan_half.h", f"{folder}/plan.h") == ("h", "d")
     assert preference.precision_suffix_twins(f"{folder}/plan_float.h", f"{folder}/other/plan.h") is None
     assert preference.precision_suffix_twins(f"{folder}/plan_float.h", f"{folder}/plan.hpp") is None
+    # a one-letter "_d" names a debug build or a daemon as often as a precision: no pair by it
+    assert preference.precision_suffix_twins(f"{folder}/run_d.c", f"{folder}/run.c") is None
+    assert preference.precision_suffix_twins(f"{folder}/plan_d.h", f"{folder}/plan_float.h") is None
     found = copies.measure(infos)
     assert found[2].duplicate_of == 1 and found[2].because["rule"] == "general"
     assert found[3].duplicate_of == 4 and found[3].because == {"rule": "precision", "precisions": ["d", "s"]}

@@ -219,10 +219,10 @@ def precision_twins(a: str, b: str) -> tuple[str, str] | None:
 
 
 _PRECISION_SUFFIX = re.compile(
-    r"^(.*/[^/]+?)[-_](float|single|f32|fp32|double|d|f64|fp64|half|f16|fp16)(\.[^/]*)?$", re.IGNORECASE
+    r"^(.*/[^/]+?)[-_](float|single|f32|fp32|double|f64|fp64|half|f16|fp16)(\.[^/]*)?$", re.IGNORECASE
 )
 _WRITTEN_PAGE = re.compile(r"\.(?:html?|md|markdown|mdx|rst|txt|adoc)(?:\.gz)?$", re.IGNORECASE)
-_SUFFIX_LETTER = {"float": "s", "single": "s", "f32": "s", "fp32": "s", "double": "d", "d": "d", "f64": "d"}
+_SUFFIX_LETTER = {"float": "s", "single": "s", "f32": "s", "fp32": "s", "double": "d", "f64": "d"}
 _SUFFIX_LETTER |= {"fp64": "d", "half": "h", "f16": "h", "fp16": "h"}
 
 
