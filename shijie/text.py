@@ -355,8 +355,9 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     ),
     "why.rule.date": ("it shows a newer date ({a} after {b})", "它的日期更新（{a} 晚于 {b}）"),
     "why.rule.precision": (
-        "it is the same routine's page or source file in double precision ({a}), this one in another ({b})",
-        "它是同一例程页面或源文件的双精度版本（{a}），本篇是另一种精度（{b}）",
+        "it is the same routine's page or source file in the precision kept first ({a} before {b}: double, double"
+        " complex, single, complex, half)",
+        "它是同一例程页面或源文件中优先保留的精度版本（{a} 先于 {b}：双精度、双精度复数、单精度、复数、半精度）",
     ),
     "why.rule.complete": (
         "it is more complete ({a} distinct passages against {b})",
