@@ -353,6 +353,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "it is the general page ({a}), this one its variant for one case ({b})",
         "它是通用页面（{a}），本篇是其针对某一情形的变体（{b}）",
     ),
+    "why.rule.solution": (
+        "it is the solution ({a}), this one the exercise it completes ({b})",
+        "它是习题的解答（{a}），本篇是该解答所补全的习题（{b}）",
+    ),
     "why.rule.date": ("it shows a newer date ({a} after {b})", "它的日期更新（{a} 晚于 {b}）"),
     "why.rule.precision": (
         "it is the same routine's page or source file in the precision kept first ({a} before {b}: double, double"

@@ -3615,3 +3615,153 @@ def test_a_written_pages_suffix_names_an_edition_or_a_case_not_a_precision():
         assert copies.siblings(f"{folder}/{a}", f"{folder}/{b}"), (a, b)
     assert preference.precision_twins(f"{folder}/plan.h", f"{folder}/plan_float.h") == ("d", "s")
     assert not copies.siblings(f"{folder}/plan.h", f"{folder}/plan_float.h")
+
+
+def _stencil(filled: bool) -> str:
+    """A CUDA exercise of our own: a stencil kernel and its driver; the exercise leaves the kernel's body as
+    FIXMEs, the solution fills it in."""
+    body = (
+        [
+            "    int gindex = threadIdx.x + blockIdx.x * blockDim.x + RADIUS_OF_THE_STENCIL_WINDOW;",
+            "    int lindex = threadIdx.x + RADIUS_OF_THE_STENCIL_WINDOW;",
+            "    temp[lindex] = in[gindex]; // read the block's own elements into shared memory first",
+            "    for (int offset = -RADIUS; offset <= RADIUS; offset++) result += temp[lindex + offset];",
+        ]
+        if filled
+        else ["    int gindex = FIXME;", "    int lindex = FIXME;", "    temp[lindex] = FIXME;", "    // FIXME"]
+    )
+    driver = [
+        f"    check_halo_{k}(out, in, N, {k}); // verify halo element {k} against the host result" for k in range(12)
+    ]
+    return "\n".join(
+        [
+            "#include <cstdio>",
+            "__global__ void stencil_1d(int *in, int *out) {",
+            *body,
+            "}",
+            "int main() {",
+            *driver,
+            "}",
+        ]
+    )
+
+
+def test_an_exercise_beside_its_solution_is_the_solutions_copy_and_the_solution_is_kept():
+    """``stencil.cu`` beside ``stencil_solution.cu``: the exercise is the solution with the kernel's body left
+    as FIXMEs. The solution is kept (whichever is longer or stored first), and the exercise is found by its
+    lines however much of the text the answer is: a short notebook beside ``solutions/<name>__SOLUTION.ipynb``
+    whose filled-in cells break up its shingles. A solution's notes beside the exercise, and two exercises of
+    one series, share no such name and stay apart."""
+    folder = "https://raw.githubusercontent.com/org/course/abc1234/exercises/hw3"
+    shared = [f"Step {k}: launch the kernel over the image tile {k} and compare the result." for k in range(6)]
+    exercise_nb = "\n".join([*shared, "gpu_tile = ...", "grid = ...", "kernel[grid, block](...)", "plt.imshow(...)"])
+    solution_nb = "\n".join(
+        [
+            *shared,
+            "gpu_tile = cuda.to_device(np.ascontiguousarray(image_tile, dtype=np.float32), stream=stream_one)",
+            "grid = (math.ceil(gpu_tile.shape[0] / block[0]), math.ceil(gpu_tile.shape[1] / block[1]), 1)",
+            "kernel[grid, block](gpu_tile, gpu_output, np.float32(threshold_value), np.int32(channels))",
+            "plt.imshow(gpu_output.copy_to_host(stream=stream_one).reshape(image_tile.shape[:2]), cmap='gray')",
+        ]
+    )
+    files = {
+        1: (f"{folder}/stencil.cu", _stencil(False)),
+        2: (f"{folder}/stencil_solution.cu", _stencil(True)),
+        3: (f"{folder}/tile.ipynb", exercise_nb),
+        4: (f"{folder}/solutions/tile__SOLUTION.ipynb", solution_nb),
+        5: (f"{folder}/solver.c", _words("solverone", 200)),
+        6: (f"{folder}/solver_solution_notes.md", _words("solvernotes", 200)),
+    }
+    assert preference.exercise_paths(files[2][0]) == (files[1][0],)
+    assert files[3][0] in preference.exercise_paths(files[4][0])
+    assert preference.exercise_paths(f"{folder}/solution_stencil.cu") == (files[1][0],)
+    assert preference.exercise_paths(f"{folder}/stencil-sol.cu") == (files[1][0],)
+    assert preference.exercise_paths(files[6][0]) == ()  # the word in a name is no mark
+    assert preference.exercise_paths(f"{folder}/solutions.md") == ()
+    assert preference.solution_pair(f"{folder}/hw2.cu", f"{folder}/hw1.cu") == 0  # two exercises of a series
+    counts = copies.LineCounts()
+    for url, text in files.values():
+        counts.add(copies_line_hashes(text), url)
+    infos = [_info(n, url, text, kind="text", counts=counts) for n, (url, text) in files.items()]
+    # by id, size and name alone the exercise would be kept: the solution rule decides
+    assert preference.preference(infos[1], infos[0])[1] == {
+        "rule": "solution",
+        "names": ["stencil_solution.cu", "stencil.cu"],
+    }
+    found = copies.measure(infos)
+    assert found[1].duplicate_of == 2 and found[1].because["rule"] == "solution"
+    assert found[3].duplicate_of == 4 and found[3].score >= copies.HIGH_REDUNDANCY
+    assert all(found[n].duplicate_of is None for n in (2, 4, 5, 6))
+
+
+def _change_log(releases: list[str], page: bool) -> str:
+    """A change log of our own, one heading per release, newest first, each with its entries: as a text file
+    (``*`` items), or as the text of its web page (items as paragraphs)."""
+    out = []
+    for n, release in enumerate(releases):
+        out.append(f"2024-03-{28 - n:02d}  {release}  <maintainer>")
+        for k in range(6):
+            entry = f"fix the tile planner's halo exchange case {n}-{k}, which is 72.0 percent of the traffic."
+            out.append(entry if page else f"  * {entry}")
+        out.append("")
+    return "\n".join(out)
+
+
+def test_of_two_change_logs_one_release_behind_the_other_the_later_is_kept():
+    """A project's plain-text change log and the web site's copy of it, rendered one release before: the same
+    entries, the text one release ahead. The one whose newest entry heading names the later release is kept,
+    though the other is the HTML page; a number in an entry's sentence is no release."""
+    releases = [f"3.2.{k}" for k in range(30, 0, -1)]
+    text = _change_log(releases, page=False)
+    page = _change_log(releases[1:], page=True)
+    place = "file:///usr/share/doc/tiler-doc"
+    assert preference.newest_release(f"{place}/changelog", text) == (3, 2, 30)
+    assert preference.newest_release(f"{place}/html/www/changelog.html", page) == (3, 2, 29)
+    assert preference.newest_release(f"{place}/guide.html", text) == ()  # no change log by its name
+    assert preference.newest_release(f"{place}/NEWS", "Version 1.10 (2020-03-01)\n  * the 72.0 dpi default") == (1, 10)
+    infos = [
+        _info(1, f"{place}/html/www/changelog.html", page, kind="html"),
+        _info(2, f"{place}/changelog", text, kind="text"),
+    ]
+    found = copies.measure(infos)
+    assert found[1].duplicate_of == 2
+    assert found[1].because == {"rule": "version", "where": "release", "versions": ["3.2.30", "3.2.29"]}
+    assert found[2].duplicate_of is None
+
+
+def test_a_rest_source_in_a_source_tree_beside_the_built_site_is_its_pages_copy():
+    """A package ships its documentation's reST sources (``rst/``) beside the built site (``html/``): a source that
+    is only a title and an ``automodule`` directive holds nothing its page does not show, as Sphinx's
+    ``_sources/`` copy would not. The same path below two top folders names the pair; a source whose page was not
+    built, or another package's page under the same path, is no pair."""
+    place = "file:///usr/share/doc/tiler-doc"
+    source = "Tile planner extension\n======================\n\n.. automodule:: tiler.ext.planner\n    :members:\n"
+    page = _words("plannerpage", 400)
+    infos = [
+        _info(1, f"{place}/rst/core/planner.rst", source, kind="text"),
+        _info(2, f"{place}/html/core/planner.html", page, kind="html"),
+        _info(3, f"{place}/rst/core/unbuilt.rst", "Unbuilt\n=======\n\n.. automodule:: tiler.unbuilt\n", kind="text"),
+        _info(4, "file:///usr/share/doc/other-doc/html/core/unbuilt.html", _words("otherpage", 400), kind="html"),
+    ]
+    assert copies.tree_pages(infos) == {1: 2}
+    found = copies.measure(infos)
+    assert found[1].duplicate_of == 2 and found[1].signal == "source"
+    assert all(found[n].duplicate_of is None for n in (2, 3, 4))
+
+
+def test_a_debian_packages_copyright_record_and_a_licence_text_it_quotes_are_two_documents():
+    """A package's ``copyright`` file names who holds which files under which terms and quotes the licence after
+    it; the upstream's licence text shipped beside it is the terms alone. Two documents, however much of the one
+    the other holds. Two packages' (or two versions') copyright records are no such pair."""
+    terms = _words("licenceterms", 400)
+    record = "Files: *\nCopyright: 2020-2024 The Tiler Authors\nLicense: TPL-1.0\n\n" + terms
+    place, other = "file:///usr/share/doc/tiler-doc", "file:///usr/share/doc/tiler-19-doc"
+    assert copies.packaged_copyright(f"{place}/copyright", f"{place}/TPL")
+    assert not copies.packaged_copyright(f"{place}/copyright", f"{other}/copyright")
+    assert not copies.packaged_copyright(f"{place}/html/copyright.html", f"{place}/TPL")
+    infos = [
+        _info(1, f"{place}/copyright", record, kind="text"),
+        _info(2, f"{place}/TPL", terms, kind="text"),
+    ]
+    found = copies.measure(infos)
+    assert found[2].duplicate_of is None and found[1].duplicate_of is None

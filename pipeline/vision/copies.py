@@ -69,7 +69,8 @@ the corpus, not its square):
   lives on under another path of the current tree (``moved``: at least ``REVISION_CONTAINMENT`` of it there);
 - the crawler's word: a Sphinx source copy names its rendered page (``metadata["source_copy_of"]``), which
   it repeats whatever its markup leaves of the shingles; where the crawler said nothing, its path names it
-  (``rendered_page``: ``_sources/guide.rst.txt`` beside ``guide.html``);
+  (``rendered_page``: ``_sources/guide.rst.txt`` beside ``guide.html``), as does a reST source shipped in a tree
+  of its own beside the built one (``tree_pages``: ``rst/core/x.rst`` beside ``html/core/x.html``);
 - a file and its preprocessed or expanded form of one folder, by their names (``generated_forms``), one text from
   ``REVISION_CONTAINMENT`` either way; and the files of a numbered series that are one text once each one's own
   number is set aside (``renumbered``, ``own_number``): the first of the series is kept; and the source files of
@@ -80,12 +81,16 @@ the corpus, not its square):
   with a language mark (``program_forms``: ``seedf.F`` of ``seed.c``), by the share of their name words (their
   calls, constants, messages): the unmarked, else the C form is kept; and one source file in two precisions
   its name's suffix tells (``precision_forms``: ``plan_float.h`` beside ``plan.h``), one text once the precision
-  words are masked (``unprecise``), the preference saying which is kept.
+  words are masked (``unprecise``), the preference saying which is kept;
+- an exercise beside its solution under its name (``solution_forms``: ``stencil.cu`` beside
+  ``stencil_solution.cu``, or ``solutions/<name>__SOLUTION.ipynb``), ``SOLUTION_LINES`` of the exercise's lines in
+  the solution however much of the text the answer is: the solution is kept (``preference.solution_pair``).
 
 Some pairs are held apart whatever they share: two files of a numbered series (``series_pair``) but as
 ``renumbered`` reads them; one program's variants named after their folders (``folder_variants``); a module's
 highlighted source page and a page that is not one (``module_source``), a source file and a man page
-(``code_and_manual``), an exercise and its solution (``exercise_and_solution``), and a source file and an HTML page
+(``code_and_manual``), an exercise and its solution in two folders (``exercise_and_solution``), a Debian package's
+``copyright`` record and another file of the package (``packaged_copyright``), and a source file and an HTML page
 not named after it that quotes it (``quoted_program``); and two source files of one place under two names in two
 folders are held to ``SIBLING_CODE_JACCARD`` (``renamed_code``), as two files of one folder are. A template and the
 file written from it are no cousins.
@@ -130,8 +135,10 @@ from .preference import (
     CopyInfo,
     below_shared,
     deb_place,
+    exercise_paths,
     generated_form,
     language_of,
+    newest_release,
     one_path_two_revisions,
     precision_of,
     precision_suffix,
@@ -140,6 +147,7 @@ from .preference import (
     preference,
     rendered_twins,
     revision_of,
+    solution_pair,
     stage_stem,
     template_pair,
     translation_language,
@@ -303,6 +311,7 @@ class LineCounts:
         self.foreign: set[str] = set()  # the URLs of the pages whose text is in another language (``foreign_text``)
         self.precision_bases: set[str] = set()  # the paths of files a precision suffix names, the suffix taken off
         self.precisions: dict[str, set[str]] = {}  # a routine's name without its precision letter → the letters read
+        self.exercises: set[str] = set()  # the paths of the exercises a solution's name marks (``exercise_paths``)
 
     @staticmethod
     def _slots(hashes: np.ndarray, bits: int) -> np.ndarray:
@@ -345,6 +354,8 @@ class LineCounts:
         suffixed = precision_suffix(url) if url else None
         if suffixed is not None:  # a file in a precision its name's suffix says: the other may bear no suffix
             self.precision_bases.add(suffixed[0])
+        if url:
+            self.exercises.update(exercise_paths(url))
         precision = precision_of(url) if url else None
         routine = precision[0] if precision is not None else None
         if precision is not None:
@@ -653,6 +664,43 @@ def rendered_page(url: str) -> str:
     return f"{path[: found.start()]}/{docname}.html"
 
 
+_TREE_SOURCE = re.compile(r"\.rst$", re.IGNORECASE)
+_TREE_PAGE = re.compile(r"\.html?(?:\.gz)?$", re.IGNORECASE)
+
+
+def _tree_key(url: str, suffix: re.Pattern) -> tuple[str, str, str] | None:
+    """(place, top folder, the path below it without its extension) of a file the pattern names, at least one
+    folder below its place; None for any other."""
+    parts = _below_place(url)
+    path = url_path(url)
+    if len(parts) < 2 or not suffix.search(parts[-1]):
+        return None
+    place = path[: len(path) - len("/".join(parts))]
+    return place, parts[0], suffix.sub("", "/".join(parts[1:]))
+
+
+def tree_pages(infos: list[CopyInfo]) -> dict[int, int]:
+    """id of a reST source → id of the page built from it in another top folder of its place: a package that
+    ships its documentation's sources beside the built site (``rst/core/engine.rst`` beside
+    ``html/core/engine.html``), the same path below two top folders. What Sphinx's ``_sources/`` copy is to its
+    page (``rendered_page``), the source tree is to the built one: the page renders the source and pulls in what
+    its directives name, so a source that is only a title and an ``automodule`` directive is the page's copy."""
+    pages: dict[tuple[str, str], list[tuple[str, int]]] = {}
+    for info in infos:
+        key = _tree_key(info.url, _TREE_PAGE) if info.kind == "html" else None
+        if key is not None:
+            pages.setdefault((key[0], key[2]), []).append((key[1], info.id))
+    found: dict[int, int] = {}
+    for info in infos:
+        key = _tree_key(info.url, _TREE_SOURCE) if info.kind != "html" else None
+        if key is None:
+            continue
+        built = [page for top, page in pages.get((key[0], key[2]), ()) if top != key[1]]
+        if len(built) == 1:
+            found[info.id] = built[0]
+    return found
+
+
 def stage_key(url: str) -> tuple[str, str, str] | None:
     """(folder, extension, name without its build-stage words) of a file (``preference.generated_form``'s
     reading: ``gemm_pre_64.sass`` and ``gemm64.sass`` → one key), None for a name without an extension."""
@@ -780,6 +828,33 @@ def precision_forms(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]
             if jaccard >= PRECISION_JACCARD:
                 found.setdefault(a.id, []).append((b.id, round(jaccard, 4)))
                 found.setdefault(b.id, []).append((a.id, round(jaccard, 4)))
+    return found
+
+
+SOLUTION_LINES = 0.6  # an exercise is its solution's when this share of its lines stand in the solution
+
+
+def solution_forms(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]:
+    """id → [(id, share of the exercise's lines in its solution)] of an exercise and its solution by their names
+    (``preference.exercise_paths``: ``max_reduction.cu`` beside ``max_reduction_solution.cu``, a notebook beside
+    ``solutions/<its name>__SOLUTION.ipynb``) when ``SOLUTION_LINES`` of the exercise's lines stand in the
+    solution: the exercise is the solution with the answer taken out (``FIXME``, ``...``, a hint), whatever
+    share of the text that answer is, so a short exercise whose shingles the filled-in code breaks up is still
+    the solution's. Two exercises of one series, or a solution's notes beside the exercise, share no such name."""
+    by_path = {url_path(info.url): info for info in infos if info.lines is not None}
+    found: dict[int, list[tuple[int, float]]] = {}
+    for solution in by_path.values():
+        for path in exercise_paths(solution.url):
+            exercise = by_path.get(path)
+            if exercise is None or exercise.id == solution.id:
+                continue
+            assert exercise.lines is not None and solution.lines is not None
+            if not exercise.lines.size:
+                continue
+            share = np.isin(exercise.lines, solution.lines, assume_unique=True).mean()
+            if share >= SOLUTION_LINES:
+                found.setdefault(exercise.id, []).append((solution.id, round(float(share), 4)))
+                found.setdefault(solution.id, []).append((exercise.id, round(float(share), 4)))
     return found
 
 
@@ -966,6 +1041,19 @@ def exercise_and_solution(a: str, b: str) -> bool:
     ex_x, ex_y = (any(_EXERCISE_FOLDER.fullmatch(p) for p in parts) for parts in (x, y))
     sol_x, sol_y = (any(_SOLUTION_FOLDER.fullmatch(p) for p in parts) for parts in (x, y))
     return (ex_x and sol_y) or (ex_y and sol_x)
+
+
+_DEBIAN_COPYRIGHT = re.compile(r"^file:///usr/share/doc/[^/]+/copyright$")
+
+
+def packaged_copyright(a: str, b: str) -> bool:
+    """Whether one of two files of a Debian package is the package's ``copyright`` file and the other is not:
+    the packager's record of who holds which of the package's files under which terms, the licence texts
+    quoted after it, beside a licence text the upstream ships (``LICENSE``, ``MPL``) or any other page. The
+    record and the terms it quotes are two documents, however much of the one the other holds."""
+    if deb_place(a) != deb_place(b) or not deb_place(a):
+        return False
+    return bool(_DEBIAN_COPYRIGHT.match(url_path(a))) != bool(_DEBIAN_COPYRIGHT.match(url_path(b)))
 
 
 def _extension(url: str) -> str:
@@ -1192,7 +1280,7 @@ def held_apart(a: str, b: str) -> bool:
     """Whether two URLs name two documents whatever their texts share (``HELD_APART``, in that order): pages of a
     numbered series, one program's variants per folder, a release's notes and the history, a form and a guide, a
     module's source page and a reference page, a source file and its man page, an exercise and its solution, a
-    program and a page that quotes it. Both the candidates' loop and the contained texts' loop of ``measure`` ask
+    program and a page that quotes it, a package's copyright record and another of its files. Both the candidates' loop and the contained texts' loop of ``measure`` ask
     it, ``a`` the page measured."""
     return any(rule(a, b) for rule in HELD_APART)
 
@@ -1406,6 +1494,11 @@ class Signer:
             precision_suffix(url) is not None or url_path(url) in self.counts.precision_bases
         ):  # one of a file's two precisions, compared with the other with its precision words masked
             unprecise = redundancy.signature(analysis.tokens(_PRECISION_WORD.sub("", original)))
+        exercise_lines = None
+        if exercise_paths(url) or url_path(url) in self.counts.exercises:  # an exercise or its solution
+            exercise_lines = np.unique(
+                np.array([hash(k) for k in (ln.strip() for ln in text.split("\n")) if k], dtype=np.int64)
+            )
         return CopyInfo(
             doc_id,
             url,
@@ -1432,6 +1525,8 @@ class Signer:
             names=names,
             shape=lines if lines is not None and len(lines) >= INSTANCE_MIN_LINES else None,
             unprecise=unprecise,
+            lines=exercise_lines,
+            release=newest_release(url, text),
         )
 
 
@@ -1629,6 +1724,7 @@ HELD_APART = (  # ``held_apart``'s readings, each (measured page, other page) ->
     code_and_manual,
     exercise_and_solution,
     quoted_program,
+    packaged_copyright,
 )
 
 
@@ -1659,6 +1755,8 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
     written_for = language_forms(infos)
     programs = program_forms(infos)
     precisions = precision_forms(infos)
+    solutions = solution_forms(infos)
+    built_in_tree = tree_pages(infos)
     moves = moved(infos, states)
     for one, pairs in built_sources(infos).items():
         states.setdefault(one, []).extend(pairs)
@@ -1836,6 +1934,16 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 break
             if best.duplicate_of == other_id:
                 best = NO_COPY
+        for other_id, share in solutions.get(info.id, ()):
+            # an exercise and its solution by their names (``solution_forms``): the solution is kept, the exercise
+            # its copy however much of the text the answer is
+            if solution_pair(by_id[other_id].url, info.url) > 0:
+                names = [url_path(by_id[i].url).rpartition("/")[2] for i in (other_id, info.id)]
+                best = Copy(
+                    max(share, HIGH_REDUNDANCY, best.score), other_id, 0.0, "text", {"rule": "solution", "names": names}
+                )
+            elif best.duplicate_of == other_id:
+                best = NO_COPY
         if info.id in series:
             # one of a numbered series that is the first's text renamed (``renumbered``): the first is kept
             other_id, share, jaccard = series[info.id]
@@ -1863,6 +1971,8 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 if better:
                     best = Copy(round(share, 4), other_id, 0.0, "translation", because)
         page = by_url.get(info.copy_of or rendered_page(info.url) or "")
+        if page is None:  # a reST source in a source tree beside the built one (``tree_pages``)
+            page = built_in_tree.get(info.id)
         page_text = by_id[page].text if page is not None and page != info.id else None
         if page is not None and page != info.id and (page_text is not None or info.text is None):
             # the crawler read this from Sphinx's _sources/ and named its rendered page: a candidate however

@@ -13,11 +13,14 @@ at a score or rank; the first rule that tells the two apart decides:
        the Markdown or text a converter made of it under its name (``latex_conversion``); and the file a
        generator wrote from a template (``{% for %}``, ``{{ x }}``) over the template (``template_pair``), or
        from a file its name marks as the template of one beside it (``tables.template.md`` of ``tables.md``:
-       ``named_template``);
+       ``named_template``); then a solution over the exercise its name marks it the solution of
+       (``max_reduction_solution.cu`` beside ``max_reduction.cu``: ``solution_pair``);
     1. of two written files (no HTML), the one outside an archive of past states (``past_order``: ``archive/``,
        ``legacy/``, ``old/``) over the one in it, whichever is reST, and the one in its repository's top
        documentation folder over one in a documentation tree further down (``docs_tree``: ``docs/how-to/x.rst``
-       beside ``source/docs/x.md``, an older layout left behind); then a rendered page over its source copy (named
+       beside ``source/docs/x.md``, an older layout left behind); of two change logs, the one whose first entry
+       heading names the later release (``newest_release``: a site's copy one release behind the text); then a
+       rendered page over its source copy (named
        by the crawler, a Sphinx ``_sources/*.rst.txt`` / ``.md.txt`` URL, a title made of markup, reStructuredText
        markup in a text file), and an HTML page over a Markdown or plain-text file of the same name
        (``switch/readme.html`` beside ``switch/readme.md``: what a documentation generator renders from its source; a
@@ -92,6 +95,8 @@ class CopyInfo:
     pointers: tuple[str, ...] = ()  # a short page's link targets, absolute ones too (``copies.two_pointers``)
     shape: np.ndarray | None = None  # a source file's lines, constants masked, hashed in order (``copies.instances``)
     unprecise: redundancy.Signature | None = None  # a file in one of two precisions, its precision words masked
+    release: tuple[int, ...] = ()  # a change log's newest release, as its headings write it (``newest_release``)
+    lines: np.ndarray | None = None  # an exercise's or its solution's stripped lines, hashed (sorted, unique)
 
 
 RULE_WEIGHT = {
@@ -102,6 +107,7 @@ RULE_WEIGHT = {
     "version": 16,
     "date": 8,
     "general": 7,
+    "solution": 7,
     "current": 6,
     "precision": 5,
     "complete": 4,
@@ -135,6 +141,10 @@ def preference(a: CopyInfo, b: CopyInfo) -> tuple[bool, dict]:
     named = named_template(b.url, a.url) - named_template(a.url, b.url)
     if named:  # a file its name marks as the template of the file beside it (``tables.template.md``)
         return named > 0, {"rule": "rendered", "from": "template"}
+    solved = solution_pair(a.url, b.url)
+    if solved:  # an exercise beside its solution under its name (``max_reduction.cu``, ``max_reduction_solution.cu``)
+        names = [url_path(info.url).rpartition("/")[2] for info in ((a, b) if solved > 0 else (b, a))]
+        return solved > 0, {"rule": "solution", "names": names}
     if a.template != b.template and template_pair(a.url if a.template else b.url, b.url if a.template else a.url):
         # a template (``{{ op.name }}``, ``{% for %}``) and the file a generator wrote from it under its name
         return b.template, {"rule": "rendered", "from": "template"}
@@ -147,6 +157,14 @@ def preference(a: CopyInfo, b: CopyInfo) -> tuple[bool, dict]:
         tree = docs_tree(a.url, b.url)
         if tree:  # the repository's documentation folder beside an older tree of its pages deeper down
             return tree > 0, {"rule": "version", "where": "docs tree", "versions": [_tree(a.url), _tree(b.url)]}
+    if a.release and b.release and a.release != b.release:
+        # two change logs of the same entries, one a release behind the other (a site's copy not refreshed at the
+        # last release): the one whose newest release is later holds every entry, and is kept
+        return a.release > b.release, {
+            "rule": "version",
+            "where": "release",
+            "versions": [_dotted(a.release), _dotted(b.release)],
+        }
     if a.source_copy != b.source_copy:
         return b.source_copy, {"rule": "rendered"}
     if (a.kind == "html") != (b.kind == "html") and {a.kind, b.kind} <= _RENDERED_FROM and _same_name(a, b):
@@ -256,6 +274,83 @@ def precision_suffix_twins(a: str, b: str) -> tuple[str, str] | None:
     if of_b and of_b[0] == path_a:
         return "s" if of_b[1] == "d" else "d", of_b[1]
     return None
+
+
+CHANGE_LOG_NAME = re.compile(
+    r"(?:^|/)(?:change[-_]?log|changes|news|history|release[-_]?notes)(?!\.debian)(?:\.\w+)*$", re.IGNORECASE
+)
+_RELEASE_HEADING = re.compile(  # 2021-01-25 6.9.11-60 <…>, v2.4.1, Version 1.10 (…), name 0.3.0 - 2020-01-02
+    r"^(?:\d{4}-\d\d-\d\d\s+|(?:version|release)\s+|[A-Za-z][\w+-]*\s+)?v?(\d+(?:\.\d+)+(?:-\d+)?)"
+    r"(?:\s*(?:$|[-(<:\[¶–—]|\d{4}|[A-Z][a-z]+ \d))",
+    re.IGNORECASE,
+)
+RELEASE_HEADING_CHARS = 100  # a change log's entry heading is a short line, no list item
+
+
+def newest_release(url: str, text: str) -> tuple[int, ...]:
+    """A change log's newest release (``CHANGES.rst``, ``NEWS``, ``changelog.html``; not Debian's upload record):
+    the version of its first entry heading (a change log lists its releases newest first), a short line that is
+    no list item, the version first or after a date, ``version`` or one name, and nothing but a date, a dash or a
+    bracket after it (``2021-01-25  6.9.11-60 <maintainer>``, ``## v2.4.1``, ``Version 1.10 (2020-03-01)``,
+    ``tool 0.3.0 - 2021-05-06``), read as numbers (``6.9.11-60`` → 6, 9, 11, 60); a number inside a sentence
+    (``which is 72.0``, ``the v0.3.1 and the documentation``) is none. () for another file, or one that writes
+    no version."""
+    if not CHANGE_LOG_NAME.search(url_path(url)):
+        return ()
+    for line in text.split("\n"):
+        line = line.strip().lstrip("#= ")
+        if not line or len(line) > RELEASE_HEADING_CHARS or line[0] in "*-+•>|":
+            continue
+        found = _RELEASE_HEADING.match(line)
+        if found is not None:
+            return tuple(int(n) for n in re.split(r"[.-]", found.group(1)))
+    return ()
+
+
+def _dotted(release: tuple[int, ...]) -> str:
+    return ".".join(map(str, release))
+
+
+_SOLUTION_NAME = re.compile(
+    r"^(?:(?P<after>.+?)[-_.]+(?:solutions?|sol|solved)|(?:solutions?|sol|solved)[-_.]+(?P<before>.+))$", re.IGNORECASE
+)
+_SOLUTION_DIR = re.compile(r"solutions?|answers?|solved", re.IGNORECASE)
+
+
+def exercise_paths(url: str) -> tuple[str, ...]:
+    """The paths of the exercise a file's name marks it the solution of: the same name without its solution mark
+    (``max_reduction_solution.cu`` of ``max_reduction.cu``; ``_sol``, ``-solution``, ``solution_`` alike, in any
+    case), the same extension, in its own folder, or, for a file in a solution folder (``solutions/``,
+    ``answers/``), in the folder above it; () for a name with no such mark. A name that only holds the word
+    (``solver_solution_notes.md``, ``solutions.md``) marks no exercise."""
+    path = url_path(url)
+    folder, _, name = path.rpartition("/")
+    stem, dot, extension = name.rpartition(".")
+    if not dot or not stem or not folder:
+        return ()
+    found = _SOLUTION_NAME.match(stem)
+    if found is None:
+        return ()
+    exercise = (found.group("after") or found.group("before")).strip("-_.")
+    if not exercise:
+        return ()
+    named = f"{exercise}.{extension}"
+    above, _, last = folder.rpartition("/")
+    return (
+        (f"{folder}/{named}", f"{above}/{named}") if above and _SOLUTION_DIR.fullmatch(last) else (f"{folder}/{named}",)
+    )
+
+
+def solution_pair(a: str, b: str) -> int:
+    """1 when ``a`` is the solution of the exercise ``b`` by their names (``exercise_paths``), -1 the other way
+    round, else 0. An exercise is its solution with the answer left out (``FIXME`` where the index goes, ``...``
+    where a cell's code goes): the solution is the whole text, the exercise the part of it a reader can work
+    from, so the solution is kept."""
+    if url_path(b) in exercise_paths(a):
+        return 1
+    if url_path(a) in exercise_paths(b):
+        return -1
+    return 0
 
 
 _RENDERED_FROM = {"html", "markdown", "text"}
