@@ -1280,8 +1280,8 @@ def held_apart(a: str, b: str) -> bool:
     """Whether two URLs name two documents whatever their texts share (``HELD_APART``, in that order): pages of a
     numbered series, one program's variants per folder, a release's notes and the history, a form and a guide, a
     module's source page and a reference page, a source file and its man page, an exercise and its solution, a
-    program and a page that quotes it, a package's copyright record and another of its files. Both the candidates' loop and the contained texts' loop of ``measure`` ask
-    it, ``a`` the page measured."""
+    program and a page that quotes it, a package's copyright record and another of its files. Both the candidates'
+    loop and the contained texts' loop of ``measure`` ask it, ``a`` the page measured."""
     return any(rule(a, b) for rule in HELD_APART)
 
 
