@@ -625,6 +625,167 @@ def test_the_scorer_on_a_small_corpus_in_a_real_database(tmp_path):
     assert marked[turtle.id].value > turtle.value and marked[turtle.id].relevance_score > turtle.relevance_score
 
 
+# phase 25 (trap26): a long change log dense with the topic's names, and three siblings that are no change logs: release
+# notes that explain a new kernel at length, a migration guide, a paper with a revision history
+_KERNELS = ("gemm", "conv2d", "softmax", "layernorm", "attention", "reduction", "batchnorm", "pooling")
+_APIS = ("cudaMemcpyAsync", "hipLaunchKernelGGL", "cudaStreamSynchronize", "cudaGraphLaunch", "ncclAllReduce")
+
+
+def _release(major: int, minor: int) -> str:
+    k = [_KERNELS[(major + minor + i) % len(_KERNELS)] for i in range(4)]
+    a = [_APIS[(major + minor + i) % len(_APIS)] for i in range(2)]
+    return f"""## [{major}.{minor}.0] - 20{10 + major}-{minor % 12 + 1:02d}-15
+
+### Added
+- Fused {k[0]} kernel for FP16 and BF16 on tensor cores (CUDA and HIP backends).
+- Tuned {k[1]} kernel configurations for shared memory tiling on GPU devices.
+- `{a[0]}` overlap for the {k[2]} workspace.
+
+### Changed
+- The {k[3]} kernel now uses warp shuffles for the reduction step.
+- Default stream changed to a non-blocking CUDA stream; `{a[1]}` is called once per launch.
+
+### Fixed
+- Fixed a race in the {k[0]} kernel on devices with 64 KiB of shared memory (#{major * 100 + minor}).
+- Fixed wrong results of the {k[1]} kernel with odd strides.
+
+```
+export KERNEL_DB_PATH=/opt/kernels/db
+```
+"""
+
+
+LONG_CHANGELOG = "# Changelog\n\n" + "\n".join(
+    _release(major, minor) for major in range(9, 2, -1) for minor in range(6, -1, -1)
+)
+
+KERNEL_RELEASE_NOTES = """# Release 3.0: a new attention kernel
+
+This release replaces the attention kernel. This post explains why the old one was slow and how the new one works.
+
+## Why the old kernel was memory bound
+
+The old kernel wrote the full score matrix to global memory: for a sequence of 8192 tokens and 64-wide heads it
+moved 512 MiB per head through HBM, so the kernel spent 80% of its time waiting on memory. Because the softmax needs
+the maximum of each row before it can normalise, the scores had to be written once and read back twice.
+
+## How the new kernel works
+
+The new kernel keeps a tile of queries in registers and streams tiles of keys and values through shared memory. For
+each tile it computes the scores, updates a running maximum and a running sum (the online softmax), rescales the
+partial output and accumulates. This means the score matrix never leaves the chip: each element is produced, used and
+discarded in shared memory. Note that the rescaling costs one multiply per element, far less than a round trip to HBM.
+
+```cuda
+for (int kv = 0; kv < n_tiles; ++kv) {
+    load_tile(Ks, K + kv * TILE, tid);
+    __syncthreads();
+    float m_new = fmaxf(m_old, row_max(S));
+    acc = acc * __expf(m_old - m_new) + P_times_V(S, Vs);
+    m_old = m_new;
+}
+```
+
+## What we measured
+
+On an H100 the forward pass runs at 610 TFLOPS in BF16 (1.9x the old kernel) and the backward at 450 TFLOPS. The
+occupancy is lower (one block per SM), but the kernel is now compute bound: the profiler shows 85% tensor core
+utilisation. We chose a 128 x 64 tile because a larger one spilled registers.
+"""
+
+MIGRATION_GUIDE = """# Migrating from the 2.x kernel API to 3.x
+
+Version 3 changes how kernels are launched and how their workspaces are allocated. This guide explains each change
+and shows the code before and after.
+
+## Launching a kernel
+
+In 2.x every kernel took a raw stream and allocated its own workspace. In 3.x a kernel takes a launch context, which
+owns the stream and a workspace pool, so that two kernels on one stream share the pool instead of allocating twice.
+
+```cpp
+// 2.x
+gemm(a, b, c, m, n, k, stream);
+// 3.x
+LaunchContext ctx(stream, pool);
+gemm(ctx, a, b, c, m, n, k);
+```
+
+## Workspaces
+
+Because the pool is reused, a kernel must not keep a pointer to its workspace after it returns. If your code cached
+the workspace pointer, allocate your own buffer with `pool.reserve(bytes)` and release it when the stream is done.
+
+## Tuning tables
+
+The tuning table moved from a file per device to one database. Run the converter once; the kernels read the new
+database at start-up and fall back to heuristics for shapes it does not hold.
+"""
+
+REVISION_HISTORY = """# Register-blocked stencils on GPUs
+
+## Abstract
+
+We show that blocking a stencil in registers along the streaming dimension halves its memory traffic on GPUs.
+
+## 1 Introduction
+
+A 7-point stencil reads each point seven times. With the streaming dimension kept in registers, each thread reads a
+column once and reuses it for three planes, so the kernel moves 2.1 bytes per point instead of 4.3.
+
+## 2 Method
+
+Each thread block holds a 32 x 8 tile of the plane in shared memory and three planes of its column in registers.
+Because the planes rotate through registers, no plane is loaded twice. We measured 1.9x the bandwidth-bound baseline
+on an A100 for a 512^3 grid.
+
+## Revision history
+
+- v3 (2024-05-02): camera-ready; added the A100 measurements in Section 2.
+- v2 (2024-02-11): fixed the traffic count in the introduction (4.3, not 4.6 bytes per point).
+- v1 (2023-11-20): first version.
+
+## References
+
+[1] A. Author. Stencils on GPUs. 2021.
+"""
+
+
+def test_a_change_logs_topic_terms_are_names_and_its_siblings_keep_theirs(tmp_path, monkeypatch):
+    from pipeline.vision import scorer
+
+    assert scorer.names_share(0.3) == 0.0 and scorer.names_share(scorer.CHANGELOG_NAMES_FROM) == 0.0
+    assert scorer.names_share(1.0) == 1.0 and 0.4 < scorer.names_share(0.75) < 0.6
+    assert scorer.names_discounted(1.6, 0.3, 1.0) == pytest.approx(0.3)  # all of it above the mean: names
+    assert scorer.names_discounted(1.6, 0.3, 0.2) == 1.6 and scorer.names_discounted(0.1, 0.3, 1.0) == 0.1
+    pages = {
+        "CHANGES.md": LONG_CHANGELOG,
+        "release-3.0.md": KERNEL_RELEASE_NOTES,
+        "migrating.md": MIGRATION_GUIDE,
+        "stencils.md": REVISION_HISTORY,
+        "tiling.md": TILING,
+        "turtle.md": TURTLE,
+    }
+
+    def score() -> dict:
+        db = open_db(tmp_path / f"shijie{len(list(tmp_path.iterdir()))}.db")
+        for name, text in pages.items():
+            _store(db, f"https://example.org/docs/{name}", text)
+        return {s.url.rsplit("/", 1)[1]: s for s in score_corpus(db)}
+
+    read = score()
+    monkeypatch.setattr(scorer, "names_share", lambda p: 0.0)
+    as_before = score()
+    log = read["CHANGES.md"]
+    assert log.components["type"]["type"] == "changelog" and log.relevance_score > 0.1
+    assert log.value < as_before["CHANGES.md"].value  # its kernels' and APIs' names no longer carry it
+    explaining = [read[name].value for name in ("release-3.0.md", "tiling.md")]
+    assert log.value < min(explaining)
+    for name in ("release-3.0.md", "migrating.md", "stencils.md", "tiling.md"):
+        assert read[name].components["type"]["probabilities"].get("changelog", 0.0) <= scorer.CHANGELOG_NAMES_FROM
+        assert read[name].value == as_before[name].value
+
+
 def test_training_refuses_when_labelled_texts_are_missing(tmp_path):
     env = {**os.environ, "SHIJIE_VISION_CACHE": str(tmp_path / "empty-cache"), "PYTHONPATH": str(REPO)}
     result = subprocess.run(
