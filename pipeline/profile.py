@@ -51,6 +51,9 @@ class Profile:
     # term -> the beginnings of the words that count for it ([forms]): a one-word term whose stem is also an
     # everyday word's ("lowering" and "lower", "porting" and "port") counts only the words written so
     forms: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # [general] terms that make a page's subject where it says them densely ([general] subjects; topic.py:
+    # SUBJECT_COUNT, SUBJECT_SHARE): a short page that names MPI in every other line is about MPI
+    subjects: frozenset[str] = frozenset()
 
     def describe(self) -> str:
         return self.name
@@ -74,10 +77,10 @@ def load_profile(path: str | Path) -> Profile:
     name = raw.get("name") or path.stem
     terms = {k.strip().lower(): float(w) for k, w in terms.items() if k.strip()}
     domains = {k.strip().lower(): d for k, d in domains.items() if k.strip()}
-    general, needs = _general(path, raw.get("general", {}), terms)
+    general, needs, subjects = _general(path, raw.get("general", {}), terms)
     senses = _senses(path, raw.get("senses", {}), terms)
     forms = _forms(path, raw.get("forms", {}), terms)
-    return Profile(str(name), text.strip(), terms, senses, general, needs, domains, forms)
+    return Profile(str(name), text.strip(), terms, senses, general, needs, domains, forms, subjects)
 
 
 def _forms(path: Path, raw: object, terms: dict[str, float]) -> dict[str, tuple[str, ...]]:
@@ -124,10 +127,13 @@ def _terms(path: Path, raw: object) -> tuple[dict, dict[str, str]]:
     return terms, domains
 
 
-def _general(path: Path, raw: object, terms: dict[str, float]) -> tuple[frozenset[str], float]:
+def _general(path: Path, raw: object, terms: dict[str, float]) -> tuple[frozenset[str], float, frozenset[str]]:
     where = f"profile file {path}, [general]"
-    if not isinstance(raw, dict) or set(raw) - {"terms", "needs"}:
-        raise DataError(f"{where} takes 'terms' (a list of the profile's terms) and 'needs' (a number)")
+    if not isinstance(raw, dict) or set(raw) - {"terms", "needs", "subjects"}:
+        raise DataError(
+            f"{where} takes 'terms' (a list of the profile's terms), 'needs' (a number) and 'subjects' (a list of "
+            "its terms)"
+        )
     listed = raw.get("terms", [])
     if not isinstance(listed, list) or not all(isinstance(t, str) for t in listed):
         raise DataError(f"{where}: 'terms' must be a list of the profile's terms")
@@ -138,7 +144,13 @@ def _general(path: Path, raw: object, terms: dict[str, float]) -> tuple[frozense
     needs = raw.get("needs", 0.0)
     if isinstance(needs, bool) or not isinstance(needs, (int, float)) or needs < 0:
         raise DataError(f"{where}: 'needs' must be a number >= 0")
-    return general, float(needs)
+    subjects = raw.get("subjects", [])
+    if not isinstance(subjects, list) or not all(isinstance(t, str) for t in subjects):
+        raise DataError(f"{where}: 'subjects' must be a list of its terms")
+    dense = frozenset(t.strip().lower() for t in subjects)
+    if dense - general:
+        raise DataError(f"{where}: subjects {', '.join(sorted(dense - general)[:5])} not among its terms")
+    return general, float(needs), dense
 
 
 def _senses(path: Path, raw: object, terms: dict[str, float]) -> dict[str, Sense]:

@@ -2316,6 +2316,42 @@ int main(int argc, char *argv[])
     assert threads.score > 0.15
 
 
+PLUGIN_PAGE = """Testing programs that use MPI
+
+This plugin runs a test suite under MPI. Start the tests with mpirun and the number of ranks you need; each rank runs
+the same tests. Mark a test that needs MPI with the marker, and one that needs at least four ranks with its size
+argument. The plugin reports which MPI library it found and how many ranks started. A test that is not marked runs
+once, on rank zero. Fixtures give each rank a temporary folder shared by every rank of the job, and the name of a file
+that all ranks can open. Without an MPI launcher the marked tests are skipped, each with its reason.
+"""
+
+
+def test_a_page_that_names_mpi_densely_is_about_mpi():
+    # phase 25 (rel26): "mpi" is a platform's name that only confirms the topic (phase 13), so a page about testing
+    # MPI programs, whose other words (ranks, fixtures, markers) are not the profile's, found no evidence at all. Named
+    # five times or more and in one word of a hundred, it is the page's subject ([general] subjects), counted as the
+    # page's own; named twice, in a stub under sixty words, or the hardware's name as densely, it still only confirms
+    dense = _evidence(PLUGIN_PAGE)
+    assert dense.score > 0.1 and dense.specific > 0.1  # 0 before phase 25
+    assert dense.matched[0]["term"] == "mpi" and "general" not in dense.matched[0]
+    twice = PLUGIN_PAGE.replace("under MPI", "in parallel").replace("needs MPI", "runs in parallel")
+    assert _evidence(twice.replace("which MPI library", "which library")).score == 0
+    stub = "MPI helpers\n\nHelpers for MPI: run a function under MPI on n ranks, relaunch under MPI, check for MPI."
+    assert _evidence(stub).score == 0
+    assert _evidence(PLUGIN_PAGE.replace("MPI", "GPU")).specific == 0
+
+
+def test_a_profile_subject_must_be_one_of_its_general_terms(tmp_path):
+    path = tmp_path / "p.toml"
+    body = '[terms]\n"mpi" = 2.0\n"gpu" = 2.0\n"warp" = 2.0\n[general]\nterms = ["mpi", "gpu"]\nsubjects = [%s]\n'
+    path.write_text(body % '"mpi"')
+    assert load_profile(path).subjects == frozenset({"mpi"})
+    path.write_text(body % '"warp"')
+    with pytest.raises(DataError, match="subjects warp"):
+        load_profile(path)
+    assert "mpi" in PROFILE.subjects and not PROFILE.subjects & {"gpu", "cuda", "rocm"}
+
+
 def test_an_isa_page_names_the_unit_its_instruction_issues_to():
     # phase 24 (rel25): an instruction set reference says which execution unit runs each instruction, whatever the
     # vendor calls its units; the same page that names only "the unit" reads as before (both 0.051 before phase 24)

@@ -9,7 +9,9 @@ profile lists in [forms]: the words written as one of its forms begin, ``TopicMa
     e(T)       = Σ_{t in T} w_t × sat(c_t) × sense_t  /  min(Σ positive w, EVIDENCE_SCALE)
     evidence   = e(specific) + e(general) × min(1, e(specific) / needs)
                  (general: the profile's [general] terms, words every technical text uses, thread, barrier,
-                 profiling, floating point: they confirm the topic but do not make it)
+                 profiling, floating point: they confirm the topic but do not make it; a [general] subject, a
+                 programming interface's name, that a page says at least SUBJECT_COUNT times and in one word of
+                 1 / SUBJECT_SHARE or more counts as the page's own, specific: ``TopicMatcher.confirming``)
     by domain  a profile whose [terms] are grouped by domain ([terms.DOMAIN]) also weighs each domain's terms
                  alone, on the scale min(Σ positive w of the domain, DOMAIN_SCALE), and the evidence is the
                  largest of the whole profile's and each domain's: a page deep in one of the seven domains
@@ -54,6 +56,11 @@ SENSE_NEUTRAL = 1 / 3  # the share of an ambiguous term's occurrences read in an
 # 18: relevance)
 LEARNED_FLOOR = 0.7
 LEARNED_FULL_EVIDENCE = 1.5
+# phase 25 (rel26): a [general] subject (the profile's ``subjects``: MPI) that a page names at least SUBJECT_COUNT
+# times and in at least SUBJECT_SHARE of its words is what the page is about, not a platform it runs on
+SUBJECT_COUNT = 5
+SUBJECT_SHARE = 0.01
+SUBJECT_WORDS = 60  # a stub shorter than this (a module's one-line page) repeats its title's name: it says no more
 
 
 def saturate(count: int, words: int) -> float:
@@ -84,6 +91,7 @@ class TopicMatcher:
         self.senses = {t: s for t, s in profile.senses.items() if t in self.terms}
         self.general = profile.general
         self.needs = profile.general_needs
+        self.subjects = profile.subjects & self.general
         self.domain_of = {t: profile.domains[t] for t in self.terms if t in profile.domains}
         positive: dict[str, float] = {}
         for t, d in self.domain_of.items():
@@ -117,6 +125,17 @@ class TopicMatcher:
             words += [*sense.with_words, *sense.against]
         return words
 
+    def confirming(self, found: dict[str, int], words: int) -> frozenset[str]:
+        """The [general] terms that only confirm the topic on this page: all of them but a subject the page names
+        densely (phase 25, rel26). "MPI" on a container's setup page or in a solver's build notes says where the
+        code runs; a short page that names it in one word of a hundred or more (a test plugin for MPI programs, a
+        binding's module page, an MPI call's man page, a program that passes messages) is about programming with
+        it, though its other words (fixtures, ranks, communicators' methods) are not the profile's."""
+        if words < SUBJECT_WORDS or not self.subjects:
+            return self.general
+        dense = {t for t in self.subjects if found.get(t, 0) >= SUBJECT_COUNT and found[t] >= SUBJECT_SHARE * words}
+        return self.general - dense if dense else self.general
+
     def sense_factor(self, term: str, found: dict[str, int]) -> float:
         sense = self.senses.get(term)
         if sense is None:
@@ -133,6 +152,7 @@ class TopicMatcher:
         senses = {}
         by_domain: dict[str, list[float]] = {}  # domain -> [specific, general]
         against = 0.0  # a grouped profile's negative terms of no domain: another field's words, against every domain
+        confirms_only = self.confirming(found, words)
         # the profile's terms the text holds, in the profile's order (the sums below add in that order)
         for term in sorted(found.keys() & self.terms.keys(), key=self.order.__getitem__):
             count, weight = found[term], self.terms[term]
@@ -145,19 +165,19 @@ class TopicMatcher:
             raw += part
             occurrences += count
             other_sense += count * (1 - factor)
-            if term in self.general:
+            if term in confirms_only:
                 general += part * factor
             else:
                 specific += part * factor
             if weight > 0:
                 field_raw += part
-                if term in self.general:
+                if term in confirms_only:
                     field_general += part * factor
                 else:
                     field_specific += part * factor
             domain = self.domain_of.get(term)
             if domain is not None:
-                by_domain.setdefault(domain, [0.0, 0.0])[term in self.general] += part * factor
+                by_domain.setdefault(domain, [0.0, 0.0])[term in confirms_only] += part * factor
             elif weight < 0:
                 against += part * factor
             matched.append((part * factor, term, count, weight, factor))
@@ -166,14 +186,14 @@ class TopicMatcher:
         # a page whose matched words are mostly an ambiguous term in its other sense is about that other thing
         dominant = (1 - other_sense / occurrences) ** 2 if occurrences else 1.0
         kept = (specific + general * confirm) * dominant
-        matched.sort(key=lambda m: (-abs(m[0] * (confirm if m[1] in self.general else 1.0)), m[1]))
+        matched.sort(key=lambda m: (-abs(m[0] * (confirm if m[1] in confirms_only else 1.0)), m[1]))
         top = [
             {
                 "term": t,
                 "count": c,
                 "weight": w,
                 **({"sense": round(f, 3)} if t in self.senses else {}),
-                **({"general": round(confirm, 3)} if t in self.general else {}),
+                **({"general": round(confirm, 3)} if t in confirms_only else {}),
             }
             for _, t, c, w, f in matched[:TOP_TERMS]
         ]
