@@ -2346,9 +2346,21 @@ def test_a_profile_subject_must_be_one_of_its_general_terms(tmp_path):
     body = '[terms]\n"mpi" = 2.0\n"gpu" = 2.0\n"warp" = 2.0\n[general]\nterms = ["mpi", "gpu"]\nsubjects = [%s]\n'
     path.write_text(body % '"mpi"')
     assert load_profile(path).subjects == frozenset({"mpi"})
+    path.write_text(body % '"MPI", " mpi "')  # a subject in another case or with spaces is the term
+    assert load_profile(path).subjects == frozenset({"mpi"})
+    path.write_text(body % "")
+    assert load_profile(path).subjects == frozenset()
+    # "warp" is one of the profile's terms but not a [general] one: the error says which list it must be in
     path.write_text(body % '"warp"')
-    with pytest.raises(DataError, match="subjects warp"):
+    with pytest.raises(DataError, match=r"subjects 'warp' not among its \[general\] terms"):
         load_profile(path)
+    path.write_text(body % '""')  # an empty name is shown as one
+    with pytest.raises(DataError, match="subjects '' not among"):
+        load_profile(path)
+    for listed in ('"mpi"', "{mpi = 1}", "[1]"):
+        path.write_text(body.replace("[%s]", "%s") % listed)
+        with pytest.raises(DataError, match="'subjects' must be a list of its \\[general\\] terms"):
+            load_profile(path)
     assert "mpi" in PROFILE.subjects and not PROFILE.subjects & {"gpu", "cuda", "rocm"}
 
 
