@@ -2325,6 +2325,15 @@ once, on rank zero. Fixtures give each rank a temporary folder shared by every r
 that all ranks can open. Without an MPI launcher the marked tests are skipped, each with its reason.
 """
 
+PROJECT_HISTORY = """The project began as a few helper functions written for one research group's tests, and grew as
+other groups asked for the same help. Its first release had two markers and no documentation; the second added the
+guide you are reading and a page of answers to common questions. Releases follow the calendar: one in spring and one
+in autumn, each announced on the mailing list a week before. Bug reports are welcome on the tracker; please say which
+version you use, how you started the tests and what you expected to see. Changes are reviewed by two maintainers
+before they are accepted, and each change comes with a test of its own. The code is released under a permissive
+licence, and the guide under a licence that lets you copy and adapt it if you name its authors.
+"""
+
 
 def test_a_page_that_names_mpi_densely_is_about_mpi():
     # phase 25 (rel26): "mpi" is a platform's name that only confirms the topic (phase 13), so a page about testing
@@ -2339,6 +2348,9 @@ def test_a_page_that_names_mpi_densely_is_about_mpi():
     stub = "MPI helpers\n\nHelpers for MPI: run a function under MPI on n ranks, relaunch under MPI, check for MPI."
     assert _evidence(stub).score == 0
     assert _evidence(PLUGIN_PAGE.replace("MPI", "GPU")).specific == 0
+    # the same five mentions in a page of five hundred words or more are under one word in a hundred: in passing
+    assert _evidence(PLUGIN_PAGE + PROJECT_HISTORY * 2).specific > 0.1  # 394 words
+    assert _evidence(PLUGIN_PAGE + PROJECT_HISTORY * 3).score == 0  # 534 words
 
 
 def test_a_profile_subject_must_be_one_of_its_general_terms(tmp_path):
