@@ -132,7 +132,7 @@ def _general(path: Path, raw: object, terms: dict[str, float]) -> tuple[frozense
     if not isinstance(raw, dict) or set(raw) - {"terms", "needs", "subjects"}:
         raise DataError(
             f"{where} takes 'terms' (a list of the profile's terms), 'needs' (a number) and 'subjects' (a list of "
-            "its terms)"
+            "its [general] terms)"
         )
     listed = raw.get("terms", [])
     if not isinstance(listed, list) or not all(isinstance(t, str) for t in listed):
@@ -146,10 +146,11 @@ def _general(path: Path, raw: object, terms: dict[str, float]) -> tuple[frozense
         raise DataError(f"{where}: 'needs' must be a number >= 0")
     subjects = raw.get("subjects", [])
     if not isinstance(subjects, list) or not all(isinstance(t, str) for t in subjects):
-        raise DataError(f"{where}: 'subjects' must be a list of its terms")
+        raise DataError(f"{where}: 'subjects' must be a list of its [general] terms")
     dense = frozenset(t.strip().lower() for t in subjects)
-    if dense - general:
-        raise DataError(f"{where}: subjects {', '.join(sorted(dense - general)[:5])} not among its terms")
+    if dense - general:  # a term of [terms] that is not a [general] one, or no term at all ('' included)
+        names = ", ".join(repr(t) for t in sorted(dense - general)[:5])
+        raise DataError(f"{where}: subjects {names} not among its [general] terms (its 'terms' list)")
     return general, float(needs), dense
 
 

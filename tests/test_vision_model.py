@@ -2325,6 +2325,15 @@ once, on rank zero. Fixtures give each rank a temporary folder shared by every r
 that all ranks can open. Without an MPI launcher the marked tests are skipped, each with its reason.
 """
 
+PROJECT_HISTORY = """The project began as a few helper functions written for one research group's tests, and grew as
+other groups asked for the same help. Its first release had two markers and no documentation; the second added the
+guide you are reading and a page of answers to common questions. Releases follow the calendar: one in spring and one
+in autumn, each announced on the mailing list a week before. Bug reports are welcome on the tracker; please say which
+version you use, how you started the tests and what you expected to see. Changes are reviewed by two maintainers
+before they are accepted, and each change comes with a test of its own. The code is released under a permissive
+licence, and the guide under a licence that lets you copy and adapt it if you name its authors.
+"""
+
 
 def test_a_page_that_names_mpi_densely_is_about_mpi():
     # phase 25 (rel26): "mpi" is a platform's name that only confirms the topic (phase 13), so a page about testing
@@ -2339,6 +2348,9 @@ def test_a_page_that_names_mpi_densely_is_about_mpi():
     stub = "MPI helpers\n\nHelpers for MPI: run a function under MPI on n ranks, relaunch under MPI, check for MPI."
     assert _evidence(stub).score == 0
     assert _evidence(PLUGIN_PAGE.replace("MPI", "GPU")).specific == 0
+    # the same five mentions in a page of five hundred words or more are under one word in a hundred: in passing
+    assert _evidence(PLUGIN_PAGE + PROJECT_HISTORY * 2).specific > 0.1  # 394 words
+    assert _evidence(PLUGIN_PAGE + PROJECT_HISTORY * 3).score == 0  # 534 words
 
 
 def test_a_profile_subject_must_be_one_of_its_general_terms(tmp_path):
@@ -2346,9 +2358,21 @@ def test_a_profile_subject_must_be_one_of_its_general_terms(tmp_path):
     body = '[terms]\n"mpi" = 2.0\n"gpu" = 2.0\n"warp" = 2.0\n[general]\nterms = ["mpi", "gpu"]\nsubjects = [%s]\n'
     path.write_text(body % '"mpi"')
     assert load_profile(path).subjects == frozenset({"mpi"})
+    path.write_text(body % '"MPI", " mpi "')  # a subject in another case or with spaces is the term
+    assert load_profile(path).subjects == frozenset({"mpi"})
+    path.write_text(body % "")
+    assert load_profile(path).subjects == frozenset()
+    # "warp" is one of the profile's terms but not a [general] one: the error says which list it must be in
     path.write_text(body % '"warp"')
-    with pytest.raises(DataError, match="subjects warp"):
+    with pytest.raises(DataError, match=r"subjects 'warp' not among its \[general\] terms"):
         load_profile(path)
+    path.write_text(body % '""')  # an empty name is shown as one
+    with pytest.raises(DataError, match="subjects '' not among"):
+        load_profile(path)
+    for listed in ('"mpi"', "{mpi = 1}", "[1]"):
+        path.write_text(body.replace("[%s]", "%s") % listed)
+        with pytest.raises(DataError, match="'subjects' must be a list of its \\[general\\] terms"):
+            load_profile(path)
     assert "mpi" in PROFILE.subjects and not PROFILE.subjects & {"gpu", "cuda", "rocm"}
 
 

@@ -94,8 +94,9 @@ PRIOR_SHARE = 0.5
 FLOOR_QUANTILE = 0.1
 SHRINK = 3.0
 PULL_UP = 0.3
-# phase 16 (rel17): a page spared the draw-down by its own words of the field ([general] terms aside): none below
-# SPARE_FROM of specific evidence, all of it from SPARE_FULL (topic.Evidence.specific)
+# phase 16 (rel17): a page spared the draw-down by its own words of the field ([general] terms aside, but since phase 25
+# a [general] subject the page names densely, topic.TopicMatcher.confirming): none below SPARE_FROM of specific
+# evidence, all of it from SPARE_FULL (topic.Evidence.specific)
 SPARE_FROM = 0.1
 SPARE_FULL = 0.6
 # phase 20 (rel21): the share of its own relevance a project's record (a changelog's or a licence's file) keeps

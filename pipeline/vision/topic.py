@@ -76,7 +76,9 @@ class Evidence:
     senses: dict[str, float]  # sense factor of each ambiguous term present
     domain: str | None = None  # the domain whose evidence alone is the score, when one outweighs the whole
     other_sense: float = 0.0  # 0..1: the share of the matched terms' occurrences read in another sense
-    specific: float = 0.0  # the score of the specific terms alone (no [general] term): whole or best domain
+    # the score of the specific terms alone, whole or best domain: no [general] term but a subject the page names
+    # densely (phase 25, ``TopicMatcher.confirming``)
+    specific: float = 0.0
 
 
 class TopicMatcher:
@@ -127,10 +129,13 @@ class TopicMatcher:
 
     def confirming(self, found: dict[str, int], words: int) -> frozenset[str]:
         """The [general] terms that only confirm the topic on this page: all of them but a subject the page names
-        densely (phase 25, rel26). "MPI" on a container's setup page or in a solver's build notes says where the
-        code runs; a short page that names it in one word of a hundred or more (a test plugin for MPI programs, a
-        binding's module page, an MPI call's man page, a program that passes messages) is about programming with
-        it, though its other words (fixtures, ranks, communicators' methods) are not the profile's."""
+        densely (phase 25, rel26). "MPI" named in passing (fewer than SUBJECT_COUNT times, or in less than
+        SUBJECT_SHARE of the words) says where the code runs; a page of SUBJECT_WORDS or more that names it in one
+        word of a hundred or more (a test plugin for MPI programs, a binding's module page, an MPI call's man page, a
+        program that passes messages) is about programming with it, though its other words (fixtures, ranks,
+        communicators' methods) are not the profile's. The rule reads counts only: a short build or container page
+        that names MPI five times in a hundred and thirty words (a solver's build notes, a container's multi-node
+        setup) is read as about MPI too (evidence 0 -> 0.14-0.17)."""
         if words < SUBJECT_WORDS or not self.subjects:
             return self.general
         dense = {t for t in self.subjects if found.get(t, 0) >= SUBJECT_COUNT and found[t] >= SUBJECT_SHARE * words}
