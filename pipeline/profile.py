@@ -151,6 +151,10 @@ def _general(path: Path, raw: object, terms: dict[str, float]) -> tuple[frozense
     if dense - general:  # a term of [terms] that is not a [general] one, or no term at all ('' included)
         names = ", ".join(repr(t) for t in sorted(dense - general)[:5])
         raise DataError(f"{where}: subjects {names} not among its [general] terms (its 'terms' list)")
+    weightless = sorted(t for t in dense if terms[t] <= 0)  # a subject counts its weight as the page's own evidence
+    if weightless:
+        names = ", ".join(repr(t) for t in weightless[:5])
+        raise DataError(f"{where}: subjects {names} need a weight above 0 in [terms]")
     return general, float(needs), dense
 
 

@@ -2373,6 +2373,10 @@ def test_a_profile_subject_must_be_one_of_its_general_terms(tmp_path):
         path.write_text(body.replace("[%s]", "%s") % listed)
         with pytest.raises(DataError, match="'subjects' must be a list of its \\[general\\] terms"):
             load_profile(path)
+    for weight in ("0.0", "-1.5"):  # a subject's weight is counted as the page's own evidence: it must be one
+        path.write_text(body.replace('"mpi" = 2.0', f'"mpi" = {weight}') % '"mpi"')
+        with pytest.raises(DataError, match="subjects 'mpi' need a weight above 0"):
+            load_profile(path)
     assert "mpi" in PROFILE.subjects and not PROFILE.subjects & {"gpu", "cuda", "rocm"}
 
 
