@@ -3665,9 +3665,9 @@ def test_one_program_in_c_and_fortran_is_one_program_and_the_c_one_is_kept():
     }
     infos = [_info(n, url, text, kind="text") for n, (url, text) in files.items()]
     forms = copies.program_forms(infos)
-    assert {o for o, _, _ in forms[2]} == {1, 3} and all(kept for _, _, kept in forms[2])
-    assert {o for o, _, _ in forms[1]} == {2, 3} and not any(kept for _, _, kept in forms[1])
-    assert {o for o, _, _ in forms[5]} == {4}
+    assert {o for o, _, _, _ in forms[2]} == {1, 3} and all(kept for _, _, kept, _ in forms[2])
+    assert {o for o, _, _, _ in forms[1]} == {2, 3} and not any(kept for _, _, kept, _ in forms[1])
+    assert {o for o, _, _, _ in forms[5]} == {4}
     assert 6 not in forms and 7 not in forms and 8 not in forms and 9 not in forms
     found = copies.measure(infos)
     assert found[2].duplicate_of == 1 and found[2].because == {"rule": "program", "names": ["walk.c", "walkf.F"]}
@@ -3762,7 +3762,7 @@ def test_a_name_with_an_f_added_marks_a_fortran_form_only_of_a_fortran_file():
         _info(1, f"{folder}/vec.c", c_text, kind="text"),
         _info(2, f"{folder}/vecf.F", _walker_program("f", "vecf", "lattice"), kind="text"),
     ]
-    assert {o for o, _, kept in copies.program_forms(infos)[2] if kept} == {1}  # the Fortran form of a C program
+    assert {o for o, _, kept, _ in copies.program_forms(infos)[2] if kept} == {1}  # the Fortran form of a C program
 
 
 def test_a_written_pages_suffix_names_an_edition_or_a_case_not_a_precision():
@@ -3926,3 +3926,38 @@ def test_a_debian_packages_copyright_record_and_a_licence_text_it_quotes_are_two
     ]
     found = copies.measure(infos)
     assert found[2].duplicate_of is None and found[1].duplicate_of is None
+
+
+def _menu_header(fortran: bool, topic: str) -> str:
+    """A header of our own that prints a menu of ``topic``'s generators: C ``printf`` calls, or the Fortran
+    include file of the same menu (comments in the first column, ``print *`` statements)."""
+    entries = [f"{topic}{word}" for word in ("lagged", "linear", "carry", "twister", "mixed", "prime", "shift")]
+    note = [f"This menu lists the {topic} generators and the numeral that selects each {topic} stream"]
+    if fortran:
+        lines = [f"C {line}" for line in note]
+        lines += [f"        print *, '   {name}    --- {k} '" for k, name in enumerate(entries)]
+        lines += [f"        print *, 'Choose a {topic} generator by its numeral, then seed it'"]
+    else:
+        lines = [f"/* {line} */" for line in note]
+        lines += [f'  printf("   {name}    --- {k} \\n");' for k, name in enumerate(entries)]
+        lines += [f'  printf("Choose a {topic} generator by its numeral, then seed it\\n");']
+    return "\n".join(lines)
+
+
+def test_a_header_an_f_marks_is_a_fortran_form_only_when_written_in_fortran():
+    """review24: two headers of one folder, one named as the other's Fortran form (``menuf.h`` of ``menu.h``):
+    the library's include file for its Fortran programs, the same menu in Fortran, is the C header's form and
+    the C one is kept. ``printf.h`` beside ``print.h``, two C headers of one library that share its names, are
+    two headers: the ``f`` ends a C name there."""
+    folder = "file:///usr/share/doc/streams-doc/examples"
+    c_menu, f_menu = _menu_header(False, "stream"), _menu_header(True, "stream")
+    assert copies.written_in_fortran(f_menu) and not copies.written_in_fortran(c_menu)
+    infos = [_info(1, f"{folder}/menu.h", c_menu, kind="text"), _info(2, f"{folder}/menuf.h", f_menu, kind="text")]
+    assert infos[1].fortran and not infos[0].fortran
+    assert [(o, kept) for o, _, kept, _ in copies.program_forms(infos)[2]] == [(1, True)]
+    found = copies.measure(infos)
+    assert found[2].duplicate_of == 1 and found[2].because["rule"] == "program" and found[1].duplicate_of is None
+    other_c = "\n".join(reversed(c_menu.replace("\\n", " (%d)\\n").splitlines()))
+    infos = [_info(1, f"{folder}/print.h", c_menu, kind="text"), _info(2, f"{folder}/printf.h", other_c, kind="text")]
+    assert not infos[1].fortran
+    assert copies.program_forms(infos) == {}

@@ -873,11 +873,6 @@ def program_name(url: str) -> tuple[str, str, int] | None:
     return found.group(1), found.group(2), _PROGRAM_LANGUAGES.get(found.group(3), 2)
 
 
-def _program_language(url: str) -> int:
-    name = program_name(url)
-    return name[2] if name else 3
-
-
 def _unmarked(stem: str) -> list[str]:
     """The names a file named as another's Fortran form gives back without its mark: one part of the name with
     an ``f`` added (``seedf_mpi`` of ``seed_mpi``, ``2streamsf`` of ``2streams``), or a part of its own (``seed_f``,
@@ -893,16 +888,37 @@ def _unmarked(stem: str) -> list[str]:
     return out
 
 
-def program_forms(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, bool]]]:
-    """id → [(id, the share of name words, whether that one is the form kept)] of one program written in two
+_FORTRAN_LINE = re.compile(  # a fixed-form comment (C or ! in the first column) or a Fortran statement
+    r"^(?:[Cc!](?![\w])|[ \t]+(?:print\s*\*|write\s*\(|call\s+\w|integer\b|real\b|double\s+precision\b|"
+    r"character\b|logical\b|parameter\s*\(|common\s*/|external\s+\w))",
+    re.IGNORECASE | re.MULTILINE,
+)
+_C_LINE = re.compile(  # a C statement or declaration (its semicolon, a brace), or a preprocessor line
+    r"[;{}][ \t]*(?://[^\n]*|/\*[^\n]*)?$|^[ \t]*#[ \t]*(?:define|include|if|ifdef|ifndef|endif|pragma)\b",
+    re.MULTILINE,
+)
+
+
+def written_in_fortran(text: str) -> bool:
+    """Whether a header's lines read as Fortran (fixed-form comments, ``print *``, ``call``, declarations) more
+    often than as C (statements ending in a semicolon, braces, preprocessor lines): the include file a library
+    writes for its Fortran programs (``xf.h`` beside the C programs' ``x.h``), not a C header whose name ends
+    in an ``f`` (``printf.h``)."""
+    return len(_FORTRAN_LINE.findall(text)) > len(_C_LINE.findall(text))
+
+
+def program_forms(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, bool, int]]]:
+    """id → [(id, the share of name words, whether that one is the form kept, its language as ``program_name``
+    reads it)] of one program written in two
     languages: files of one folder, a C program beside its C++ or Fortran form under the same name (``sprng.c``,
     ``sprng.C``), or beside the Fortran form its name marks with an ``f`` (``seedf_mpi.F`` of ``seed_mpi.c``,
     ``genf_menu.h`` of ``gen_menu.h``), the two sharing ``PROGRAM_NAMES`` of the smaller one's name words (its
     calls, constants and the words of its messages and comments: ``_NAME_WORD``). Their lines share no shingle
     (each language writes a call and a message its own way), so neither index meets them. The mark names a
-    Fortran form: the marked file is Fortran beside a C or C++ one, or a header beside a header (whose language
-    its name does not say); ``printf.c`` beside ``print.c`` or ``seedf.F`` beside ``seed.F`` is two files of one
-    language, no such pair. Headers are no program: ``x.h`` beside ``x.hpp`` or ``x.f90`` is an interface per
+    Fortran form: the marked file is Fortran beside a C or C++ one, or a header written in Fortran beside a header
+    (whose language its name does not say); ``printf.c`` beside ``print.c`` or ``seedf.F`` beside ``seed.F`` is two files of one
+    language, no such pair; nor is a marked header written in C (``printf.h`` beside ``print.h``: two C headers,
+    ``written_in_fortran``). Headers are no program: ``x.h`` beside ``x.hpp`` or ``x.f90`` is an interface per
     language, each a page of its own."""
     by_name: dict[tuple[str, str], list[tuple[CopyInfo, bool, int]]] = {}
     for info in infos:
@@ -912,7 +928,7 @@ def program_forms(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, boo
         by_name.setdefault((name[0], name[1]), []).append((info, False, name[2]))
         for plain in _unmarked(name[1]):
             by_name.setdefault((name[0], plain), []).append((info, True, name[2]))
-    found: dict[int, list[tuple[int, float, bool]]] = {}
+    found: dict[int, list[tuple[int, float, bool, int]]] = {}
     for members in by_name.values():  # the form kept: the one its name does not mark, else C, C++, Fortran
         for (a, mark_a, lang_a), (b, mark_b, lang_b) in itertools.combinations(members, 2):
             if mark_a == mark_b:
@@ -920,15 +936,16 @@ def program_forms(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, boo
                     continue  # one language and no mark, or a header: no two forms of one program
             else:
                 marked, unmarked = (lang_a, lang_b) if mark_a else (lang_b, lang_a)
-                if not (marked == 2 and unmarked in (0, 1)) and not marked == unmarked == 3:
-                    continue  # the mark names a Fortran form: not of a Fortran file, nor a C file, nor a header's
+                header = (a if mark_a else b).fortran and marked == unmarked == 3  # a Fortran include file
+                if not (marked == 2 and unmarked in (0, 1)) and not header:
+                    continue  # the mark names a Fortran form: not of a Fortran file, nor a C file, nor a C header
             assert a.names is not None and b.names is not None
             shared = len(np.intersect1d(a.names, b.names, assume_unique=True))
             share = shared / min(len(a.names), len(b.names))
             if share >= PROGRAM_NAMES:
                 rank_a, rank_b = (int(mark_a), lang_a), (int(mark_b), lang_b)
-                found.setdefault(a.id, []).append((b.id, round(share, 4), rank_b < rank_a))
-                found.setdefault(b.id, []).append((a.id, round(share, 4), rank_a < rank_b))
+                found.setdefault(a.id, []).append((b.id, round(share, 4), rank_b < rank_a, lang_b))
+                found.setdefault(b.id, []).append((a.id, round(share, 4), rank_a < rank_b, lang_a))
     return found
 
 
@@ -1527,6 +1544,7 @@ class Signer:
             unprecise=unprecise,
             lines=exercise_lines,
             release=newest_release(url, text),
+            fortran=names is not None and url_path(url).endswith((".h", ".h.gz")) and written_in_fortran(original),
         )
 
 
@@ -1920,9 +1938,7 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 better, because = preference(by_id[other_id], info)
                 if better:
                     best = Copy(jaccard, other_id, jaccard, "text", because)
-        for other_id, share, kept in sorted(
-            programs.get(info.id, ()), key=lambda f: (_program_language(by_id[f[0]].url), -f[1])
-        ):
+        for other_id, share, kept, _ in sorted(programs.get(info.id, ()), key=lambda f: (f[3], -f[1])):
             # one program in two languages (``program_forms``): the form its name does not mark is kept, else the
             # C one before C++ before Fortran. It outranks a near-copy in its own language (a program's Fortran
             # variant beside its Fortran form): the kept form is the one the others were written from, and is no
