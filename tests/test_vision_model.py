@@ -3961,3 +3961,30 @@ def test_a_header_an_f_marks_is_a_fortran_form_only_when_written_in_fortran():
     infos = [_info(1, f"{folder}/print.h", c_menu, kind="text"), _info(2, f"{folder}/printf.h", other_c, kind="text")]
     assert not infos[1].fortran
     assert copies.program_forms(infos) == {}
+
+
+def test_a_files_reference_page_is_a_copy_of_its_groups_page_below_the_sibling_cut():
+    """A generated reference: ``stencil_8hpp.html`` lists what ``stencil.hpp`` declares, and
+    ``group__ext__stencil.html`` documents the same declarations one by one. Their names nest (the file's
+    words are some of the group's, the generator's ``_8hpp`` aside): one subject, the file page the summary of the
+    group page, a copy from ``NESTED_JACCARD``. Two pages of one folder whose names do not nest (another file's
+    page beside the group, two methods' pages) keep the sibling cut."""
+    api = "file:///usr/share/doc/vecmath-doc/api"
+    declarations = _words("stencildecl", 200)
+    summary = declarations + "\n\n" + _words("stencilfile", 60)
+    documented = declarations + "\n\n" + _words("stencildoc", 300)
+    file_page = _info(1, f"{api}/stencil_8hpp.html", summary)
+    group_page = _info(2, f"{api}/group__ext__stencil.html", documented)
+    assert file_page.text is not None and group_page.text is not None
+    jaccard = file_page.text.minhash.jaccard(group_page.text.minhash)
+    assert copies.NESTED_JACCARD <= jaccard < copies.SIBLING_JACCARD, jaccard
+    assert copies.nested_names(file_page.url, group_page.url)
+    assert copies.sibling_cut(file_page.url, group_page.url) == copies.NESTED_JACCARD
+    found = copies.measure([file_page, group_page])
+    assert found[1].duplicate_of == 2 and found[2].duplicate_of is None
+    other_file = _info(3, f"{api}/lattice_8hpp.html", summary)  # another file's page, the same shares
+    assert not copies.nested_names(other_file.url, group_page.url)
+    assert not copies.nested_names(f"{api}/sort_keys.html", f"{api}/sort_values.html")
+    assert copies.nested_names(f"{api}/functions_b.html", f"{api}/functions_vars_b.html")
+    found = copies.measure([other_file, group_page])
+    assert found[3].duplicate_of is None and found[2].duplicate_of is None

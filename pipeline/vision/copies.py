@@ -169,6 +169,7 @@ SAMPLE_MIN = 4  # shared sampled shingles a containment candidate needs (~64 shi
 SAMPLE_CONTAINMENT = 0.6
 GROWN_RULES = ("version", "date", "rendered")  # what makes a contained text an earlier form of the larger one
 SIBLING_JACCARD = 0.4  # two pages of one folder under two names are copies from this Jaccard on ...
+NESTED_JACCARD = 0.3  # ... two whose names nest (``nested_names``: a file's page beside its group's) from this one
 SIBLING_CODE_JACCARD = 0.7  # ... two source files or notebooks from this one (a sample or kernel per case) ...
 SIBLING_RULES = (*GROWN_RULES, "current", "original", "generated")  # ... or one is an earlier, translated or
 # machine-made form of the other
@@ -2146,7 +2147,27 @@ def sibling_cut(a: str, b: str) -> float:
     example folder bears the same name by convention, so the name says nothing of one text (the labelled cousin
     copies share 0.96-1.0; two example READMEs of one template 0.43-0.55)."""
     both_code = all(_CODE_FILE.search(url_path(url)) for url in (a, b))
-    return SIBLING_CODE_JACCARD if both_code or cousins(a, b) else SIBLING_JACCARD
+    if both_code or cousins(a, b):
+        return SIBLING_CODE_JACCARD
+    return NESTED_JACCARD if nested_names(a, b) else SIBLING_JACCARD
+
+
+_FILE_IN_NAME = re.compile(r"\d(?:h|hh|hpp|hxx|c|cc|cpp|cxx|cu|cuh|py|f90)", re.IGNORECASE)  # x_8hpp: x.hpp
+
+
+def _name_words(url: str) -> set[str]:
+    words = _NAME_SPLIT.split(page_name(url).rpartition("/")[2])
+    return {w for w in words if w and not _FILE_IN_NAME.fullmatch(w)}
+
+
+def nested_names(a: str, b: str) -> bool:
+    """Whether the words of one page's name are some of the other's (``bitfield_8hpp.html``, the reference page
+    of ``bitfield.hpp``, beside ``group__gtc__bitfield.html``, the group that documents what the file declares;
+    ``functions_b.html`` beside ``functions_vars_b.html``): one subject, one page the other's part or summary
+    (a file's declarations, a group's documentation of them), not two subjects of one template. A generator's
+    mark of the file a page documents (``_8hpp`` for ``.hpp``) is no word of the name."""
+    x, y = _name_words(a), _name_words(b)
+    return bool(x and y) and (x < y or y < x)
 
 
 _NEWER_MARK = re.compile(r"(?:^|[-_. ])(?:new|newer|next|updated)(?:$|[-_. ])", re.IGNORECASE)  # kernels_new
