@@ -3988,3 +3988,22 @@ def test_a_files_reference_page_is_a_copy_of_its_groups_page_below_the_sibling_c
     assert copies.nested_names(f"{api}/functions_b.html", f"{api}/functions_vars_b.html")
     found = copies.measure([other_file, group_page])
     assert found[3].duplicate_of is None and found[2].duplicate_of is None
+
+
+def test_a_programs_fortran_form_mirrored_elsewhere_stays_the_mirrors_copy():
+    """review24: the program rule outranks a near-copy in a file's own language, but not the same file in another
+    folder. ``walkf.F`` beside ``walk.c`` is the C program's Fortran form; the same ``walkf.F`` in another
+    package's examples, newer, is the one text twice: the older file is that mirror's copy, as it would be
+    with no C form beside it."""
+    old = "file:///usr/share/doc/walker-doc/examples"
+    new = "file:///usr/share/doc/walker2-doc/examples"
+    fortran = _walker_program("f", "walkf", "lattice")
+    infos = [
+        _info(1, f"{old}/walk.c", _walker_program("c", "walk", "lattice"), kind="text", newest=2019.0),
+        _info(2, f"{old}/walkf.F", fortran, kind="text", newest=2019.0),
+        _info(3, f"{new}/walkf.F", fortran, kind="text", newest=2024.0),
+    ]
+    found = copies.measure(infos)
+    assert found[2].duplicate_of == 3 and found[2].signal == "text" and found[3].duplicate_of is None
+    alone = copies.measure(infos[:2])  # no mirror: the Fortran form is the C program's copy
+    assert alone[2].duplicate_of == 1 and alone[2].because["rule"] == "program"

@@ -190,6 +190,7 @@ FORM_NAMES = 0.8  # ... and this share of the smaller one's name words (``langua
 FORM_VALUE_CAP = 4000  # values compared in order at most (the opening of a long list orders it well enough)
 PROGRAM_NAMES = 0.6  # one program in two languages shares this share of the smaller one's name words ...
 PROGRAM_MIN_NAMES = 20  # ... of at least this many (``program_forms``)
+MIRROR_SHARE = 0.95  # a program form this much inside its own file in another folder is that mirror's copy first
 SKETCH_ROWS, SKETCH_BITS = 3, 22
 NEAR_BITS = 24  # the fine line count: 3 rows of 2^24 uint16 counters (96 MB); see LineCounts
 NAMED_BITS = 23  # the same page name's sketch: 3 rows of 2^23 uint16 counters (48 MB)
@@ -906,6 +907,13 @@ def written_in_fortran(text: str) -> bool:
     writes for its Fortran programs (``xf.h`` beside the C programs' ``x.h``), not a C header whose name ends
     in an ``f`` (``printf.h``)."""
     return len(_FORTRAN_LINE.findall(text)) > len(_C_LINE.findall(text))
+
+
+def _mirror(info: CopyInfo, other: CopyInfo) -> bool:
+    """Whether ``other`` is ``info``'s file under its own name in another folder (another package, a mirror)."""
+    folder_a, _, name_a = url_path(info.url).rpartition("/")
+    folder_b, _, name_b = url_path(other.url).rpartition("/")
+    return name_a == name_b and folder_a != folder_b
 
 
 def program_forms(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, bool, int]]]:
@@ -1943,7 +1951,11 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
             # one program in two languages (``program_forms``): the form its name does not mark is kept, else the
             # C one before C++ before Fortran. It outranks a near-copy in its own language (a program's Fortran
             # variant beside its Fortran form): the kept form is the one the others were written from, and is no
-            # copy of them whatever another rule read (a Fortran file's comment rules read as reST markup)
+            # copy of them whatever another rule read (a Fortran file's comment rules read as reST markup). Not
+            # over the same file elsewhere (``MIRROR_SHARE`` of it under its own name in another folder): the one
+            # text twice is a copy before one program in two languages is
+            if kept and best.score >= MIRROR_SHARE and _mirror(info, by_id[best.duplicate_of]):  # type: ignore[index]
+                break
             if kept:
                 names = [url_path(url).rpartition("/")[2] for url in (by_id[other_id].url, info.url)]
                 because = {"rule": "program", "names": names}
