@@ -4007,3 +4007,25 @@ def test_a_programs_fortran_form_mirrored_elsewhere_stays_the_mirrors_copy():
     assert found[2].duplicate_of == 3 and found[2].signal == "text" and found[3].duplicate_of is None
     alone = copies.measure(infos[:2])  # no mirror: the Fortran form is the C program's copy
     assert alone[2].duplicate_of == 1 and alone[2].because["rule"] == "program"
+
+
+def test_a_file_left_in_a_deprecated_folder_is_the_older_state_of_the_current_one():
+    """A repository keeps its retired settings in ``configs/deprecated-sets/`` beside the ``configs/current-sets/``
+    it moved on to: ``deprecated-sets/gpu_a/run.cfg`` is ``current-sets/gpu_a/run.cfg`` as it was, more than half
+    its lines rewritten since (under the high cut, so no other reading makes it a copy). The past mark and the same
+    path below the two folders make it the current file's older state, a copy from ``REVISION_CONTAINMENT``.
+    Another setting's file of the current folder, or the same file in two unmarked folders, is left alone."""
+    repo = "https://raw.githubusercontent.com/org/sim/1a2b3c4/configs"
+    kept = _words("keptline", 240)
+    retired = kept + "\n\n" + _words("retired", 360)
+    old = _info(1, f"{repo}/deprecated-sets/gpu_a/run.cfg", retired, kind="text")
+    new = _info(2, f"{repo}/current-sets/gpu_a/run.cfg", kept + "\n\n" + _words("rewritten", 280), kind="text")
+    other = _info(3, f"{repo}/current-sets/gpu_b/run.cfg", _words("other", 300), kind="text")
+    pairs = copies.past_folders([old, new, other])
+    assert list(pairs) == [1] and [p[0] for p in pairs[1]] == [2]
+    assert copies.REVISION_CONTAINMENT <= pairs[1][0][1] < copies.HIGH_REDUNDANCY
+    found = copies.measure([old, new, other])
+    assert found[1].duplicate_of == 2 and found[1].signal == "revision"
+    assert found[2].duplicate_of is None and found[3].duplicate_of is None
+    twin = _info(4, f"{repo}/tested-sets/gpu_a/run.cfg", retired, kind="text")
+    assert copies.past_folders([new, twin]) == {}  # two unmarked folders: neither is a state of the other

@@ -612,6 +612,41 @@ def moved(
     return result
 
 
+def past_folders(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, float]]]:
+    """id → [(id of the current file, the share of it in that file, their Jaccard)] of a file left in a folder a
+    past mark names (``PAST_MARK``: ``deprecated-cfgs/``, ``old_docs/``, ``legacy/``) whose path below that folder
+    is a current file's path below a sibling folder of no such mark (``configs/deprecated-cfgs/gpu_a/setup.cfg``
+    beside ``configs/tested-cfgs/gpu_a/setup.cfg``): the file's older state, kept when its project moved on, as a
+    file at an older commit is (``measure`` reads it from ``REVISION_CONTAINMENT`` on, the current file kept
+    whatever their sizes, and no copy of its past state). Only the one folder differs; files of other names, or one name in two sibling folders
+    neither marked, are left to the other readings."""
+    wanted: dict[str, list[CopyInfo]] = {}
+    for info in infos:
+        if info.text is None:
+            continue
+        parts = info.url.split("/")
+        for k in range(3, len(parts) - 1):
+            if PAST_MARK.search(parts[k]):
+                wanted.setdefault("/".join(parts[:k]) + "\0" + "/".join(parts[k + 1 :]), []).append(info)
+    found: dict[int, list[tuple[int, float, float]]] = {}
+    if not wanted:
+        return found
+    for info in infos:
+        if info.text is None:
+            continue
+        parts = info.url.split("/")
+        for k in range(3, len(parts) - 1):
+            past = wanted.get("/".join(parts[:k]) + "\0" + "/".join(parts[k + 1 :]))
+            if past is None or PAST_MARK.search(parts[k]):
+                continue
+            for old in past:
+                assert old.text is not None
+                jaccard = old.text.minhash.jaccard(info.text.minhash)
+                share = redundancy.containment(jaccard, old.text.size, info.text.size)
+                found.setdefault(old.id, []).append((info.id, round(share, 4), round(jaccard, 4)))
+    return found
+
+
 _BUILT_SOURCE = re.compile(r"/_sources/(.+?)\.txt$")  # Sphinx's copy of a source: _sources/<docname><suffix>.txt
 _SOURCE_SUFFIXES = (".rst", ".md", ".ipynb", ".txt")
 
@@ -1785,6 +1820,8 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
     solutions = solution_forms(infos)
     built_in_tree = tree_pages(infos)
     moves = moved(infos, states)
+    pasts = past_folders(infos)
+    past_pairs = {(old, current) for old, pairs in pasts.items() for current, _, _ in pairs}
     for one, pairs in built_sources(infos).items():
         states.setdefault(one, []).extend(pairs)
     by_url = {info.url: info.id for info in infos}
@@ -1821,8 +1858,8 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
             if own is None:
                 continue
             for other_id in sorted(lsh.query(own.minhash)):
-                if other_id == info.id or foreign_policy(info.id, other_id):
-                    continue
+                if other_id == info.id or foreign_policy(info.id, other_id) or (other_id, info.id) in past_pairs:
+                    continue  # itself, another project's policy, or its own past state (``past_folders``)
                 other = by_id[other_id]
                 if held_apart(info.url, other.url):
                     continue  # a series' pages are copies only when renumbered (``renumbered``), the others never
@@ -1914,6 +1951,19 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 better, because = preference(by_id[other_id], info)
                 if better:
                     best = Copy(round(score, 4), other_id, jaccard, "revision", because)
+        for other_id, share, jaccard in pasts.get(info.id, ()):
+            # a file left in a past-marked folder beside the current file at its path (``past_folders``): its older
+            # state, which the current one replaces whatever their sizes say (the folder's mark says which is past)
+            score = max(share, HIGH_REDUNDANCY)
+            if share >= REVISION_CONTAINMENT and score > best.score:
+                paths = [url_path(by_id[other_id].url), url_path(info.url)]
+                best = Copy(
+                    round(score, 4),
+                    other_id,
+                    jaccard,
+                    "revision",
+                    {"rule": "version", "where": "url", "versions": paths},
+                )
         if info.id in moves:
             # a page at a past commit whose path now holds little of it (a "moved" stub, a rewrite), and whose
             # text lives on under another path of the current tree: the same document, moved
