@@ -3729,9 +3729,9 @@ def test_one_program_in_c_and_fortran_is_one_program_and_the_c_one_is_kept():
     }
     infos = [_info(n, url, text, kind="text") for n, (url, text) in files.items()]
     forms = copies.program_forms(infos)
-    assert {o for o, _, _ in forms[2]} == {1, 3} and all(kept for _, _, kept in forms[2])
-    assert {o for o, _, _ in forms[1]} == {2, 3} and not any(kept for _, _, kept in forms[1])
-    assert {o for o, _, _ in forms[5]} == {4}
+    assert {o for o, _, _, _ in forms[2]} == {1, 3} and all(kept for _, _, kept, _ in forms[2])
+    assert {o for o, _, _, _ in forms[1]} == {2, 3} and not any(kept for _, _, kept, _ in forms[1])
+    assert {o for o, _, _, _ in forms[5]} == {4}
     assert 6 not in forms and 7 not in forms and 8 not in forms and 9 not in forms
     found = copies.measure(infos)
     assert found[2].duplicate_of == 1 and found[2].because == {"rule": "program", "names": ["walk.c", "walkf.F"]}
@@ -3826,7 +3826,7 @@ def test_a_name_with_an_f_added_marks_a_fortran_form_only_of_a_fortran_file():
         _info(1, f"{folder}/vec.c", c_text, kind="text"),
         _info(2, f"{folder}/vecf.F", _walker_program("f", "vecf", "lattice"), kind="text"),
     ]
-    assert {o for o, _, kept in copies.program_forms(infos)[2] if kept} == {1}  # the Fortran form of a C program
+    assert {o for o, _, kept, _ in copies.program_forms(infos)[2] if kept} == {1}  # the Fortran form of a C program
 
 
 def test_a_written_pages_suffix_names_an_edition_or_a_case_not_a_precision():
@@ -3990,3 +3990,106 @@ def test_a_debian_packages_copyright_record_and_a_licence_text_it_quotes_are_two
     ]
     found = copies.measure(infos)
     assert found[2].duplicate_of is None and found[1].duplicate_of is None
+
+
+def _menu_header(fortran: bool, topic: str) -> str:
+    """A header of our own that prints a menu of ``topic``'s generators: C ``printf`` calls, or the Fortran
+    include file of the same menu (comments in the first column, ``print *`` statements)."""
+    entries = [f"{topic}{word}" for word in ("lagged", "linear", "carry", "twister", "mixed", "prime", "shift")]
+    note = [f"This menu lists the {topic} generators and the numeral that selects each {topic} stream"]
+    if fortran:
+        lines = [f"C {line}" for line in note]
+        lines += [f"        print *, '   {name}    --- {k} '" for k, name in enumerate(entries)]
+        lines += [f"        print *, 'Choose a {topic} generator by its numeral, then seed it'"]
+    else:
+        lines = [f"/* {line} */" for line in note]
+        lines += [f'  printf("   {name}    --- {k} \\n");' for k, name in enumerate(entries)]
+        lines += [f'  printf("Choose a {topic} generator by its numeral, then seed it\\n");']
+    return "\n".join(lines)
+
+
+def test_a_header_an_f_marks_is_a_fortran_form_only_when_written_in_fortran():
+    """review24: two headers of one folder, one named as the other's Fortran form (``menuf.h`` of ``menu.h``):
+    the library's include file for its Fortran programs, the same menu in Fortran, is the C header's form and
+    the C one is kept. ``printf.h`` beside ``print.h``, two C headers of one library that share its names, are
+    two headers: the ``f`` ends a C name there."""
+    folder = "file:///usr/share/doc/streams-doc/examples"
+    c_menu, f_menu = _menu_header(False, "stream"), _menu_header(True, "stream")
+    assert copies.written_in_fortran(f_menu) and not copies.written_in_fortran(c_menu)
+    infos = [_info(1, f"{folder}/menu.h", c_menu, kind="text"), _info(2, f"{folder}/menuf.h", f_menu, kind="text")]
+    assert infos[1].fortran and not infos[0].fortran
+    assert [(o, kept) for o, _, kept, _ in copies.program_forms(infos)[2]] == [(1, True)]
+    found = copies.measure(infos)
+    assert found[2].duplicate_of == 1 and found[2].because["rule"] == "program" and found[1].duplicate_of is None
+    other_c = "\n".join(reversed(c_menu.replace("\\n", " (%d)\\n").splitlines()))
+    infos = [_info(1, f"{folder}/print.h", c_menu, kind="text"), _info(2, f"{folder}/printf.h", other_c, kind="text")]
+    assert not infos[1].fortran
+    assert copies.program_forms(infos) == {}
+
+
+def test_a_files_reference_page_is_a_copy_of_its_groups_page_below_the_sibling_cut():
+    """A generated reference: ``stencil_8hpp.html`` lists what ``stencil.hpp`` declares, and
+    ``group__ext__stencil.html`` documents the same declarations one by one. Their names nest (the file's
+    words are some of the group's, the generator's ``_8hpp`` aside): one subject, the file page the summary of the
+    group page, a copy from ``NESTED_JACCARD``. Two pages of one folder whose names do not nest (another file's
+    page beside the group, two methods' pages) keep the sibling cut."""
+    api = "file:///usr/share/doc/vecmath-doc/api"
+    declarations = _words("stencildecl", 200)
+    summary = declarations + "\n\n" + _words("stencilfile", 60)
+    documented = declarations + "\n\n" + _words("stencildoc", 300)
+    file_page = _info(1, f"{api}/stencil_8hpp.html", summary)
+    group_page = _info(2, f"{api}/group__ext__stencil.html", documented)
+    assert file_page.text is not None and group_page.text is not None
+    jaccard = file_page.text.minhash.jaccard(group_page.text.minhash)
+    assert copies.NESTED_JACCARD <= jaccard < copies.SIBLING_JACCARD, jaccard
+    assert copies.nested_names(file_page.url, group_page.url)
+    assert copies.sibling_cut(file_page.url, group_page.url) == copies.NESTED_JACCARD
+    found = copies.measure([file_page, group_page])
+    assert found[1].duplicate_of == 2 and found[2].duplicate_of is None
+    other_file = _info(3, f"{api}/lattice_8hpp.html", summary)  # another file's page, the same shares
+    assert not copies.nested_names(other_file.url, group_page.url)
+    assert not copies.nested_names(f"{api}/sort_keys.html", f"{api}/sort_values.html")
+    assert copies.nested_names(f"{api}/functions_b.html", f"{api}/functions_vars_b.html")
+    found = copies.measure([other_file, group_page])
+    assert found[3].duplicate_of is None and found[2].duplicate_of is None
+
+
+def test_a_programs_fortran_form_mirrored_elsewhere_stays_the_mirrors_copy():
+    """review24: the program rule outranks a near-copy in a file's own language, but not the same file in another
+    folder. ``walkf.F`` beside ``walk.c`` is the C program's Fortran form; the same ``walkf.F`` in another
+    package's examples, newer, is the one text twice: the older file is that mirror's copy, as it would be
+    with no C form beside it."""
+    old = "file:///usr/share/doc/walker-doc/examples"
+    new = "file:///usr/share/doc/walker2-doc/examples"
+    fortran = _walker_program("f", "walkf", "lattice")
+    infos = [
+        _info(1, f"{old}/walk.c", _walker_program("c", "walk", "lattice"), kind="text", newest=2019.0),
+        _info(2, f"{old}/walkf.F", fortran, kind="text", newest=2019.0),
+        _info(3, f"{new}/walkf.F", fortran, kind="text", newest=2024.0),
+    ]
+    found = copies.measure(infos)
+    assert found[2].duplicate_of == 3 and found[2].signal == "text" and found[3].duplicate_of is None
+    alone = copies.measure(infos[:2])  # no mirror: the Fortran form is the C program's copy
+    assert alone[2].duplicate_of == 1 and alone[2].because["rule"] == "program"
+
+
+def test_a_file_left_in_a_deprecated_folder_is_the_older_state_of_the_current_one():
+    """A repository keeps its retired settings in ``configs/deprecated-sets/`` beside the ``configs/current-sets/``
+    it moved on to: ``deprecated-sets/gpu_a/run.cfg`` is ``current-sets/gpu_a/run.cfg`` as it was, more than half
+    its lines rewritten since (under the high cut, so no other reading makes it a copy). The past mark and the same
+    path below the two folders make it the current file's older state, a copy from ``REVISION_CONTAINMENT``.
+    Another setting's file of the current folder, or the same file in two unmarked folders, is left alone."""
+    repo = "https://raw.githubusercontent.com/org/sim/1a2b3c4/configs"
+    kept = _words("keptline", 240)
+    retired = kept + "\n\n" + _words("retired", 360)
+    old = _info(1, f"{repo}/deprecated-sets/gpu_a/run.cfg", retired, kind="text")
+    new = _info(2, f"{repo}/current-sets/gpu_a/run.cfg", kept + "\n\n" + _words("rewritten", 280), kind="text")
+    other = _info(3, f"{repo}/current-sets/gpu_b/run.cfg", _words("other", 300), kind="text")
+    pairs = copies.past_folders([old, new, other])
+    assert list(pairs) == [1] and [p[0] for p in pairs[1]] == [2]
+    assert copies.REVISION_CONTAINMENT <= pairs[1][0][1] < copies.HIGH_REDUNDANCY
+    found = copies.measure([old, new, other])
+    assert found[1].duplicate_of == 2 and found[1].signal == "revision"
+    assert found[2].duplicate_of is None and found[3].duplicate_of is None
+    twin = _info(4, f"{repo}/tested-sets/gpu_a/run.cfg", retired, kind="text")
+    assert copies.past_folders([new, twin]) == {}  # two unmarked folders: neither is a state of the other

@@ -169,6 +169,7 @@ SAMPLE_MIN = 4  # shared sampled shingles a containment candidate needs (~64 shi
 SAMPLE_CONTAINMENT = 0.6
 GROWN_RULES = ("version", "date", "rendered")  # what makes a contained text an earlier form of the larger one
 SIBLING_JACCARD = 0.4  # two pages of one folder under two names are copies from this Jaccard on ...
+NESTED_JACCARD = 0.3  # ... two whose names nest (``nested_names``: a file's page beside its group's) from this one
 SIBLING_CODE_JACCARD = 0.7  # ... two source files or notebooks from this one (a sample or kernel per case) ...
 SIBLING_RULES = (*GROWN_RULES, "current", "original", "generated")  # ... or one is an earlier, translated or
 # machine-made form of the other
@@ -189,6 +190,7 @@ FORM_NAMES = 0.8  # ... and this share of the smaller one's name words (``langua
 FORM_VALUE_CAP = 4000  # values compared in order at most (the opening of a long list orders it well enough)
 PROGRAM_NAMES = 0.6  # one program in two languages shares this share of the smaller one's name words ...
 PROGRAM_MIN_NAMES = 20  # ... of at least this many (``program_forms``)
+MIRROR_SHARE = 0.95  # a program form this much inside its own file in another folder is that mirror's copy first
 SKETCH_ROWS, SKETCH_BITS = 3, 22
 NEAR_BITS = 24  # the fine line count: 3 rows of 2^24 uint16 counters (96 MB); see LineCounts
 NAMED_BITS = 23  # the same page name's sketch: 3 rows of 2^23 uint16 counters (48 MB)
@@ -610,6 +612,41 @@ def moved(
     return result
 
 
+def past_folders(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, float]]]:
+    """id → [(id of the current file, the share of it in that file, their Jaccard)] of a file left in a folder a
+    past mark names (``PAST_MARK``: ``deprecated-cfgs/``, ``old_docs/``, ``legacy/``) whose path below that folder
+    is a current file's path below a sibling folder of no such mark (``configs/deprecated-cfgs/gpu_a/setup.cfg``
+    beside ``configs/tested-cfgs/gpu_a/setup.cfg``): the file's older state, kept when its project moved on, as a
+    file at an older commit is (``measure`` reads it from ``REVISION_CONTAINMENT`` on, the current file kept
+    whatever their sizes, and no copy of its past state). Only the one folder differs; files of other names, or one name in two sibling folders
+    neither marked, are left to the other readings."""
+    wanted: dict[str, list[CopyInfo]] = {}
+    for info in infos:
+        if info.text is None:
+            continue
+        parts = info.url.split("/")
+        for k in range(3, len(parts) - 1):
+            if PAST_MARK.search(parts[k]):
+                wanted.setdefault("/".join(parts[:k]) + "\0" + "/".join(parts[k + 1 :]), []).append(info)
+    found: dict[int, list[tuple[int, float, float]]] = {}
+    if not wanted:
+        return found
+    for info in infos:
+        if info.text is None:
+            continue
+        parts = info.url.split("/")
+        for k in range(3, len(parts) - 1):
+            past = wanted.get("/".join(parts[:k]) + "\0" + "/".join(parts[k + 1 :]))
+            if past is None or PAST_MARK.search(parts[k]):
+                continue
+            for old in past:
+                assert old.text is not None
+                jaccard = old.text.minhash.jaccard(info.text.minhash)
+                share = redundancy.containment(jaccard, old.text.size, info.text.size)
+                found.setdefault(old.id, []).append((info.id, round(share, 4), round(jaccard, 4)))
+    return found
+
+
 _BUILT_SOURCE = re.compile(r"/_sources/(.+?)\.txt$")  # Sphinx's copy of a source: _sources/<docname><suffix>.txt
 _SOURCE_SUFFIXES = (".rst", ".md", ".ipynb", ".txt")
 
@@ -873,11 +910,6 @@ def program_name(url: str) -> tuple[str, str, int] | None:
     return found.group(1), found.group(2), _PROGRAM_LANGUAGES.get(found.group(3), 2)
 
 
-def _program_language(url: str) -> int:
-    name = program_name(url)
-    return name[2] if name else 3
-
-
 def _unmarked(stem: str) -> list[str]:
     """The names a file named as another's Fortran form gives back without its mark: one part of the name with
     an ``f`` added (``seedf_mpi`` of ``seed_mpi``, ``2streamsf`` of ``2streams``), or a part of its own (``seed_f``,
@@ -893,16 +925,44 @@ def _unmarked(stem: str) -> list[str]:
     return out
 
 
-def program_forms(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, bool]]]:
-    """id → [(id, the share of name words, whether that one is the form kept)] of one program written in two
+_FORTRAN_LINE = re.compile(  # a fixed-form comment (C or ! in the first column) or a Fortran statement
+    r"^(?:[Cc!](?![\w])|[ \t]+(?:print\s*\*|write\s*\(|call\s+\w|integer\b|real\b|double\s+precision\b|"
+    r"character\b|logical\b|parameter\s*\(|common\s*/|external\s+\w))",
+    re.IGNORECASE | re.MULTILINE,
+)
+_C_LINE = re.compile(  # a C statement or declaration (its semicolon, a brace), or a preprocessor line
+    r"[;{}][ \t]*(?://[^\n]*|/\*[^\n]*)?$|^[ \t]*#[ \t]*(?:define|include|if|ifdef|ifndef|endif|pragma)\b",
+    re.MULTILINE,
+)
+
+
+def written_in_fortran(text: str) -> bool:
+    """Whether a header's lines read as Fortran (fixed-form comments, ``print *``, ``call``, declarations) more
+    often than as C (statements ending in a semicolon, braces, preprocessor lines): the include file a library
+    writes for its Fortran programs (``xf.h`` beside the C programs' ``x.h``), not a C header whose name ends
+    in an ``f`` (``printf.h``)."""
+    return len(_FORTRAN_LINE.findall(text)) > len(_C_LINE.findall(text))
+
+
+def _mirror(info: CopyInfo, other: CopyInfo) -> bool:
+    """Whether ``other`` is ``info``'s file under its own name in another folder (another package, a mirror)."""
+    folder_a, _, name_a = url_path(info.url).rpartition("/")
+    folder_b, _, name_b = url_path(other.url).rpartition("/")
+    return name_a == name_b and folder_a != folder_b
+
+
+def program_forms(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, bool, int]]]:
+    """id → [(id, the share of name words, whether that one is the form kept, its language as ``program_name``
+    reads it)] of one program written in two
     languages: files of one folder, a C program beside its C++ or Fortran form under the same name (``sprng.c``,
     ``sprng.C``), or beside the Fortran form its name marks with an ``f`` (``seedf_mpi.F`` of ``seed_mpi.c``,
     ``genf_menu.h`` of ``gen_menu.h``), the two sharing ``PROGRAM_NAMES`` of the smaller one's name words (its
     calls, constants and the words of its messages and comments: ``_NAME_WORD``). Their lines share no shingle
     (each language writes a call and a message its own way), so neither index meets them. The mark names a
-    Fortran form: the marked file is Fortran beside a C or C++ one, or a header beside a header (whose language
-    its name does not say); ``printf.c`` beside ``print.c`` or ``seedf.F`` beside ``seed.F`` is two files of one
-    language, no such pair. Headers are no program: ``x.h`` beside ``x.hpp`` or ``x.f90`` is an interface per
+    Fortran form: the marked file is Fortran beside a C or C++ one, or a header written in Fortran beside a header
+    (whose language its name does not say); ``printf.c`` beside ``print.c`` or ``seedf.F`` beside ``seed.F`` is two files of one
+    language, no such pair; nor is a marked header written in C (``printf.h`` beside ``print.h``: two C headers,
+    ``written_in_fortran``). Headers are no program: ``x.h`` beside ``x.hpp`` or ``x.f90`` is an interface per
     language, each a page of its own."""
     by_name: dict[tuple[str, str], list[tuple[CopyInfo, bool, int]]] = {}
     for info in infos:
@@ -912,7 +972,7 @@ def program_forms(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, boo
         by_name.setdefault((name[0], name[1]), []).append((info, False, name[2]))
         for plain in _unmarked(name[1]):
             by_name.setdefault((name[0], plain), []).append((info, True, name[2]))
-    found: dict[int, list[tuple[int, float, bool]]] = {}
+    found: dict[int, list[tuple[int, float, bool, int]]] = {}
     for members in by_name.values():  # the form kept: the one its name does not mark, else C, C++, Fortran
         for (a, mark_a, lang_a), (b, mark_b, lang_b) in itertools.combinations(members, 2):
             if mark_a == mark_b:
@@ -920,15 +980,16 @@ def program_forms(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, boo
                     continue  # one language and no mark, or a header: no two forms of one program
             else:
                 marked, unmarked = (lang_a, lang_b) if mark_a else (lang_b, lang_a)
-                if not (marked == 2 and unmarked in (0, 1)) and not marked == unmarked == 3:
-                    continue  # the mark names a Fortran form: not of a Fortran file, nor a C file, nor a header's
+                header = (a if mark_a else b).fortran and marked == unmarked == 3  # a Fortran include file
+                if not (marked == 2 and unmarked in (0, 1)) and not header:
+                    continue  # the mark names a Fortran form: not of a Fortran file, nor a C file, nor a C header
             assert a.names is not None and b.names is not None
             shared = len(np.intersect1d(a.names, b.names, assume_unique=True))
             share = shared / min(len(a.names), len(b.names))
             if share >= PROGRAM_NAMES:
                 rank_a, rank_b = (int(mark_a), lang_a), (int(mark_b), lang_b)
-                found.setdefault(a.id, []).append((b.id, round(share, 4), rank_b < rank_a))
-                found.setdefault(b.id, []).append((a.id, round(share, 4), rank_a < rank_b))
+                found.setdefault(a.id, []).append((b.id, round(share, 4), rank_b < rank_a, lang_b))
+                found.setdefault(b.id, []).append((a.id, round(share, 4), rank_a < rank_b, lang_a))
     return found
 
 
@@ -1527,6 +1588,7 @@ class Signer:
             unprecise=unprecise,
             lines=exercise_lines,
             release=newest_release(url, text),
+            fortran=names is not None and url_path(url).endswith((".h", ".h.gz")) and written_in_fortran(original),
         )
 
 
@@ -1758,6 +1820,8 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
     solutions = solution_forms(infos)
     built_in_tree = tree_pages(infos)
     moves = moved(infos, states)
+    pasts = past_folders(infos)
+    past_pairs = {(old, current) for old, pairs in pasts.items() for current, _, _ in pairs}
     for one, pairs in built_sources(infos).items():
         states.setdefault(one, []).extend(pairs)
     by_url = {info.url: info.id for info in infos}
@@ -1794,8 +1858,8 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
             if own is None:
                 continue
             for other_id in sorted(lsh.query(own.minhash)):
-                if other_id == info.id or foreign_policy(info.id, other_id):
-                    continue
+                if other_id == info.id or foreign_policy(info.id, other_id) or (other_id, info.id) in past_pairs:
+                    continue  # itself, another project's policy, or its own past state (``past_folders``)
                 other = by_id[other_id]
                 if held_apart(info.url, other.url):
                     continue  # a series' pages are copies only when renumbered (``renumbered``), the others never
@@ -1887,6 +1951,19 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 better, because = preference(by_id[other_id], info)
                 if better:
                     best = Copy(round(score, 4), other_id, jaccard, "revision", because)
+        for other_id, share, jaccard in pasts.get(info.id, ()):
+            # a file left in a past-marked folder beside the current file at its path (``past_folders``): its older
+            # state, which the current one replaces whatever their sizes say (the folder's mark says which is past)
+            score = max(share, HIGH_REDUNDANCY)
+            if share >= REVISION_CONTAINMENT and score > best.score:
+                paths = [url_path(by_id[other_id].url), url_path(info.url)]
+                best = Copy(
+                    round(score, 4),
+                    other_id,
+                    jaccard,
+                    "revision",
+                    {"rule": "version", "where": "url", "versions": paths},
+                )
         if info.id in moves:
             # a page at a past commit whose path now holds little of it (a "moved" stub, a rewrite), and whose
             # text lives on under another path of the current tree: the same document, moved
@@ -1920,13 +1997,15 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 better, because = preference(by_id[other_id], info)
                 if better:
                     best = Copy(jaccard, other_id, jaccard, "text", because)
-        for other_id, share, kept in sorted(
-            programs.get(info.id, ()), key=lambda f: (_program_language(by_id[f[0]].url), -f[1])
-        ):
+        for other_id, share, kept, _ in sorted(programs.get(info.id, ()), key=lambda f: (f[3], -f[1])):
             # one program in two languages (``program_forms``): the form its name does not mark is kept, else the
             # C one before C++ before Fortran. It outranks a near-copy in its own language (a program's Fortran
             # variant beside its Fortran form): the kept form is the one the others were written from, and is no
-            # copy of them whatever another rule read (a Fortran file's comment rules read as reST markup)
+            # copy of them whatever another rule read (a Fortran file's comment rules read as reST markup). Not
+            # over the same file elsewhere (``MIRROR_SHARE`` of it under its own name in another folder): the one
+            # text twice is a copy before one program in two languages is
+            if kept and best.score >= MIRROR_SHARE and _mirror(info, by_id[best.duplicate_of]):  # type: ignore[index]
+                break
             if kept:
                 names = [url_path(url).rpartition("/")[2] for url in (by_id[other_id].url, info.url)]
                 because = {"rule": "program", "names": names}
@@ -2130,7 +2209,27 @@ def sibling_cut(a: str, b: str) -> float:
     example folder bears the same name by convention, so the name says nothing of one text (the labelled cousin
     copies share 0.96-1.0; two example READMEs of one template 0.43-0.55)."""
     both_code = all(_CODE_FILE.search(url_path(url)) for url in (a, b))
-    return SIBLING_CODE_JACCARD if both_code or cousins(a, b) else SIBLING_JACCARD
+    if both_code or cousins(a, b):
+        return SIBLING_CODE_JACCARD
+    return NESTED_JACCARD if nested_names(a, b) else SIBLING_JACCARD
+
+
+_FILE_IN_NAME = re.compile(r"\d(?:h|hh|hpp|hxx|c|cc|cpp|cxx|cu|cuh|py|f90)", re.IGNORECASE)  # x_8hpp: x.hpp
+
+
+def _name_words(url: str) -> set[str]:
+    words = _NAME_SPLIT.split(page_name(url).rpartition("/")[2])
+    return {w for w in words if w and not _FILE_IN_NAME.fullmatch(w)}
+
+
+def nested_names(a: str, b: str) -> bool:
+    """Whether the words of one page's name are some of the other's (``bitfield_8hpp.html``, the reference page
+    of ``bitfield.hpp``, beside ``group__gtc__bitfield.html``, the group that documents what the file declares;
+    ``functions_b.html`` beside ``functions_vars_b.html``): one subject, one page the other's part or summary
+    (a file's declarations, a group's documentation of them), not two subjects of one template. A generator's
+    mark of the file a page documents (``_8hpp`` for ``.hpp``) is no word of the name."""
+    x, y = _name_words(a), _name_words(b)
+    return bool(x and y) and (x < y or y < x)
 
 
 _NEWER_MARK = re.compile(r"(?:^|[-_. ])(?:new|newer|next|updated)(?:$|[-_. ])", re.IGNORECASE)  # kernels_new

@@ -97,6 +97,7 @@ class CopyInfo:
     unprecise: redundancy.Signature | None = None  # a file in one of two precisions, its precision words masked
     release: tuple[int, ...] = ()  # a change log's newest release, as its headings write it (``newest_release``)
     lines: np.ndarray | None = None  # an exercise's or its solution's stripped lines, hashed (sorted, unique)
+    fortran: bool = False  # a header written in Fortran (``copies.written_in_fortran``): a Fortran program's include
 
 
 RULE_WEIGHT = {
