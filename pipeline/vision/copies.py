@@ -618,25 +618,27 @@ def past_folders(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, floa
     is a current file's path below a sibling folder of no such mark (``configs/deprecated-cfgs/gpu_a/setup.cfg``
     beside ``configs/tested-cfgs/gpu_a/setup.cfg``): the file's older state, kept when its project moved on, as a
     file at an older commit is (``measure`` reads it from ``REVISION_CONTAINMENT`` on, the current file kept
-    whatever their sizes, and no copy of its past state). Only the one folder differs; files of other names, or one name in two sibling folders
-    neither marked, are left to the other readings."""
+    whatever their sizes, and no copy of its past state). Only the one folder differs, inside one place
+    (``neighbourhood``): a Debian package or a repository whose own name holds a past word (``mail-archive``) is
+    another project beside its sibling packages, not their past state. Files of other names, or one name in two
+    sibling folders neither marked, are left to the other readings."""
     wanted: dict[str, list[CopyInfo]] = {}
     for info in infos:
         if info.text is None:
             continue
-        parts = info.url.split("/")
+        parts, place = info.url.split("/"), neighbourhood(info.url)
         for k in range(3, len(parts) - 1):
             if PAST_MARK.search(parts[k]):
-                wanted.setdefault("/".join(parts[:k]) + "\0" + "/".join(parts[k + 1 :]), []).append(info)
+                wanted.setdefault(f"{place}\0{'/'.join(parts[:k])}\0{'/'.join(parts[k + 1 :])}", []).append(info)
     found: dict[int, list[tuple[int, float, float]]] = {}
     if not wanted:
         return found
     for info in infos:
         if info.text is None:
             continue
-        parts = info.url.split("/")
+        parts, place = info.url.split("/"), neighbourhood(info.url)
         for k in range(3, len(parts) - 1):
-            past = wanted.get("/".join(parts[:k]) + "\0" + "/".join(parts[k + 1 :]))
+            past = wanted.get(f"{place}\0{'/'.join(parts[:k])}\0{'/'.join(parts[k + 1 :])}")
             if past is None or PAST_MARK.search(parts[k]):
                 continue
             for old in past:
