@@ -4093,3 +4093,50 @@ def test_a_file_left_in_a_deprecated_folder_is_the_older_state_of_the_current_on
     assert found[2].duplicate_of is None and found[3].duplicate_of is None
     twin = _info(4, f"{repo}/tested-sets/gpu_a/run.cfg", retired, kind="text")
     assert copies.past_folders([new, twin]) == {}  # two unmarked folders: neither is a state of the other
+
+
+def test_a_package_whose_name_has_a_past_word_is_no_past_state_of_another_package():
+    """``past_folders`` reads a folder a past word marks beside its sibling inside one project. Two Debian packages
+    are two projects: ``mail-archive-tools`` (a tool that archives mail: its name says what it does, not that it
+    is retired) and ``netsim`` both install a ``README.Debian`` written from the packagers' template, and neither
+    is the other's older state, nor is another package's copyright record. Inside one package, a retired
+    folder beside the current one is still read."""
+    doc = "file:///usr/share/doc"
+    template = _words("packagertemplate", 240)
+    tool = template + "\n\n" + _words("mailtool", 280)
+    sim = template + "\n\n" + _words("netsimnotes", 280)
+    infos = [
+        _info(1, f"{doc}/mail-archive-tools/README.Debian", tool, kind="text"),
+        _info(2, f"{doc}/netsim/README.Debian", sim, kind="text"),
+    ]
+    assert copies.past_folders(infos) == {}
+    found = copies.measure(infos)
+    assert found[1].duplicate_of is None and found[2].duplicate_of is None
+    inside = [
+        _info(3, f"{doc}/netsim/old-notes/setup.txt", tool, kind="text"),
+        _info(4, f"{doc}/netsim/notes/setup.txt", sim, kind="text"),
+    ]
+    assert [p[0] for p in copies.past_folders(inside)[3]] == [4]
+    assert copies.measure(inside)[3].duplicate_of == 4
+
+
+def test_a_name_that_only_extends_another_at_its_end_names_another_subject():
+    """``nested_names`` lowers the sibling cut for a page whose name's words are some of another's: a file's page
+    beside its group's (``stencil_8hpp``, ``group__ext__stencil``), an index beside its part (``functions_b``,
+    ``functions_vars_b``). A name that only adds words at its end names another call of one family, two
+    subjects of one template: ``xq_send.3`` beside ``xq_send_init.3``, ``sort`` beside ``sort_keys``. Two such
+    man pages sharing the template's text (Jaccard 0.375, between the two cuts) are no copies."""
+    man = "file:///usr/share/man/man3"
+    template = _words("mantemplate", 200)
+    send = _info(1, f"{man}/xq_send.3", template + "\n\n" + _words("sendcall", 60))
+    init = _info(2, f"{man}/xq_send_init.3", template + "\n\n" + _words("sendinit", 300))
+    assert send.text is not None and init.text is not None
+    assert copies.NESTED_JACCARD <= send.text.minhash.jaccard(init.text.minhash) < copies.SIBLING_JACCARD
+    assert not copies.nested_names(send.url, init.url)
+    assert not copies.nested_names(f"{man}/sort.3", f"{man}/sort_keys.3")
+    assert not copies.nested_names(f"{man}/mem.3", f"{man}/memcpy.3")
+    found = copies.measure([send, init])
+    assert found[1].duplicate_of is None and found[2].duplicate_of is None
+    api = "file:///usr/share/doc/vecmath-doc/api"  # the readings it was written for still nest
+    assert copies.nested_names(f"{api}/stencil_8hpp.html", f"{api}/group__ext__stencil.html")
+    assert copies.nested_names(f"{api}/functions_b.html", f"{api}/functions_vars_b.html")

@@ -618,25 +618,27 @@ def past_folders(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, floa
     is a current file's path below a sibling folder of no such mark (``configs/deprecated-cfgs/gpu_a/setup.cfg``
     beside ``configs/tested-cfgs/gpu_a/setup.cfg``): the file's older state, kept when its project moved on, as a
     file at an older commit is (``measure`` reads it from ``REVISION_CONTAINMENT`` on, the current file kept
-    whatever their sizes, and no copy of its past state). Only the one folder differs; files of other names, or one name in two sibling folders
-    neither marked, are left to the other readings."""
+    whatever their sizes, and no copy of its past state). Only the one folder differs, inside one place
+    (``neighbourhood``): a Debian package or a repository whose own name holds a past word (``mail-archive``) is
+    another project beside its sibling packages, not their past state. Files of other names, or one name in two
+    sibling folders neither marked, are left to the other readings."""
     wanted: dict[str, list[CopyInfo]] = {}
     for info in infos:
         if info.text is None:
             continue
-        parts = info.url.split("/")
+        parts, place = info.url.split("/"), neighbourhood(info.url)
         for k in range(3, len(parts) - 1):
             if PAST_MARK.search(parts[k]):
-                wanted.setdefault("/".join(parts[:k]) + "\0" + "/".join(parts[k + 1 :]), []).append(info)
+                wanted.setdefault(f"{place}\0{'/'.join(parts[:k])}\0{'/'.join(parts[k + 1 :])}", []).append(info)
     found: dict[int, list[tuple[int, float, float]]] = {}
     if not wanted:
         return found
     for info in infos:
         if info.text is None:
             continue
-        parts = info.url.split("/")
+        parts, place = info.url.split("/"), neighbourhood(info.url)
         for k in range(3, len(parts) - 1):
-            past = wanted.get("/".join(parts[:k]) + "\0" + "/".join(parts[k + 1 :]))
+            past = wanted.get(f"{place}\0{'/'.join(parts[:k])}\0{'/'.join(parts[k + 1 :])}")
             if past is None or PAST_MARK.search(parts[k]):
                 continue
             for old in past:
@@ -2217,19 +2219,23 @@ def sibling_cut(a: str, b: str) -> float:
 _FILE_IN_NAME = re.compile(r"\d(?:h|hh|hpp|hxx|c|cc|cpp|cxx|cu|cuh|py|f90)", re.IGNORECASE)  # x_8hpp: x.hpp
 
 
-def _name_words(url: str) -> set[str]:
+def _name_words(url: str) -> list[str]:
     words = _NAME_SPLIT.split(page_name(url).rpartition("/")[2])
-    return {w for w in words if w and not _FILE_IN_NAME.fullmatch(w)}
+    return [w for w in words if w and not _FILE_IN_NAME.fullmatch(w)]
 
 
 def nested_names(a: str, b: str) -> bool:
     """Whether the words of one page's name are some of the other's (``bitfield_8hpp.html``, the reference page
     of ``bitfield.hpp``, beside ``group__gtc__bitfield.html``, the group that documents what the file declares;
     ``functions_b.html`` beside ``functions_vars_b.html``): one subject, one page the other's part or summary
-    (a file's declarations, a group's documentation of them), not two subjects of one template. A generator's
-    mark of the file a page documents (``_8hpp`` for ``.hpp``) is no word of the name."""
+    (a file's declarations, a group's documentation of them). Not a name that only adds words at the other's
+    end (``send`` and ``send_init``, ``sort`` and ``sort_keys``): another call of one family, two subjects of one
+    template; nor two names that merely share a beginning (``mem``, ``memcpy``). The reading is the names' alone:
+    two pages of nested names are held to ``NESTED_JACCARD`` whatever they are. A generator's mark of the file a
+    page documents (``_8hpp`` for ``.hpp``) is no word of the name."""
     x, y = _name_words(a), _name_words(b)
-    return bool(x and y) and (x < y or y < x)
+    short, long = (x, y) if len(x) <= len(y) else (y, x)
+    return bool(x and y) and (set(x) < set(y) or set(y) < set(x)) and long[: len(short)] != short
 
 
 _NEWER_MARK = re.compile(r"(?:^|[-_. ])(?:new|newer|next|updated)(?:$|[-_. ])", re.IGNORECASE)  # kernels_new
