@@ -621,7 +621,9 @@ def past_folders(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, floa
     whatever their sizes, and no copy of its past state). Only the one folder differs, inside one place
     (``neighbourhood``): a Debian package or a repository whose own name holds a past word (``mail-archive``) is
     another project beside its sibling packages, not their past state. Files of other names, or one name in two
-    sibling folders neither marked, are left to the other readings."""
+    sibling folders neither marked, are left to the other readings. The current file must be the only one: where
+    two unmarked siblings hold the path (``stable/x`` and ``next/x`` beside ``old/x``), which of them the past file
+    was is not said, and a folder of thousands of siblings would otherwise pair each past file with each of them."""
     wanted: dict[str, list[CopyInfo]] = {}
     for info in infos:
         if info.text is None:
@@ -633,19 +635,25 @@ def past_folders(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, floa
     found: dict[int, list[tuple[int, float, float]]] = {}
     if not wanted:
         return found
+    current: dict[str, list[CopyInfo]] = {}
     for info in infos:
         if info.text is None:
             continue
         parts, place = info.url.split("/"), neighbourhood(info.url)
         for k in range(3, len(parts) - 1):
-            past = wanted.get(f"{place}\0{'/'.join(parts[:k])}\0{'/'.join(parts[k + 1 :])}")
-            if past is None or PAST_MARK.search(parts[k]):
-                continue
-            for old in past:
-                assert old.text is not None
-                jaccard = old.text.minhash.jaccard(info.text.minhash)
-                share = redundancy.containment(jaccard, old.text.size, info.text.size)
-                found.setdefault(old.id, []).append((info.id, round(share, 4), round(jaccard, 4)))
+            key = f"{place}\0{'/'.join(parts[:k])}\0{'/'.join(parts[k + 1 :])}"
+            if key in wanted and not PAST_MARK.search(parts[k]):
+                current.setdefault(key, []).append(info)
+    for key, holders in current.items():
+        if len(holders) != 1:
+            continue
+        (info,) = holders
+        assert info.text is not None
+        for old in wanted[key]:
+            assert old.text is not None
+            jaccard = old.text.minhash.jaccard(info.text.minhash)
+            share = redundancy.containment(jaccard, old.text.size, info.text.size)
+            found.setdefault(old.id, []).append((info.id, round(share, 4), round(jaccard, 4)))
     return found
 
 
