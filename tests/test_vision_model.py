@@ -4143,3 +4143,87 @@ def test_a_name_that_only_extends_another_at_its_end_names_another_subject():
     api = "file:///usr/share/doc/vecmath-doc/api"  # the readings it was written for still nest
     assert copies.nested_names(f"{api}/stencil_8hpp.html", f"{api}/group__ext__stencil.html")
     assert copies.nested_names(f"{api}/functions_b.html", f"{api}/functions_vars_b.html")
+
+
+def test_a_source_of_only_include_directives_is_a_copy_of_the_page_rendered_from_it():
+    """A change log whose source is a note and one include directive per release (``rendered_by_name``), none of the
+    included files in the corpus, is a copy of the one HTML page of its place that bears its name: that page shows
+    what the directives pull in. Two HTML pages of that name name none; a page of its own text is no stub."""
+    pkg = "file:///usr/share/doc/ourtool-doc"
+    releases = "\n".join(f".. include:: ../notes/notes-2.{k}.rst" for k in range(12, 0, -1))
+    source = f".. _notes:\n\nRelease notes\n=============\n\n.. note:: Every release, newest first.\n\n{releases}\n"
+    assert copies.only_included(source)[:2] == ("../notes/notes-2.12.rst", "../notes/notes-2.11.rst")
+    stub = _info(1, f"{pkg}/notes.gz", source, kind="text")
+    page = _info(2, f"{pkg}/html/notes.html.gz", _words("release", 300))
+    other = _info(3, f"{pkg}/html/usage.html.gz", _words("usage", 300))
+    found = copies.measure([stub, page, other])
+    assert found[1].duplicate_of == 2 and found[1].signal == "included" and found[2].duplicate_of is None
+    twice = _info(4, f"{pkg}/site/notes.html", _words("release", 300))
+    assert copies.measure([stub, page, twice])[1].duplicate_of != 2  # two pages of its name: neither is read so
+    elsewhere = _info(5, "file:///usr/share/doc/othertool-doc/html/notes.html", _words("release", 300))
+    assert copies.measure([stub, elsewhere])[1].duplicate_of is None  # another package's page
+    own = _info(6, f"{pkg}/notes.gz", f"Notes\n=====\n\n{_words('tuning', 200)}\n\n{releases}\n", kind="text")
+    assert copies.measure([own, page])[6].duplicate_of is None
+
+
+def test_a_page_whose_front_matter_names_the_page_it_renders_is_that_pages_copy():
+    """A site that writes a library's guide once for one framework and gives the other frameworks' pages front
+    matter naming it (``ref:``, from the repository's root or the page's folder) renders it in their place: the
+    page named is the text (``front_matter_page``, ``rendered_from``). Front matter that names no page file, a page
+    of its own text larger than the page it names, or a page not in the corpus, is no copy."""
+    repo = "https://raw.githubusercontent.com/org/fetcher/3f2c9b1"
+    guide = _info(1, f"{repo}/docs/framework/alpha/guides/retries.md", _words("retry", 300), kind="markdown")
+    bare = "---\nid: retries\ntitle: Retries\nref: docs/framework/alpha/guides/retries.md\n---\n"
+    beta = _info(2, f"{repo}/docs/framework/beta/guides/retries.md", bare, kind="markdown")
+    assert copies.front_matter_page(bare) == "docs/framework/alpha/guides/retries.md"
+    found = copies.measure([guide, beta])
+    assert found[2].duplicate_of == 1 and found[1].duplicate_of is None
+    swapped = (
+        "---\nid: retries\nref: ../../alpha/guides/retries.md\nreplace: { 'alpha-lib': 'gamma-lib' }\n---\n\n"
+        "```tsx\nconst result = useFetch(() => ({ key: ['users'] }))\n```\n"
+    )
+    gamma = _info(3, f"{repo}/docs/framework/gamma/guides/retries.md", swapped, kind="markdown")
+    assert copies.measure([guide, gamma])[3].duplicate_of == 1
+    titled = "---\nid: retries\ntitle: Retries\nsidebar: guides\n---\n\n" + _words("backoff", 300)
+    assert copies.front_matter_page(titled) == ""
+    larger = f"---\nref: docs/framework/alpha/guides/retries.md\n---\n\n{_words('backoff', 600)}\n"
+    delta = _info(4, f"{repo}/docs/framework/delta/guides/retries.md", larger, kind="markdown")
+    assert copies.measure([guide, delta])[4].duplicate_of is None
+    missing = _info(5, f"{repo}/docs/framework/beta/guides/other.md", bare.replace("retries.md", "gone.md"))
+    assert copies.measure([guide, missing])[5].duplicate_of is None
+
+
+def _profile_page(role: str, *, extra: str = "") -> str:
+    """A manual page of our own for a tuning profile written for one role (``guest``, ``host``)."""
+    return "\n".join(
+        [
+            f'.TH OURTUNE_PROFILES_EDGE_{role.upper()} "7" "01 Feb 2024" "ourtune"',
+            ".SH NAME",
+            f"ourtune\\-profiles\\-edge\\-{role} - the profile provided for the edge {role}",
+            ".SH DESCRIPTION",
+            f"The profile is provided for the edge {role}.",
+            f'.BI "low\\-latency\\-{role}"',
+            f"Profile optimised for edge {role}s based on the low latency profile.",
+            "It pins interrupts to the housekeeping cores and disables timer migration.",
+            extra or "It keeps the scheduler's tick off on the isolated cores.",
+            ".SH SEE ALSO",
+            f".BR ourtune\\-profiles\\-edge\\-{'host' if role == 'guest' else 'guest'} (7)",
+        ]
+    )
+
+
+def test_two_pages_one_written_from_the_other_with_one_name_swapped_are_one_text():
+    """Two manual pages of one folder whose names differ in one word and whose every line is the same once both
+    words are masked in both (``swapped``: "for the edge guest" → "for the edge host", each one's see-also naming
+    the other) are one text; the first by name is kept. Two calls of the template that differ in a line of more
+    than the name stay apart, as do two pages whose names differ in two words."""
+    man = "file:///usr/share/man/man7"
+    guest = _info(1, f"{man}/ourtune-profiles-edge-guest.7.gz", _profile_page("guest"), kind="man")
+    host = _info(2, f"{man}/ourtune-profiles-edge-host.7.gz", _profile_page("host"), kind="man")
+    found = copies.measure([host, guest])
+    assert found[2].duplicate_of == 1 and found[1].duplicate_of is None
+    other = _profile_page("host", extra="It raises the network queues' budget for packet forwarding.")
+    said = _info(3, f"{man}/ourtune-profiles-edge-host.7.gz", other, kind="man")
+    assert copies.measure([guest, said])[3].duplicate_of is None
+    apart = _info(4, f"{man}/ourtune-profiles-core-host.7.gz", _profile_page("host"), kind="man")
+    assert 4 not in copies.swapped([guest, apart])

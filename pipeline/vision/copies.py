@@ -223,16 +223,37 @@ _TOCTREE_ENTRY = re.compile(  # a toctree that lists pages (reST's indented entr
 
 
 def only_included(text: str) -> tuple[str, ...]:
-    """The file a page includes when an include directive is all it does: one file named (``.. include::``,
-    ``.. mdinclude::``, MyST's ``{include}``), no toctree that lists pages (an index that includes the README
-    and lists the manual's pages is the manual's entry, a page of its own) — else ``()``. ``measure`` also asks
-    that little text of its own stands around it (``STUB_SHINGLES``)."""
+    """The files a page includes when include directives are all it does: the files named (``.. include::``,
+    ``.. mdinclude::``, MyST's ``{include}``), in order, with no toctree that lists pages (an index that includes
+    the README and lists the manual's pages is the manual's entry, a page of its own) — else ``()``. ``measure``
+    also asks that little text of its own stands around them (``STUB_SHINGLES``): one file named is the page's
+    whole text (``included``); several are parts its rendered page assembles (``rendered_by_name``)."""
     if "include" not in text:  # every directive _INCLUDE reads names itself so
         return ()
-    named = set(_INCLUDE.findall(text))
-    if len(named) != 1 or _TOCTREE_ENTRY.search(text):
+    named = tuple(dict.fromkeys(_INCLUDE.findall(text)))
+    if not named or _TOCTREE_ENTRY.search(text):
         return ()
-    return tuple(named)
+    return named
+
+
+_FRONT_MATTER = re.compile(r"\A\ufeff?---[ \t]*\n(.*?)\n---[ \t]*(?:\n|\Z)", re.DOTALL)
+_RENDERS_KEY = re.compile(  # a front matter key that names the file a page renders in its place: ref: guides/x.md
+    r"^(?:ref|include|src|source|file)[ \t]*:[ \t]*[\"']?([^\s\"'#]+\.(?:mdx?|markdown|rst))[\"']?[ \t]*$",
+    re.MULTILINE | re.IGNORECASE,
+)
+
+
+def front_matter_page(text: str) -> str:
+    """The page file a Markdown page's front matter names to render in its place (``ref: docs/a/guide.md``,
+    ``include:``, ``src:``, ``source:``, ``file:``), as written, or "". A site that documents one library for
+    several frameworks writes each framework's page once and gives the others front matter that renders it (with
+    their package names substituted, or a code block of their own in place of one of its examples): the page
+    named is the text, the referring page its rendering (``measure``)."""
+    found = _FRONT_MATTER.match(text)
+    if found is None:
+        return ""
+    named = _RENDERS_KEY.findall(found.group(1))
+    return named[0] if len(set(named)) == 1 else ""
 
 
 _RST_TARGET = re.compile(r"^\s*\.\. _[^\n]*?:(?:\s.*)?$", re.MULTILINE)  # .. _`Gabe Joseph`: https://…, .. _v1.2:
@@ -524,6 +545,8 @@ def included(info: CopyInfo, by_url: dict[str, int]) -> int | None:
     revision of its repository, or in its package), or None. A page whose source is such a directive and
     little more (``STUB_SHINGLES``) renders that file's text under a title: the file is the document and is kept
     (``measure``), as the crawler's rendered page is kept over its Sphinx source copy."""
+    if len(info.includes) != 1:
+        return None  # a page that assembles several files is none of them: its rendered page (``rendered_by_name``)
     for name in info.includes:
         if "://" in name or name.startswith("/"):
             continue  # an absolute path names the source tree's root, not a place the URL can say
@@ -531,6 +554,48 @@ def included(info: CopyInfo, by_url: dict[str, int]) -> int | None:
         if found is not None and found != info.id:
             return found
     return None
+
+
+def rendered_from(info: CopyInfo, by_url: dict[str, int]) -> int | None:
+    """The id of the page that ``info``'s front matter names to render (``front_matter_page``): read from the
+    page's own folder, else from each folder above it up to its place (a site's front matter writes paths from
+    the repository's root: ``ref: docs/react/guide.md``), the nearest first; or None."""
+    name = info.renders
+    if not name or "://" in name:
+        return None
+    name = name.lstrip("/")
+    path = url_path(info.url)
+    for depth in range(len(_below_place(info.url))):
+        folder = path.rsplit("/", depth + 1)[0]
+        found = by_url.get(urljoin(folder + "/", name))
+        if found is not None and found != info.id:
+            return found
+    return None
+
+
+def rendered_by_name(infos: list[CopyInfo]) -> dict[int, int]:
+    """id of a source page that is only include directives (``only_included``) → the one HTML page of its place
+    (a package, a repository: ``_site``) that bears its file name (``changelog.gz`` → ``html/changelog.html``):
+    the page the source was rendered to, which shows the text of every file it includes. A change log that lists
+    one include per release, installed beside the built manual, holds none of that text; where the included
+    files are not in the corpus, the rendered page is the one that holds them. Two HTML pages of that name in one
+    place name none."""
+    if not any(info.includes for info in infos):
+        return {}
+    pages: dict[tuple[str, str], list[int]] = {}
+    for info in infos:
+        if info.kind == "html" and not info.includes:
+            stem = _NAME.sub("", _path_parts(info.url)[-1] if _path_parts(info.url) else "").lower()
+            pages.setdefault((_site(info.url), stem), []).append(info.id)
+    found: dict[int, int] = {}
+    for info in infos:
+        if not info.includes or info.kind == "html":
+            continue
+        stem = _NAME.sub("", _path_parts(info.url)[-1] if _path_parts(info.url) else "").lower()
+        built = pages.get((_site(info.url), stem), [])
+        if stem and len(built) == 1:
+            found[info.id] = built[0]
+    return found
 
 
 def one_document(older: CopyInfo, newer: CopyInfo) -> bool:
@@ -1189,6 +1254,78 @@ _CONSTANT = re.compile(
 _SPACE = re.compile(r"\s+")
 
 
+def _masked_lines(text: str, url: str) -> list[str]:
+    """``shape``'s lines before hashing: non-blank, constants, variant marks and own names masked, spaced once."""
+    names = own_names(url)
+    lines = text.split("\n")
+    if names is not None:
+        lines = [names.sub("#", line) for line in lines]
+    masked = (_SPACE.sub(" ", _CONSTANT.sub("#", _VARIANT_PART.sub("#", line))).strip() for line in lines)
+    return [line for line in masked if line]
+
+
+SWAP_MAX_LINES = 2000  # pages compared for a swapped name keep their lines' text up to this many
+
+
+def worded_lines(text: str, url: str, kind: str) -> tuple[str, ...]:
+    """A page's lines as ``shape`` masks them, kept as text for ``swapped``: a written or manual page (not HTML,
+    not a source file) whose name has two words or more and ``INSTANCE_MIN_LINES`` lines or more; else ()."""
+    path = url_path(url)
+    if kind == "html" or _CODE_FILE.search(path) or not _PAGE_FILE.search(path):
+        return ()
+    stem = _NAME.sub("", path.rpartition("/")[2])
+    if len(_OWN_WORD.split(stem)) < 2:
+        return ()
+    lines = _masked_lines(text, url)
+    return tuple(lines) if INSTANCE_MIN_LINES <= len(lines) <= SWAP_MAX_LINES else ()
+
+
+def _names_either(line: str, a: str, b: str) -> bool:
+    lowered = line.lower()
+    return a in lowered or b in lowered
+
+
+def swapped(infos: list[CopyInfo]) -> dict[int, list[int]]:
+    """id → ids of the pages it is one text with (both ways): two pages of one folder and one extension whose
+    names differ in one word (``profile-guest.7``, ``profile-host.7``) and whose every line is the same once both
+    words are masked in both (each alone, or with a plural's ``s``; constants and the words both names share
+    masked as ``shape`` masks them): one page written from the other by swapping one name throughout ("for the
+    guest" → "for the host", each one's "see also" naming the other). Two calls of one template that say different
+    things differ in a line of more than the name, and stay apart. Which one is kept is the preference's call
+    (``measure``), as for any two copies."""
+    groups: dict[tuple[str, str, int, int, tuple[str, ...]], list[tuple[str, CopyInfo]]] = {}
+    for info in infos:
+        if not info.worded:
+            continue
+        folder, _, name = url_path(info.url).rpartition("/")
+        parts = _OWN_WORD.split(_NAME.sub("", name).lower())
+        for k, word in enumerate(parts):
+            if len(word) >= 2 and word.isalpha():
+                rest = tuple(parts[:k] + parts[k + 1 :])
+                groups.setdefault((folder, _extension(info.url), len(parts), k, rest), []).append((word, info))
+    found: dict[int, list[int]] = {}
+    for members in groups.values():
+        for x in range(1, len(members)):
+            word_b, b = members[x]
+            for word_a, a in members[:x]:
+                if word_a == word_b or len(a.worded) != len(b.worded):
+                    continue
+                # only the lines that differ, and only where each names one of the two words, are read closely
+                differ = [(la, lb) for la, lb in zip(a.worded, b.worded, strict=True) if la != lb]
+                if not all(
+                    _names_either(la, word_a, word_b) and _names_either(lb, word_a, word_b) for la, lb in differ
+                ):
+                    continue
+                both = re.compile(
+                    rf"(?<![A-Za-z0-9])(?:{re.escape(word_a)}|{re.escape(word_b)})(?:e?s)?(?![A-Za-z0-9])",
+                    re.IGNORECASE,
+                )
+                if all(both.sub("#", la) == both.sub("#", lb) for la, lb in differ):
+                    found.setdefault(a.id, []).append(b.id)
+                    found.setdefault(b.id, []).append(a.id)
+    return found
+
+
 def shape(text: str, url: str = "") -> np.ndarray:
     """A file's non-blank lines in order, each hashed with its constants masked (numbers, booleans, and a name's
     short last part, the variant mark a generator appends: ``kernel_1a`` and ``kernel_2b`` alike), the names its
@@ -1586,6 +1723,8 @@ class Signer:
             words,
             anchors=anchored,
             includes=only_included(original),
+            worded=worded_lines(original, url, kind),
+            renders=front_matter_page(original) if kind != "html" else "",
             foreign=url in self.counts.foreign,  # read once, in pass 1 (``LineCounts.add``)
             moved_to=_stub_links(original) if hashes.size < STUB_SHINGLES else (),
             pointers=_links(original) if hashes.size < POINTER_SHINGLES else (),
@@ -1824,11 +1963,13 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
     forms = generated_forms(infos)
     series = renumbered(infos, text_lsh)
     instantiated = instances(infos)
+    swaps = swapped(infos)
     written_for = language_forms(infos)
     programs = program_forms(infos)
     precisions = precision_forms(infos)
     solutions = solution_forms(infos)
     built_in_tree = tree_pages(infos)
+    assembled = rendered_by_name(infos)
     moves = moved(infos, states)
     pasts = past_folders(infos)
     past_pairs = {(old, current) for old, pairs in pasts.items() for current, _, _ in pairs}
@@ -2044,6 +2185,14 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
             other_id, share = instantiated[info.id]
             if share > best.score:
                 best = Copy(share, other_id, 0.0, "instance", {"rule": "instance"})
+        for other_id in swaps.get(info.id, ()):
+            # one page written from another of its folder with one name swapped throughout (``swapped``): one
+            # text, the preference's choice kept
+            if best.score < 1.0:
+                better, because = preference(by_id[other_id], info)
+                if better:
+                    best = Copy(1.0, other_id, 0.0, "instance", because)
+                    break
         if best.score < HIGH_REDUNDANCY and info.text is not None:
             # one path of one repository at two commits, however rewritten: the older state of one file, which
             # the newer replaces (``one_document``); counted at the cut, and only where nothing else holds it
@@ -2084,7 +2233,19 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
             # a page that is only an include directive (a title over ``.. include:: ../LICENSE.txt``): its source
             # holds none of the text its rendered page shows, the file it names holds all of it (``included``)
             target = included(info, by_url)
+            if target is None:  # several files, or one not in the corpus: the page it was rendered to
+                target = assembled.get(info.id)
             if target is not None:
+                best = Copy(1.0, target, 0.0, "included", {"rule": "complete"})
+        if best.score < HIGH_REDUNDANCY and info.renders:
+            # a page whose front matter names the page it renders in its place (``rendered_from``): that page is
+            # the text, this one its rendering with a few parts of its own (substituted names, an example); read
+            # so only where its own text is no larger than the page it names
+            target = rendered_from(info, by_url)
+            target_text = by_id[target].text if target is not None else None
+            if target is not None and (
+                info.text is None or (target_text is not None and info.text.size <= target_text.size)
+            ):
                 best = Copy(1.0, target, 0.0, "included", {"rule": "complete"})
         result[info.id] = best
     for cycle in _cycles(result):

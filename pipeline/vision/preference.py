@@ -84,7 +84,8 @@ class CopyInfo:
     words: np.ndarray | None = None  # hashes of its language-neutral words, for a page with a translation (sorted)
     anchors: np.ndarray | None = None  # ... and of what translators leave alone, in the page's order (copies.anchors)
     revision_pages: int = 0  # pages of the corpus read at its repository revision (copies.measure sets it)
-    includes: tuple[str, ...] = ()  # the one file it only includes, as written (copies.only_included)
+    includes: tuple[str, ...] = ()  # the files it only includes, as written (copies.only_included)
+    renders: str = ""  # the page its front matter names to render in its place, as written (copies.front_matter_page)
     foreign: bool = False  # its text is in another language than English, no path marking it (copies.foreign_text)
     moved_to: tuple[str, ...] = ()  # a short page's relative links, where a "moved" stub says it went (copies.moved)
     exported_from: str = ""  # the notebook whose outputs a written page shows as an exporter names them (copies)
@@ -93,6 +94,7 @@ class CopyInfo:
     values: np.ndarray | None = None  # a data or code file's numbers in its order, for its other languages' forms
     names: np.ndarray | None = None  # ... and the words of its names (``copies.language_forms``), sorted
     pointers: tuple[str, ...] = ()  # a short page's link targets, absolute ones too (``copies.two_pointers``)
+    worded: tuple[str, ...] = ()  # a page's lines, its own names and constants masked (``copies.swapped``)
     shape: np.ndarray | None = None  # a source file's lines, constants masked, hashed in order (``copies.instances``)
     unprecise: redundancy.Signature | None = None  # a file in one of two precisions, its precision words masked
     release: tuple[int, ...] = ()  # a change log's newest release, as its headings write it (``newest_release``)
