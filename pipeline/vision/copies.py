@@ -1304,26 +1304,33 @@ def swapped(infos: list[CopyInfo]) -> dict[int, list[int]]:
                 rest = tuple(parts[:k] + parts[k + 1 :])
                 groups.setdefault((folder, _extension(info.url), len(parts), k, rest), []).append((word, info))
     found: dict[int, list[int]] = {}
-    for members in groups.values():
-        for x in range(1, len(members)):
-            word_b, b = members[x]
-            for word_a, a in members[:x]:
-                if word_a == word_b or len(a.worded) != len(b.worded):
-                    continue
-                # only the lines that differ, and only where each names one of the two words, are read closely
-                differ = [(la, lb) for la, lb in zip(a.worded, b.worded, strict=True) if la != lb]
-                if not all(
-                    _names_either(la, word_a, word_b) and _names_either(lb, word_a, word_b) for la, lb in differ
-                ):
-                    continue
-                both = re.compile(
-                    rf"(?<![A-Za-z0-9])(?:{re.escape(word_a)}|{re.escape(word_b)})(?:e?s)?(?![A-Za-z0-9])",
-                    re.IGNORECASE,
-                )
-                if all(both.sub("#", la) == both.sub("#", lb) for la, lb in differ):
-                    found.setdefault(a.id, []).append(b.id)
-                    found.setdefault(b.id, []).append(a.id)
+    for group in groups.values():
+        by_length: dict[int, list[tuple[str, CopyInfo]]] = {}  # one text swapped has as many lines as the other
+        for word, info in group:
+            by_length.setdefault(len(info.worded), []).append((word, info))
+        for members in by_length.values():
+            _swapped_pairs(members, found)
     return found
+
+
+def _swapped_pairs(members: list[tuple[str, CopyInfo]], found: dict[int, list[int]]) -> None:
+    """``swapped``'s comparison of the pages of one group and one line count, each pair once, in store order."""
+    for x in range(1, len(members)):
+        word_b, b = members[x]
+        for word_a, a in members[:x]:
+            if word_a == word_b:
+                continue
+            # only the lines that differ, and only where each names one of the two words, are read closely
+            differ = [(la, lb) for la, lb in zip(a.worded, b.worded, strict=True) if la != lb]
+            if not all(_names_either(la, word_a, word_b) and _names_either(lb, word_a, word_b) for la, lb in differ):
+                continue
+            both = re.compile(
+                rf"(?<![A-Za-z0-9])(?:{re.escape(word_a)}|{re.escape(word_b)})(?:e?s)?(?![A-Za-z0-9])",
+                re.IGNORECASE,
+            )
+            if all(both.sub("#", la) == both.sub("#", lb) for la, lb in differ):
+                found.setdefault(a.id, []).append(b.id)
+                found.setdefault(b.id, []).append(a.id)
 
 
 def shape(text: str, url: str = "") -> np.ndarray:
