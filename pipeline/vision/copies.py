@@ -111,7 +111,7 @@ import itertools
 import json
 import re
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 from urllib.parse import urljoin
@@ -677,6 +677,17 @@ def moved(
     return result
 
 
+def _folder_places(infos: list[CopyInfo]) -> Iterator[tuple[CopyInfo, str, bool]]:
+    """For each folder of each read file's path (below its host): the file, the key its path has with that one
+    folder left out (the place, the path above it, the path below it) and whether a past mark names the folder."""
+    for info in infos:
+        if info.text is None:
+            continue
+        parts, place = info.url.split("/"), neighbourhood(info.url)
+        for k in range(3, len(parts) - 1):
+            yield info, f"{place}\0{'/'.join(parts[:k])}\0{'/'.join(parts[k + 1 :])}", bool(PAST_MARK.search(parts[k]))
+
+
 def past_folders(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, float]]]:
     """id → [(id of the current file, the share of it in that file, their Jaccard)] of a file left in a folder a
     past mark names (``PAST_MARK``: ``deprecated-cfgs/``, ``old_docs/``, ``legacy/``) whose path below that folder
@@ -690,25 +701,16 @@ def past_folders(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, floa
     two unmarked siblings hold the path (``stable/x`` and ``next/x`` beside ``old/x``), which of them the past file
     was is not said, and a folder of thousands of siblings would otherwise pair each past file with each of them."""
     wanted: dict[str, list[CopyInfo]] = {}
-    for info in infos:
-        if info.text is None:
-            continue
-        parts, place = info.url.split("/"), neighbourhood(info.url)
-        for k in range(3, len(parts) - 1):
-            if PAST_MARK.search(parts[k]):
-                wanted.setdefault(f"{place}\0{'/'.join(parts[:k])}\0{'/'.join(parts[k + 1 :])}", []).append(info)
+    for info, key, marked in _folder_places(infos):
+        if marked:
+            wanted.setdefault(key, []).append(info)
     found: dict[int, list[tuple[int, float, float]]] = {}
     if not wanted:
         return found
     current: dict[str, list[CopyInfo]] = {}
-    for info in infos:
-        if info.text is None:
-            continue
-        parts, place = info.url.split("/"), neighbourhood(info.url)
-        for k in range(3, len(parts) - 1):
-            key = f"{place}\0{'/'.join(parts[:k])}\0{'/'.join(parts[k + 1 :])}"
-            if key in wanted and not PAST_MARK.search(parts[k]):
-                current.setdefault(key, []).append(info)
+    for info, key, marked in _folder_places(infos):
+        if key in wanted and not marked:
+            current.setdefault(key, []).append(info)
     for key, holders in current.items():
         if len(holders) != 1:
             continue
