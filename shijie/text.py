@@ -314,10 +314,14 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "the same lines as another unit instantiated from one template, but for their constants",
         "与同一模板实例化出的另一编译单元行行相同，仅常量不同",
     ),
+    "why.signal.swapped": (
+        "the same lines as that page of its folder, but for one name swapped throughout",
+        "与同一文件夹中的该页面行行相同，仅通篇替换了一个名称",
+    ),
     "why.signal.source": ("the crawler named it the source of that page", "抓取器标明它是该页面的源文件"),
     "why.signal.included": (
-        "its text is only an include directive of that file, whose text its page shows",
-        "其文本仅是对该文件的包含指令，页面显示的正是该文件的内容",
+        "its page shows that file's text: its own only names it (include directives, front matter that renders it)",
+        "其页面显示的是该文件的内容：它自身只是指向该文件（包含指令，或渲染该文件的前置元数据）",
     ),
     "why.signal.translation": (
         "the same page in another language: the names, identifiers and numbers both write alike",

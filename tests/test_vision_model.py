@@ -4221,7 +4221,7 @@ def test_two_pages_one_written_from_the_other_with_one_name_swapped_are_one_text
     guest = _info(1, f"{man}/ourtune-profiles-edge-guest.7.gz", _profile_page("guest"), kind="man")
     host = _info(2, f"{man}/ourtune-profiles-edge-host.7.gz", _profile_page("host"), kind="man")
     found = copies.measure([host, guest])
-    assert found[2].duplicate_of == 1 and found[1].duplicate_of is None
+    assert found[2].duplicate_of == 1 and found[1].duplicate_of is None and found[2].signal == "swapped"
     other = _profile_page("host", extra="It raises the network queues' budget for packet forwarding.")
     said = _info(3, f"{man}/ourtune-profiles-edge-host.7.gz", other, kind="man")
     assert copies.measure([guest, said])[3].duplicate_of is None

@@ -2200,7 +2200,7 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
             if best.score < 1.0:
                 better, because = preference(by_id[other_id], info)
                 if better:
-                    best = Copy(1.0, other_id, 0.0, "instance", because)
+                    best = Copy(1.0, other_id, 0.0, "swapped", because)
                     break
         if best.score < HIGH_REDUNDANCY and info.text is not None:
             # one path of one repository at two commits, however rewritten: the older state of one file, which
