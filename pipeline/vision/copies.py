@@ -456,6 +456,12 @@ _REVISION_PART = re.compile(
 )
 
 
+def _file_stem(url: str) -> str:
+    """A URL's file name without its document extensions (``_NAME``), lower-cased; "" for a URL without a path."""
+    parts = _path_parts(url)
+    return _NAME.sub("", parts[-1]).lower() if parts else ""
+
+
 def page_name(url: str) -> str:
     """The page a URL is one form or revision of: its file name without document extensions, a man section or a
     language mark (``MPI_Send.3``, ``MPI_Send.html`` → ``mpi_send``; ``faq.zh.md`` → ``faq``,
@@ -585,13 +591,12 @@ def rendered_by_name(infos: list[CopyInfo]) -> dict[int, int]:
     pages: dict[tuple[str, str], list[int]] = {}
     for info in infos:
         if info.kind == "html" and not info.includes:
-            stem = _NAME.sub("", _path_parts(info.url)[-1] if _path_parts(info.url) else "").lower()
-            pages.setdefault((_site(info.url), stem), []).append(info.id)
+            pages.setdefault((_site(info.url), _file_stem(info.url)), []).append(info.id)
     found: dict[int, int] = {}
     for info in infos:
         if not info.includes or info.kind == "html":
             continue
-        stem = _NAME.sub("", _path_parts(info.url)[-1] if _path_parts(info.url) else "").lower()
+        stem = _file_stem(info.url)
         built = pages.get((_site(info.url), stem), [])
         if stem and len(built) == 1:
             found[info.id] = built[0]
@@ -1341,12 +1346,7 @@ def shape(text: str, url: str = "") -> np.ndarray:
     own path gives it masked (``own_names``: the namespace ``hip`` in ``hip_backend.hpp``, ``cma`` in
     ``channel/cma/factory.h``) and its spacing collapsed: what one template writes whatever it was instantiated
     with or for (``instances``)."""
-    names = own_names(url)
-    lines = text.split("\n")
-    if names is not None:
-        lines = [names.sub("#", line) for line in lines]
-    masked = (_SPACE.sub(" ", _CONSTANT.sub("#", _VARIANT_PART.sub("#", line))).strip() for line in lines)
-    return np.array([hash(line) for line in masked if line], dtype=np.int64)
+    return np.array([hash(line) for line in _masked_lines(text, url)], dtype=np.int64)
 
 
 _OWN_WORD = re.compile(r"[-_.\s]+")
@@ -2320,7 +2320,7 @@ def _excerpt(part: CopyInfo, whole: CopyInfo, share: float) -> bool:
     guide took in. Not a source file quoted by a page (a page that shows a whole example is no copy of it), nor
     a page inside a project's overview (a README or index gathers its pages' openings, each still read in its
     place)."""
-    name = _NAME.sub("", _path_parts(whole.url)[-1]).lower() if _path_parts(whole.url) else ""
+    name = _file_stem(whole.url)
     return (
         share >= EXCERPT_CONTAINMENT
         and neighbourhood(part.url) == neighbourhood(whole.url)
