@@ -102,6 +102,7 @@ HELD_OUT = {
     "test19": (20, {"debian": (85, 20, 125), "github": (205, 45, 60)}, 95, 50),  # phase 23, after test18 was scored
     "test20": (20, {"debian": (45, 30, 155), "github": (170, 50, 85)}, 70, 30),  # phase 24, after test19 was scored
     "test21": (20, {"debian": (50, 25, 170), "github": (170, 55, 90)}, 70, 30),  # phase 25, after test20 was scored
+    "test22": (20, {"debian": (50, 30, 175), "github": (240, 70, 85)}, 95, 45),  # phase 26, after test21 was scored
 }
 
 
