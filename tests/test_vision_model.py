@@ -4227,3 +4227,29 @@ def test_two_pages_one_written_from_the_other_with_one_name_swapped_are_one_text
     assert copies.measure([guest, said])[3].duplicate_of is None
     apart = _info(4, f"{man}/ourtune-profiles-core-host.7.gz", _profile_page("host"), kind="man")
     assert 4 not in copies.swapped([guest, apart])
+
+
+def test_a_legacy_folder_is_past_beside_its_own_name_not_beside_another_kind():
+    """``legacy`` also names a kind of thing that lives on (a legacy API, still documented): ``legacy-api/guide.md``
+    beside ``rest-api/guide.md`` is the second API's guide, written from the same outline, not the first one's
+    older state, and is no copy. A folder that is only the word (``legacy/``) or adds it to its sibling's name
+    (``docs-legacy/`` beside ``docs/``) is the past state, as a state word in any name is (``deprecated-api/``)."""
+    repo = "https://raw.githubusercontent.com/org/svc/1a2b3c4/docs"
+    outline = _words("outline", 240)
+    first = outline + "\n\n" + _words("restcalls", 300)
+    second = outline + "\n\n" + _words("legacycalls", 280)
+    apart = [
+        _info(1, f"{repo}/legacy-api/guide.md", second, kind="markdown"),
+        _info(2, f"{repo}/rest-api/guide.md", first, kind="markdown"),
+    ]
+    assert copies.past_folders(apart) == {}
+    assert copies.measure(apart)[1].duplicate_of is None
+    for old_folder, current_folder in (("legacy", "current"), ("docs-legacy", "docs"), ("deprecated-api", "rest-api")):
+        infos = [
+            _info(1, f"{repo}/{old_folder}/guide.md", second, kind="markdown"),
+            _info(2, f"{repo}/{current_folder}/guide.md", first, kind="markdown"),
+        ]
+        assert [p[0] for p in copies.past_folders(infos)[1]] == [2], old_folder
+        assert copies.measure(infos)[1].duplicate_of == 2, old_folder
+    assert copies.past_of("legacy", "current") and copies.past_of("api_legacy", "api")
+    assert not copies.past_of("legacy-api", "rest-api") and not copies.past_of("backup-tool", "restore-tool")
