@@ -4253,3 +4253,19 @@ def test_a_legacy_folder_is_past_beside_its_own_name_not_beside_another_kind():
         assert copies.measure(infos)[1].duplicate_of == 2, old_folder
     assert copies.past_of("legacy", "current") and copies.past_of("api_legacy", "api")
     assert not copies.past_of("legacy-api", "rest-api") and not copies.past_of("backup-tool", "restore-tool")
+
+
+def test_one_release_s_notes_are_a_release_record_but_no_change_log():
+    """A change log (``CHANGE_LOG_NAME``) lists every release newest first, and its first heading names the newest
+    (``newest_release``); the preference keeps the one of two change logs whose newest release is later. A page of
+    one release's notes (``releases/RELEASE.html``, ``release.html``, ``changelog-2.1.md``) is a record of releases
+    too (``RELEASE_RECORD``: never one text's older state) but no change log: its heading names the one release it
+    records, not how far a history reaches, and reads as no release. Both readings share one word list."""
+    notes = "Release 1.3.0\n=============\n\n- the sort keeps equal keys in order\n"
+    for page in ("https://h/o/p/1a2b3c4/docs/releases/RELEASE.html", "https://h/o/p/1a2b3c4/docs/changelog-1.3.md"):
+        assert preference.RELEASE_RECORD.search(preference.url_path(page)), page
+        assert preference.newest_release(page, notes) == (), page
+    log = "https://h/o/p/1a2b3c4/docs/release-notes.md"
+    assert preference.RELEASE_RECORD.search(preference.url_path(log))
+    assert preference.newest_release(log, notes) == (1, 3, 0)
+    assert copies.RELEASE_RECORD is preference.RELEASE_RECORD

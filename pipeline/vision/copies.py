@@ -131,6 +131,7 @@ from .preference import (
     MAN_PAGE,
     PAST_MARK,
     RELEASE_FOLDER,
+    RELEASE_RECORD,
     RULE_WEIGHT,
     CopyInfo,
     below_shared,
@@ -174,9 +175,6 @@ SIBLING_CODE_JACCARD = 0.7  # ... two source files or notebooks from this one (a
 SIBLING_RULES = (*GROWN_RULES, "current", "original", "generated")  # ... or one is an earlier, translated or
 # machine-made form of the other
 REVISION_CONTAINMENT = 0.4  # one file at two revisions or versions (``version_key``) is a copy from this on
-_RELEASE_RECORD = re.compile(  # a file that records one moment (a release's notes, an upload's news), not a text
-    r"/(?:change[-_]?log|changes|news|history|release[-_]?notes|releases?)(?:[-_.][\w-]+)*$", re.IGNORECASE
-)
 _UPLOAD_RECORD = re.compile(r"/changelog\.debian(?:\.gz)?$", re.IGNORECASE)  # Debian's record of a package's uploads
 UPLOAD_RECORD_JACCARD = 0.9  # two packages' upload records are one record from this Jaccard on (all but a line)
 STUB_SHINGLES = 36  # a text with fewer shingles of its own (a redirect, a title and a link) repeats only itself
@@ -607,7 +605,7 @@ def one_document(older: CopyInfo, newer: CopyInfo) -> bool:
     """Whether two states of one ``version_key`` are one document's by their identity, whatever was rewritten
     between them: one path of one repository at two commits (a code host's file, ``revision_of``) is one file's
     history, and its newer state replaces the older. Not so for a file that records a moment (release notes,
-    a changelog, news: ``_RELEASE_RECORD``; a cumulative changelog's older state lies in the newer anyway, a
+    a changelog, news: ``RELEASE_RECORD``; a cumulative changelog's older state lies in the newer anyway, a
     file replaced at each release holds another release's notes), for a newer state that is a stub which
     replaced more text than it holds (fewer than ``STUB_SHINGLES`` shingles and fewer than the older state's: a
     "this page moved" note left at the old path, not the text's current state; a short page that grew, a title
@@ -620,7 +618,7 @@ def one_document(older: CopyInfo, newer: CopyInfo) -> bool:
         and ra[0] == rb[0]
         and ra[1] != rb[1]
         and version_key(older.url) == version_key(newer.url)
-        and not _RELEASE_RECORD.search(url_path(older.url))
+        and not RELEASE_RECORD.search(url_path(older.url))
         and newer.text is not None
         and (newer.text.size >= STUB_SHINGLES or older.text is None or newer.text.size >= older.text.size)
     )
@@ -1112,7 +1110,7 @@ def release_part(part: str, whole: str) -> bool:
     name = _PAGE_SUFFIX.sub("", url_path(part).rpartition("/")[2])
     return (
         bool(_RELEASE_NAME.match(name))
-        and _RELEASE_RECORD.search(url_path(whole)) is not None
+        and RELEASE_RECORD.search(url_path(whole)) is not None
         and neighbourhood(part) == neighbourhood(whole)
     )
 
