@@ -13,6 +13,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
+from pipeline import redundancy
 from pipeline.errors import DataError
 from pipeline.extract import extract
 from pipeline.profile import default_profile, load_profile
@@ -4269,3 +4270,28 @@ def test_one_release_s_notes_are_a_release_record_but_no_change_log():
     assert preference.RELEASE_RECORD.search(preference.url_path(log))
     assert preference.newest_release(log, notes) == (1, 3, 0)
     assert copies.RELEASE_RECORD is preference.RELEASE_RECORD
+
+
+def test_the_general_path_s_reach_reads_no_rule():
+    """``benchmarks/vision_copies.general_reach``: how far shingles alone carry a labelled pair. The same text in
+    two repositories' folders reaches the cut; a page one rule finds (a README's older state, rewritten but for a
+    third: ``history``) does not; two pages of one folder whose containment passes the cut but whose Jaccard is
+    under the sibling cut read 0 (the general path holds them apart as one template's pages)."""
+    from benchmarks.vision_copies import general_reach
+
+    base = "https://raw.githubusercontent.com/org"
+    text = _words("kernel", 400)
+    mirror = _info(1, f"{base}/a/1a2b3c4/docs/tiling.md", text, kind="markdown")
+    kept = _info(2, f"{base}/b/5d6e7f8/notes/tiling.md", text, kind="markdown")
+    assert general_reach(mirror, kept) >= copies.HIGH_REDUNDANCY
+    older = _info(3, f"{base}/a/0a0a0a0/README.md", _words("kernel", 140) + "\n\n" + _words("old", 260), kind="markdown")
+    newer = _info(4, f"{base}/a/1a2b3c4/README.md", text, kind="markdown")
+    assert general_reach(older, newer) < copies.HIGH_REDUNDANCY
+    shared = _words("outline", 200)
+    part = _info(5, f"{base}/a/1a2b3c4/docs/guide_linux.md", shared + "\n\n" + _words("linux", 120), kind="markdown")
+    whole = _info(6, f"{base}/a/1a2b3c4/docs/guide_windows.md", shared + "\n\n" + _words("win", 400), kind="markdown")
+    assert copies.siblings(part.url, whole.url)
+    jaccard = part.text.minhash.jaccard(whole.text.minhash)
+    assert jaccard < copies.SIBLING_JACCARD
+    assert redundancy.containment(jaccard, part.text.size, whole.text.size) >= copies.HIGH_REDUNDANCY
+    assert general_reach(part, whole) == 0.0
