@@ -81,7 +81,9 @@ def general_reach(copy: copies.CopyInfo, keep: copies.CopyInfo) -> float:
         return 0.0
     jaccard = copy.text.minhash.jaccard(keep.text.minhash)
     template = (
-        copies.siblings(copy.url, keep.url) or copies.cousins(copy.url, keep.url) or copies.renamed_code(copy.url, keep.url)
+        copies.siblings(copy.url, keep.url)
+        or copies.cousins(copy.url, keep.url)
+        or copies.renamed_code(copy.url, keep.url)
     )
     if template and jaccard < copies.sibling_cut(copy.url, keep.url):
         return 0.0

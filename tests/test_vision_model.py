@@ -4284,7 +4284,9 @@ def test_the_general_path_s_reach_reads_no_rule():
     mirror = _info(1, f"{base}/a/1a2b3c4/docs/tiling.md", text, kind="markdown")
     kept = _info(2, f"{base}/b/5d6e7f8/notes/tiling.md", text, kind="markdown")
     assert general_reach(mirror, kept) >= copies.HIGH_REDUNDANCY
-    older = _info(3, f"{base}/a/0a0a0a0/README.md", _words("kernel", 140) + "\n\n" + _words("old", 260), kind="markdown")
+    older = _info(
+        3, f"{base}/a/0a0a0a0/README.md", _words("kernel", 140) + "\n\n" + _words("old", 260), kind="markdown"
+    )
     newer = _info(4, f"{base}/a/1a2b3c4/README.md", text, kind="markdown")
     assert general_reach(older, newer) < copies.HIGH_REDUNDANCY
     shared = _words("outline", 200)
