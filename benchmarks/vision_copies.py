@@ -20,7 +20,10 @@ Mechanisms, read from the two labelled paths of a pair (not from what the stage 
     version pair  the same page at an older commit (``path@commit``) or in an older package version
     mirror        anything else: the same file at two places
 The mean redundancy of a mechanism's pairs (found or not; a pair the crawl merged counts 1) is its margin:
-a change that moves pairs towards the cut shows there before any pair falls under it.
+a change that moves pairs towards the cut shows there before any pair falls under it. The last table says how
+many labelled pairs the general path alone reaches (``general_reach``: shingle containment at the cut, no rule):
+the rest are found only through rules written for their kinds, and it estimates the recall left on a corpus
+whose copies are of kinds no rule reads yet.
 False flags are split by the flagged document and the one it was flagged against: ``template`` when both
 live in one place (a repository, a package: pages built from one template), ``cross-place`` otherwise.
 
@@ -42,6 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np
 
+from pipeline import redundancy
 from pipeline.vision import copies
 from pipeline.vision.evaluate import Outcome, copy_groups, store_labelled
 from pipeline.vision.labelled import Label, load_documents, load_labels, url_of
@@ -66,9 +70,30 @@ def mechanism(copy: Label, keep_key: str) -> str:
     return "mirror"
 
 
-def copy_stage(db, rules: dict[int, str] | None = None) -> list[Outcome]:
+def general_reach(copy: copies.CopyInfo, keep: copies.CopyInfo) -> float:
+    """How far the general path alone (shingle Jaccard and containment, no rule that reads names, folders,
+    revisions or markup) carries a labelled pair: the copy's containment in the page kept, 0 where the two are
+    held apart as pages of one template (``siblings``, ``cousins``, ``renamed_code``) under their ``sibling_cut``.
+    A pair at ``HIGH_REDUNDANCY`` or more would be found were every rule of the stage gone; the pairs under it are
+    found only by rules written for their kind, and a copy of a kind no rule reads yet (a fresh corpus's) is found
+    only if it sits above the cut. Either text missing reads 0."""
+    if copy.text is None or keep.text is None:
+        return 0.0
+    jaccard = copy.text.minhash.jaccard(keep.text.minhash)
+    template = (
+        copies.siblings(copy.url, keep.url)
+        or copies.cousins(copy.url, keep.url)
+        or copies.renamed_code(copy.url, keep.url)
+    )
+    if template and jaccard < copies.sibling_cut(copy.url, keep.url):
+        return 0.0
+    return redundancy.containment(jaccard, copy.text.size, keep.text.size)
+
+
+def copy_stage(db, rules: dict[int, str] | None = None, infos_out: dict | None = None) -> list[Outcome]:
     """The redundancy of every document, as the scorer computes it (its copies stage, nothing else); ``rules``
-    gets, for each document found a copy, the preference rule that made the other one the copy to keep."""
+    gets, for each document found a copy, the preference rule that made the other one the copy to keep, and
+    ``infos_out`` each document's ``CopyInfo`` (for ``general_reach``)."""
     from pipeline.profile import default_profile
     from pipeline.score import BATCH
     from pipeline.store.documents import scoring_rows
@@ -85,6 +110,8 @@ def copy_stage(db, rules: dict[int, str] | None = None) -> list[Outcome]:
         lines.add(reading.line_hashes, reading.url, copies.foreign_text(reading.url, reading.kind, row[4] or ""))
         newest[reading.id] = reading.newest_date
     infos = copy_infos(lines, scoring_rows(db, BATCH), newest)
+    if infos_out is not None:
+        infos_out.update((info.id, info) for info in infos)
     found = copies.measure(infos)
     out = []
     for info in infos:
@@ -106,7 +133,12 @@ def copy_stage(db, rules: dict[int, str] | None = None) -> list[Outcome]:
 
 
 def analyse(
-    labels: list[Label], ids: dict[str, int], outcomes: dict[int, Outcome], listing: bool, rules: dict[int, str]
+    labels: list[Label],
+    ids: dict[str, int],
+    outcomes: dict[int, Outcome],
+    listing: bool,
+    rules: dict[int, str],
+    infos: dict[int, copies.CopyInfo] | None = None,
 ) -> dict:
     present = [label for label in labels if label.key in ids and ids[label.key] in outcomes]
     key_of: dict[int | None, str] = {}
@@ -134,8 +166,10 @@ def analyse(
             hit = o.redundancy == "high" and o.duplicate_of in members[groups[label.key]] - {copy_id}
             kept = outcomes[keep_id].redundancy != "high"
         score = 1.0 if copy_id == keep_id else outcomes[copy_id].redundancy_score
+        reach = 1.0 if copy_id == keep_id or infos is None else general_reach(infos[copy_id], infos[keep_id])
         for cell in ((label.origin, mech), ("all", mech), (label.origin, "all"), ("all", "all")):
             cells[cell]["found"] += hit
+            cells[cell]["general"] += reach >= copies.HIGH_REDUNDANCY  # found were every rule gone
             margins[cell] += score  # the margin: how far above the cut the pairs sit, found or not
             if hit and copy_id in rules:
                 cells[cell][f"rule:{rules[copy_id]}"] += 1  # which preference rule chose the copy to keep
@@ -223,6 +257,32 @@ def rule_table(results: dict[str, dict]) -> None:
             print(f"| {mech} | {', '.join(f'{rule} {n}' for rule, n in tally[mech].most_common())} |")
 
 
+def general_table(results: dict[str, dict]) -> None:
+    """The general path's reach (``general_reach``) beside what the stage found, per mechanism over all splits and
+    per split: what recall would stay on copies of kinds no rule reads, the rules' share of the recall."""
+    if not any(r.get("all|all", {}).get("general") for r in results.values()):
+        return
+    print("\n| mechanism | pairs | found | the general path alone reaches | found only through a rule (at most) |")
+    print("|---|---:|---:|---:|---:|")
+    for mech in (*MECHANISMS, "all"):
+        c: Counter = Counter()
+        for r in results.values():
+            c.update(r.get(f"all|{mech}", {}))
+        if c["pairs"]:
+            only = max(0, c["found"] - c["general"])
+            print(f"| {mech} | {c['pairs']} | {c['found']} | {c['general']} | {only} |")
+    shares = [
+        (r["all|all"].get("general", 0) / r["all|all"]["pairs"], split)
+        for split, r in results.items()
+        if r.get("all|all", {}).get("pairs")
+    ]
+    low = min(shares)
+    print(
+        f"\nThe general path alone, per split: min {low[0]:.3f} ({low[1]}) / mean "
+        f"{sum(x for x, _ in shares) / len(shares):.4f} (the stage: the recall above)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--split", nargs="+", default=list(SPLITS), choices=SPLITS)
@@ -243,17 +303,19 @@ def main() -> None:
             ids = store_labelled(db, loaded)
             start = time.perf_counter()
             rules: dict[int, str] = {}  # filled by the copies stage alone (--full reads no rules)
+            infos: dict[int, copies.CopyInfo] = {}
             if args.full:
                 from pipeline.score import score_corpus
 
                 outcomes = {o.id: o for o in map(Outcome.of, score_corpus(db))}
             else:
-                outcomes = {o.id: o for o in copy_stage(db, rules)}
+                outcomes = {o.id: o for o in copy_stage(db, rules, infos)}
             db.conn.close()
         print(f"   scored in {time.perf_counter() - start:.1f} s", flush=True)
-        results[split] = analyse(chosen, ids, outcomes, args.list, rules)
+        results[split] = analyse(chosen, ids, outcomes, args.list, rules, infos or None)
     table(results)
     rule_table(results)
+    general_table(results)
     if args.json:
         args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")
 

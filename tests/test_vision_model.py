@@ -13,6 +13,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
+from pipeline import redundancy
 from pipeline.errors import DataError
 from pipeline.extract import extract
 from pipeline.profile import default_profile, load_profile
@@ -4227,3 +4228,72 @@ def test_two_pages_one_written_from_the_other_with_one_name_swapped_are_one_text
     assert copies.measure([guest, said])[3].duplicate_of is None
     apart = _info(4, f"{man}/ourtune-profiles-core-host.7.gz", _profile_page("host"), kind="man")
     assert 4 not in copies.swapped([guest, apart])
+
+
+def test_a_legacy_folder_is_past_beside_its_own_name_not_beside_another_kind():
+    """``legacy`` also names a kind of thing that lives on (a legacy API, still documented): ``legacy-api/guide.md``
+    beside ``rest-api/guide.md`` is the second API's guide, written from the same outline, not the first one's
+    older state, and is no copy. A folder that is only the word (``legacy/``) or adds it to its sibling's name
+    (``docs-legacy/`` beside ``docs/``) is the past state, as a state word in any name is (``deprecated-api/``)."""
+    repo = "https://raw.githubusercontent.com/org/svc/1a2b3c4/docs"
+    outline = _words("outline", 240)
+    first = outline + "\n\n" + _words("restcalls", 300)
+    second = outline + "\n\n" + _words("legacycalls", 280)
+    apart = [
+        _info(1, f"{repo}/legacy-api/guide.md", second, kind="markdown"),
+        _info(2, f"{repo}/rest-api/guide.md", first, kind="markdown"),
+    ]
+    assert copies.past_folders(apart) == {}
+    assert copies.measure(apart)[1].duplicate_of is None
+    for old_folder, current_folder in (("legacy", "current"), ("docs-legacy", "docs"), ("deprecated-api", "rest-api")):
+        infos = [
+            _info(1, f"{repo}/{old_folder}/guide.md", second, kind="markdown"),
+            _info(2, f"{repo}/{current_folder}/guide.md", first, kind="markdown"),
+        ]
+        assert [p[0] for p in copies.past_folders(infos)[1]] == [2], old_folder
+        assert copies.measure(infos)[1].duplicate_of == 2, old_folder
+    assert copies.past_of("legacy", "current") and copies.past_of("api_legacy", "api")
+    assert not copies.past_of("legacy-api", "rest-api") and not copies.past_of("backup-tool", "restore-tool")
+
+
+def test_one_release_s_notes_are_a_release_record_but_no_change_log():
+    """A change log (``CHANGE_LOG_NAME``) lists every release newest first, and its first heading names the newest
+    (``newest_release``); the preference keeps the one of two change logs whose newest release is later. A page of
+    one release's notes (``releases/RELEASE.html``, ``release.html``, ``changelog-2.1.md``) is a record of releases
+    too (``RELEASE_RECORD``: never one text's older state) but no change log: its heading names the one release it
+    records, not how far a history reaches, and reads as no release. Both readings share one word list."""
+    notes = "Release 1.3.0\n=============\n\n- the sort keeps equal keys in order\n"
+    for page in ("https://h/o/p/1a2b3c4/docs/releases/RELEASE.html", "https://h/o/p/1a2b3c4/docs/changelog-1.3.md"):
+        assert preference.RELEASE_RECORD.search(preference.url_path(page)), page
+        assert preference.newest_release(page, notes) == (), page
+    log = "https://h/o/p/1a2b3c4/docs/release-notes.md"
+    assert preference.RELEASE_RECORD.search(preference.url_path(log))
+    assert preference.newest_release(log, notes) == (1, 3, 0)
+    assert copies.RELEASE_RECORD is preference.RELEASE_RECORD
+
+
+def test_the_general_path_s_reach_reads_no_rule():
+    """``benchmarks/vision_copies.general_reach``: how far shingles alone carry a labelled pair. The same text in
+    two repositories' folders reaches the cut; a page one rule finds (a README's older state, rewritten but for a
+    third: ``history``) does not; two pages of one folder whose containment passes the cut but whose Jaccard is
+    under the sibling cut read 0 (the general path holds them apart as one template's pages)."""
+    from benchmarks.vision_copies import general_reach
+
+    base = "https://raw.githubusercontent.com/org"
+    text = _words("kernel", 400)
+    mirror = _info(1, f"{base}/a/1a2b3c4/docs/tiling.md", text, kind="markdown")
+    kept = _info(2, f"{base}/b/5d6e7f8/notes/tiling.md", text, kind="markdown")
+    assert general_reach(mirror, kept) >= copies.HIGH_REDUNDANCY
+    older = _info(
+        3, f"{base}/a/0a0a0a0/README.md", _words("kernel", 140) + "\n\n" + _words("old", 260), kind="markdown"
+    )
+    newer = _info(4, f"{base}/a/1a2b3c4/README.md", text, kind="markdown")
+    assert general_reach(older, newer) < copies.HIGH_REDUNDANCY
+    shared = _words("outline", 200)
+    part = _info(5, f"{base}/a/1a2b3c4/docs/guide_linux.md", shared + "\n\n" + _words("linux", 120), kind="markdown")
+    whole = _info(6, f"{base}/a/1a2b3c4/docs/guide_windows.md", shared + "\n\n" + _words("win", 400), kind="markdown")
+    assert copies.siblings(part.url, whole.url)
+    jaccard = part.text.minhash.jaccard(whole.text.minhash)
+    assert jaccard < copies.SIBLING_JACCARD
+    assert redundancy.containment(jaccard, part.text.size, whole.text.size) >= copies.HIGH_REDUNDANCY
+    assert general_reach(part, whole) == 0.0

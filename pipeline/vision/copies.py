@@ -131,6 +131,7 @@ from .preference import (
     MAN_PAGE,
     PAST_MARK,
     RELEASE_FOLDER,
+    RELEASE_RECORD,
     RULE_WEIGHT,
     CopyInfo,
     below_shared,
@@ -174,9 +175,6 @@ SIBLING_CODE_JACCARD = 0.7  # ... two source files or notebooks from this one (a
 SIBLING_RULES = (*GROWN_RULES, "current", "original", "generated")  # ... or one is an earlier, translated or
 # machine-made form of the other
 REVISION_CONTAINMENT = 0.4  # one file at two revisions or versions (``version_key``) is a copy from this on
-_RELEASE_RECORD = re.compile(  # a file that records one moment (a release's notes, an upload's news), not a text
-    r"/(?:change[-_]?log|changes|news|history|release[-_]?notes|releases?)(?:[-_.][\w-]+)*$", re.IGNORECASE
-)
 _UPLOAD_RECORD = re.compile(r"/changelog\.debian(?:\.gz)?$", re.IGNORECASE)  # Debian's record of a package's uploads
 UPLOAD_RECORD_JACCARD = 0.9  # two packages' upload records are one record from this Jaccard on (all but a line)
 STUB_SHINGLES = 36  # a text with fewer shingles of its own (a redirect, a title and a link) repeats only itself
@@ -607,7 +605,7 @@ def one_document(older: CopyInfo, newer: CopyInfo) -> bool:
     """Whether two states of one ``version_key`` are one document's by their identity, whatever was rewritten
     between them: one path of one repository at two commits (a code host's file, ``revision_of``) is one file's
     history, and its newer state replaces the older. Not so for a file that records a moment (release notes,
-    a changelog, news: ``_RELEASE_RECORD``; a cumulative changelog's older state lies in the newer anyway, a
+    a changelog, news: ``RELEASE_RECORD``; a cumulative changelog's older state lies in the newer anyway, a
     file replaced at each release holds another release's notes), for a newer state that is a stub which
     replaced more text than it holds (fewer than ``STUB_SHINGLES`` shingles and fewer than the older state's: a
     "this page moved" note left at the old path, not the text's current state; a short page that grew, a title
@@ -620,7 +618,7 @@ def one_document(older: CopyInfo, newer: CopyInfo) -> bool:
         and ra[0] == rb[0]
         and ra[1] != rb[1]
         and version_key(older.url) == version_key(newer.url)
-        and not _RELEASE_RECORD.search(url_path(older.url))
+        and not RELEASE_RECORD.search(url_path(older.url))
         and newer.text is not None
         and (newer.text.size >= STUB_SHINGLES or older.text is None or newer.text.size >= older.text.size)
     )
@@ -682,20 +680,43 @@ def moved(
     return result
 
 
-def _folder_places(infos: list[CopyInfo]) -> Iterator[tuple[CopyInfo, str, bool]]:
+def _folder_places(infos: list[CopyInfo]) -> Iterator[tuple[CopyInfo, str, str, bool]]:
     """For each folder of each read file's path (below its host): the file, the key its path has with that one
-    folder left out (the place, the path above it, the path below it) and whether a past mark names the folder."""
+    folder left out (the place, the path above it, the path below it), the folder's name and whether a past mark
+    names it."""
     for info in infos:
         if info.text is None:
             continue
         parts, place = info.url.split("/"), neighbourhood(info.url)
         for k in range(3, len(parts) - 1):
-            yield info, f"{place}\0{'/'.join(parts[:k])}\0{'/'.join(parts[k + 1 :])}", bool(PAST_MARK.search(parts[k]))
+            key = f"{place}\0{'/'.join(parts[:k])}\0{'/'.join(parts[k + 1 :])}"
+            yield info, key, parts[k], bool(PAST_MARK.search(parts[k]))
+
+
+_KIND_PAST = re.compile(r"legacy|archive|backup", re.IGNORECASE)  # past words that also name a thing of now
+_FOLDER_WORD = re.compile(r"[-_. ]+")
+
+
+def past_of(folder: str, sibling: str) -> bool:
+    """Whether a folder a past word marks (``PAST_MARK``) holds the past state of its unmarked sibling's files.
+    A word that only says a state (``old``, ``deprecated``, ``obsolete``, ``previous``, ``bak``) marks it in any
+    name: ``deprecated-cfgs/`` beside ``tested-cfgs/``, ``old_docs/`` beside ``docs/``. A word that also names a
+    kind of thing that lives on (``legacy``: a legacy API, boot mode or interface, still documented; ``archive``:
+    an archive format or tool; ``backup``: a backup tool) marks it only as the folder's whole name (``legacy/``)
+    or added to its sibling's name (``legacy-docs/`` or ``docs_legacy/`` beside ``docs/``): ``legacy-api/``
+    beside ``rest-api/`` is a second API's folder, as ``backup-tool/`` beside ``restore-tool/`` is a second tool's,
+    not a past state of the first."""
+    words = [w for w in _FOLDER_WORD.split(folder.lower()) if w]
+    if any(PAST_MARK.fullmatch(w) and not _KIND_PAST.fullmatch(w) for w in words):
+        return True
+    rest = [w for w in words if not _KIND_PAST.fullmatch(w)]
+    return not rest or rest == [w for w in _FOLDER_WORD.split(sibling.lower()) if w]
 
 
 def past_folders(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, float]]]:
     """id → [(id of the current file, the share of it in that file, their Jaccard)] of a file left in a folder a
-    past mark names (``PAST_MARK``: ``deprecated-cfgs/``, ``old_docs/``, ``legacy/``) whose path below that folder
+    past mark names as a past state (``PAST_MARK``, ``past_of``: ``deprecated-cfgs/``, ``old_docs/``, ``legacy/``;
+    not ``legacy-api/`` beside ``rest-api/``) whose path below that folder
     is a current file's path below a sibling folder of no such mark (``configs/deprecated-cfgs/gpu_a/setup.cfg``
     beside ``configs/tested-cfgs/gpu_a/setup.cfg``): the file's older state, kept when its project moved on, as a
     file at an older commit is (``measure`` reads it from ``REVISION_CONTAINMENT`` on, the current file kept
@@ -705,23 +726,25 @@ def past_folders(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, floa
     sibling folders neither marked, are left to the other readings. The current file must be the only one: where
     two unmarked siblings hold the path (``stable/x`` and ``next/x`` beside ``old/x``), which of them the past file
     was is not said, and a folder of thousands of siblings would otherwise pair each past file with each of them."""
-    wanted: dict[str, list[CopyInfo]] = {}
-    for info, key, marked in _folder_places(infos):
+    wanted: dict[str, list[tuple[CopyInfo, str]]] = {}
+    for info, key, folder, marked in _folder_places(infos):
         if marked:
-            wanted.setdefault(key, []).append(info)
+            wanted.setdefault(key, []).append((info, folder))
     found: dict[int, list[tuple[int, float, float]]] = {}
     if not wanted:
         return found
-    current: dict[str, list[CopyInfo]] = {}
-    for info, key, marked in _folder_places(infos):
+    current: dict[str, list[tuple[CopyInfo, str]]] = {}
+    for info, key, folder, marked in _folder_places(infos):
         if key in wanted and not marked:
-            current.setdefault(key, []).append(info)
+            current.setdefault(key, []).append((info, folder))
     for key, holders in current.items():
         if len(holders) != 1:
             continue
-        (info,) = holders
+        ((info, sibling),) = holders
         assert info.text is not None
-        for old in wanted[key]:
+        for old, folder in wanted[key]:
+            if not past_of(folder, sibling):
+                continue
             assert old.text is not None
             jaccard = old.text.minhash.jaccard(info.text.minhash)
             share = redundancy.containment(jaccard, old.text.size, info.text.size)
@@ -1087,7 +1110,7 @@ def release_part(part: str, whole: str) -> bool:
     name = _PAGE_SUFFIX.sub("", url_path(part).rpartition("/")[2])
     return (
         bool(_RELEASE_NAME.match(name))
-        and _RELEASE_RECORD.search(url_path(whole)) is not None
+        and RELEASE_RECORD.search(url_path(whole)) is not None
         and neighbourhood(part) == neighbourhood(whole)
     )
 

@@ -279,9 +279,17 @@ def precision_suffix_twins(a: str, b: str) -> tuple[str, str] | None:
     return None
 
 
-CHANGE_LOG_NAME = re.compile(
-    r"(?:^|/)(?:change[-_]?log|changes|news|history|release[-_]?notes)(?!\.debian)(?:\.\w+)*$", re.IGNORECASE
-)
+_CHANGE_LOG_WORDS = r"change[-_]?log|changes|news|history|release[-_]?notes"
+CHANGE_LOG_NAME = re.compile(rf"(?:^|/)(?:{_CHANGE_LOG_WORDS})(?!\.debian)(?:\.\w+)*$", re.IGNORECASE)
+"""A cumulative change log, every release's entries newest first (``CHANGES.rst``, ``NEWS``, ``changelog.html``):
+its first entry heading names its newest release (``newest_release``). Not Debian's upload record."""
+RELEASE_RECORD = re.compile(rf"/(?:{_CHANGE_LOG_WORDS}|releases?)(?:[-_.][\w-]+)*$", re.IGNORECASE)
+"""A file that records releases, one or all (``CHANGE_LOG_NAME``'s change logs, and one release's notes,
+``releases/RELEASE.html``, ``changelog-2.1.md``, ``release.html``, Debian's ``changelog.Debian.gz``): the record
+of moments, not one text's states (``copies.one_document``, ``copies.release_part``). The two are not one
+reading: a page of one release's notes beside the history that gathers them is no change log one release behind
+it (read as one, its heading's version made the one release's page the history's keep: test16's bottleneck
+notes, three pairs lost)."""
 _RELEASE_HEADING = re.compile(  # 2021-01-25 6.9.11-60 <…>, v2.4.1, Version 1.10 (…), name 0.3.0 - 2020-01-02
     r"^(?:\d{4}-\d\d-\d\d\s+|(?:version|release)\s+|[A-Za-z][\w+-]*\s+)?v?(\d+(?:\.\d+)+(?:-\d+)?)"
     r"(?:\s*(?:$|[-(<:\[¶–—]|\d{4}|[A-Z][a-z]+ \d))",
