@@ -2228,6 +2228,42 @@ def test_a_measurement_methodology_page_reads_as_profiling():
     assert methodology.score > 0.3 > 0.05 > plain.score  # 0.08 before phase 14: the profile held few of its words
 
 
+def test_placing_a_virtual_machine_reads_as_virtualisation_not_the_field():
+    # phase 26 (rel28): a cloud's page on a guest's CPUs and memory speaks NUMA nodes, CPU pinning and threads per core
+    # as the field does, but whose performance it tunes is a virtual machine's and no kernel is written: the
+    # hypervisor, vCPUs, live migration and the guest operating system are virtualisation's own words, another field's
+    placement = (
+        "Each NUMA node has its own memory bandwidth, so the {who} should run on the cores of one node. With CPU "
+        "pinning every {unit} is bound to one host core, and NUMA placement keeps its memory on the same node; "
+        "threads per core decide whether two {unit_plural} share a physical core. {tail}"
+    )
+    guest = _evidence(
+        placement.format(
+            who="guest",
+            unit="vCPU",
+            unit_plural="vCPUs",
+            tail="The hypervisor applies the policy when the guest operating system boots, and live migration "
+            "to another host keeps it only where that host has the same layout.",
+        )
+    )
+    program = _evidence(
+        placement.format(
+            who="program's worker threads",
+            unit="worker thread",
+            unit_plural="worker threads",
+            tail="The runtime applies the policy when the program starts, and a run on another machine keeps it "
+            "only where that machine has the same layout.",
+        )
+    )
+    assert program.score > 0.15
+    assert guest.score < 0.5 * program.score
+    # the words alone, not "virtual machine" (a language's VM, a parallel virtual machine) nor "guest" alone
+    alone = _evidence(
+        placement.format(who="virtual machine", unit="guest thread", unit_plural="guest threads", tail="")
+    )
+    assert alone.score > 0.5 * program.score
+
+
 def test_a_hardware_trace_page_reads_as_profiling():
     # phase 23 (rel24): a processor's trace unit, its packets decoded back into the program's flow, and the analysis
     # of a program's event traces are profiling as a kernel engineer reads it, in the field's words; the same pages
