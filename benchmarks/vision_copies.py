@@ -74,9 +74,10 @@ def general_reach(copy: copies.CopyInfo, keep: copies.CopyInfo) -> float:
     """How far the general path alone (shingle Jaccard and containment, no rule that reads names, folders,
     revisions or markup) carries a labelled pair: the copy's containment in the page kept, 0 where the two are
     held apart as pages of one template (``siblings``, ``cousins``, ``renamed_code``) under their ``sibling_cut``.
-    A pair at ``HIGH_REDUNDANCY`` or more would be found were every rule of the stage gone; the pairs under it are
-    found only by rules written for their kind, and a copy of a kind no rule reads yet (a fresh corpus's) is found
-    only if it sits above the cut. Either text missing reads 0."""
+    A pair at ``HIGH_REDUNDANCY`` or more reaches the cut with every rule of the stage gone (the stage may still
+    keep the wrong page or hold the two apart for what this reading skips: a stub, a series, a template's output);
+    the pairs under it are found only by rules written for their kind, and a copy of a kind no rule reads yet (a
+    fresh corpus's) is found only if it sits above the cut. Either text missing reads 0."""
     if copy.text is None or keep.text is None:
         return 0.0
     jaccard = copy.text.minhash.jaccard(keep.text.minhash)
@@ -166,10 +167,13 @@ def analyse(
             hit = o.redundancy == "high" and o.duplicate_of in members[groups[label.key]] - {copy_id}
             kept = outcomes[keep_id].redundancy != "high"
         score = 1.0 if copy_id == keep_id else outcomes[copy_id].redundancy_score
-        reach = 1.0 if copy_id == keep_id or infos is None else general_reach(infos[copy_id], infos[keep_id])
+        # the general path's reach, read only from the copies stage's own run (``--full`` reads no ``infos``)
+        reach = None if infos is None else 1.0 if copy_id == keep_id else general_reach(infos[copy_id], infos[keep_id])
         for cell in ((label.origin, mech), ("all", mech), (label.origin, "all"), ("all", "all")):
             cells[cell]["found"] += hit
-            cells[cell]["general"] += reach >= copies.HIGH_REDUNDANCY  # found were every rule gone
+            if reach is not None:
+                cells[cell]["general"] += reach >= copies.HIGH_REDUNDANCY  # at the cut, every rule gone
+                cells[cell]["rule_only"] += hit and reach < copies.HIGH_REDUNDANCY  # found, under the cut
             margins[cell] += score  # the margin: how far above the cut the pairs sit, found or not
             if hit and copy_id in rules:
                 cells[cell][f"rule:{rules[copy_id]}"] += 1  # which preference rule chose the copy to keep
@@ -260,17 +264,17 @@ def rule_table(results: dict[str, dict]) -> None:
 def general_table(results: dict[str, dict]) -> None:
     """The general path's reach (``general_reach``) beside what the stage found, per mechanism over all splits and
     per split: what recall would stay on copies of kinds no rule reads, the rules' share of the recall."""
-    if not any(r.get("all|all", {}).get("general") for r in results.values()):
+    results = {split: r for split, r in results.items() if "general" in r.get("all|all", {})}
+    if not results:
         return
-    print("\n| mechanism | pairs | found | the general path alone reaches | found only through a rule (at most) |")
+    print("\n| mechanism | pairs | found | the general path alone reaches | found only through a rule |")
     print("|---|---:|---:|---:|---:|")
     for mech in (*MECHANISMS, "all"):
         c: Counter = Counter()
         for r in results.values():
             c.update(r.get(f"all|{mech}", {}))
         if c["pairs"]:
-            only = max(0, c["found"] - c["general"])
-            print(f"| {mech} | {c['pairs']} | {c['found']} | {c['general']} | {only} |")
+            print(f"| {mech} | {c['pairs']} | {c['found']} | {c['general']} | {c['rule_only']} |")
     shares = [
         (r["all|all"].get("general", 0) / r["all|all"]["pairs"], split)
         for split, r in results.items()

@@ -4333,3 +4333,35 @@ def test_the_general_path_s_reach_reads_no_rule():
     assert jaccard < copies.SIBLING_JACCARD
     assert redundancy.containment(jaccard, part.text.size, whole.text.size) >= copies.HIGH_REDUNDANCY
     assert general_reach(part, whole) == 0.0
+
+
+def test_the_general_path_s_column_counts_only_pairs_it_read():
+    """``benchmarks/vision_copies.analyse`` counts a pair in the general path's column only where it read the two
+    pages (``infos``, the copies stage's own run): a whole-scorer run (``--full``) reads none, and its table must not
+    say shingles alone reach every pair. Where it reads them, a pair found under the cut is found only through a
+    rule, and one at the cut is not."""
+    from benchmarks.vision_copies import analyse
+    from pipeline.vision.evaluate import Outcome
+    from pipeline.vision.labelled import Label
+
+    def label(path: str, dup_of: str = "") -> Label:
+        return Label("gh:org/a", "a", "github", "", "1a2b3c4", path, "", "high", "high", "technical", dup_of, "")
+
+    copy, keep = label("docs/old.md", "gh:org/a:docs/new.md"), label("docs/new.md")
+    ids = {copy.key: 1, keep.key: 2}
+    outcomes = {
+        1: Outcome(1, 0.5, "high", 0.9, "high", 0.95, 2),
+        2: Outcome(2, 0.5, "high", 0.9, "low", 0.0, None),
+    }
+    unread = analyse([copy, keep], ids, outcomes, False, {})["all|all"]
+    assert unread["found"] == 1 and unread.get("general", 0) == 0 and unread.get("rule_only", 0) == 0
+    base = "https://raw.githubusercontent.com/org/a/1a2b3c4/docs"
+    text = _words("kernel", 400)
+    rewritten = _words("kernel", 140) + "\n\n" + _words("old", 260)
+    for copy_text, general, rule_only in ((text, 1, 0), (rewritten, 0, 1)):
+        infos = {
+            1: _info(1, f"{base}/old.md", copy_text, kind="markdown"),
+            2: _info(2, f"{base}/new.md", text, kind="markdown"),
+        }
+        read = analyse([copy, keep], ids, outcomes, False, {}, infos)["all|all"]
+        assert (read["found"], read["general"], read["rule_only"]) == (1, general, rule_only)

@@ -289,7 +289,7 @@ RELEASE_RECORD = re.compile(rf"/(?:{_CHANGE_LOG_WORDS}|releases?)(?:[-_.][\w-]+)
 of moments, not one text's states (``copies.one_document``, ``copies.release_part``). The two are not one
 reading: a page of one release's notes beside the history that gathers them is no change log one release behind
 it (read as one, its heading's version made the one release's page the history's keep: test16's bottleneck
-notes, three pairs lost)."""
+notes, one pair missed, one flag more and three copies to keep flagged)."""
 _RELEASE_HEADING = re.compile(  # 2021-01-25 6.9.11-60 <…>, v2.4.1, Version 1.10 (…), name 0.3.0 - 2020-01-02
     r"^(?:\d{4}-\d\d-\d\d\s+|(?:version|release)\s+|[A-Za-z][\w+-]*\s+)?v?(\d+(?:\.\d+)+(?:-\d+)?)"
     r"(?:\s*(?:$|[-(<:\[¶–—]|\d{4}|[A-Z][a-z]+ \d))",
