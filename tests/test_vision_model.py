@@ -1593,15 +1593,18 @@ def test_two_kernel_files_of_one_folder_need_more_in_common_than_two_pages():
     ]
     assert copies.sibling_cut(pages[0].url, pages[1].url) == copies.SIBLING_JACCARD
     assert copies.measure(pages)[3].duplicate_of == 4
-    # two handlers of one folder of module examples, a short body each in the same scaffolding (0.6-0.7)
+    # two handlers of one folder of module examples, a short body each in the same scaffolding (0.6-0.7); their
+    # names are not what their bodies differ in (``substituted`` reads the two as one text where they are: below)
     top, bottom = _kernel_file("top", 6), _kernel_file("bottom", 6)
     handlers = [
         _info(6, f"{folder}/irq_top.c", top, kind="text"),
-        _info(7, f"{folder}/irq_bottom.c", bottom, kind="text"),
+        _info(7, f"{folder}/irq_deferred.c", bottom, kind="text"),
     ]
     assert handlers[0].text and handlers[1].text
     assert 0.6 <= handlers[0].text.minhash.jaccard(handlers[1].text.minhash) < copies.SIBLING_CODE_JACCARD
     assert all(c.duplicate_of is None for c in copies.measure(handlers).values())
+    named = [handlers[0], _info(8, f"{folder}/irq_bottom.c", bottom, kind="text")]
+    assert copies.substituted(named) == {6: [8], 8: [6]}  # one body, the variant's name changed throughout
     # one kernel file at two revisions stays a copy: revisions are no siblings
     again = _info(5, f"{folder.replace('abc1234', 'def5678')}/mma_permuted.cu", permuted, kind="text")
     assert {c.duplicate_of for c in copies.measure([a, again]).values()} == {None, 1}

@@ -76,7 +76,10 @@ the corpus, not its square):
   number is set aside (``renumbered``, ``own_number``): the first of the series is kept; and the source files of
   one folder, or of one name in sibling folders, instantiated from one template, one text once their constants
   and the names their own paths give them are masked (``instances``, ``shape``, ``own_names``; written pages and
-  sibling folders' files only when every line agrees): the fullest is kept;
+  sibling folders' files only when every line agrees): the fullest is kept; and two files of one folder,
+  extension and line count whose every differing token is the other's with what differs between their names
+  changed (``substituted``: ``id_to_id.h`` beside ``id_to_ast_expr.h``, ``clc3c0qmd.h`` beside ``clc4c0qmd.h``):
+  the preference's choice, the first by name where it would read the names' case number as a version;
 - one program written in two languages, a C example beside its Fortran or C++ form under its name or the name
   with a language mark (``program_forms``: ``seedf.F`` of ``seed.c``), by the share of their name words (their
   calls, constants, messages): the unmarked, else the C form is kept; and one source file in two precisions
@@ -2409,11 +2412,15 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 better, because = preference(by_id[other_id], info)
                 if signal == "substituted" and because.get("rule") == "version" and because.get("where") != "release":
                     # the number the two names differ in is the case's (a class, a variant), no version: the
-                    # file the others were written from is kept, read as the first by name (as ``instances``)
+                    # file the others were written from is kept, read as the first by name (LABELS.md; as
+                    # ``instances`` keeps)
                     names = [url_path(by_id[other_id].url), url_path(info.url)]
                     better, because = names[0] < names[1], {"rule": "id", "names": names}
+                if signal == "substituted" and instantiated.get(other_id, (None,))[0] == info.id:
+                    better = False  # the instance kept of a template (``instances``) is no copy of its own instance
                 if better:
-                    best = Copy(1.0, other_id, 0.0, signal, because)
+                    swap = Copy(1.0, other_id, 0.0, "swapped", because)
+                    best = swap if signal == "swapped" else Copy(1.0, other_id, 0.0, "substituted", because)
                     break
         if best.score < HIGH_REDUNDANCY and info.text is not None:
             # one path of one repository at two commits, however rewritten: the older state of one file, which
