@@ -318,6 +318,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "the same lines as that page of its folder, but for one name swapped throughout",
         "与同一文件夹中的该页面行行相同，仅通篇替换了一个名称",
     ),
+    "why.signal.substituted": (
+        "the same lines as that file of its folder, but for what their names differ in, changed wherever it stands",
+        "与同一文件夹中的该文件行行相同，仅把两者文件名的不同之处在各处替换",
+    ),
     "why.signal.source": ("the crawler named it the source of that page", "抓取器标明它是该页面的源文件"),
     "why.signal.included": (
         "its page shows that file's text: its own only names it (include directives, front matter that renders it)",

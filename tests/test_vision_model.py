@@ -1593,15 +1593,18 @@ def test_two_kernel_files_of_one_folder_need_more_in_common_than_two_pages():
     ]
     assert copies.sibling_cut(pages[0].url, pages[1].url) == copies.SIBLING_JACCARD
     assert copies.measure(pages)[3].duplicate_of == 4
-    # two handlers of one folder of module examples, a short body each in the same scaffolding (0.6-0.7)
+    # two handlers of one folder of module examples, a short body each in the same scaffolding (0.6-0.7); their
+    # names are not what their bodies differ in (``substituted`` reads the two as one text where they are: below)
     top, bottom = _kernel_file("top", 6), _kernel_file("bottom", 6)
     handlers = [
         _info(6, f"{folder}/irq_top.c", top, kind="text"),
-        _info(7, f"{folder}/irq_bottom.c", bottom, kind="text"),
+        _info(7, f"{folder}/irq_deferred.c", bottom, kind="text"),
     ]
     assert handlers[0].text and handlers[1].text
     assert 0.6 <= handlers[0].text.minhash.jaccard(handlers[1].text.minhash) < copies.SIBLING_CODE_JACCARD
     assert all(c.duplicate_of is None for c in copies.measure(handlers).values())
+    named = [handlers[0], _info(8, f"{folder}/irq_bottom.c", bottom, kind="text")]
+    assert copies.substituted(named) == {6: [8], 8: [6]}  # one body, the variant's name changed throughout
     # one kernel file at two revisions stays a copy: revisions are no siblings
     again = _info(5, f"{folder.replace('abc1234', 'def5678')}/mma_permuted.cu", permuted, kind="text")
     assert {c.duplicate_of for c in copies.measure([a, again]).values()} == {None, 1}
@@ -4365,3 +4368,120 @@ def test_the_general_path_s_column_counts_only_pairs_it_read():
         }
         read = analyse([copy, keep], ids, outcomes, False, {}, infos)["all|all"]
         assert (read["found"], read["general"], read["rule_only"]) == (1, general, rule_only)
+
+
+def _pair_header(key: str, value: str) -> str:
+    """A header of our own written once per value type from one template (``tile_to_<value>.h``)."""
+    guard = f"OURPOLY_{key.upper()}_TO_{value.upper()}_H"
+    return "\n".join(
+        [
+            f"#ifndef {guard}",
+            f"#define {guard}",
+            "",
+            f"#include <ourpoly/{key}.h>",
+            f"#include <ourpoly/{value}.h>",
+            "",
+            f"#define OURPOLY_KEY ourpoly_{key}",
+            f"#define OURPOLY_VAL ourpoly_{value}",
+            f"#define OURPOLY_MAP_SUFFIX {key}_to_{value}",
+            f"#define OURPOLY_MAP_TYPE {key}_to_{value}",
+            "#include <ourpoly/maybe_templ.h>",
+            "#include <ourpoly/hmap_templ.h>",
+            "#undef OURPOLY_KEY",
+            "#undef OURPOLY_VAL",
+            "",
+            "#endif",
+        ]
+    )
+
+
+def _launch_header(cls: str, *, base_bit: int = 32, extra: str = "") -> str:
+    """A launch-descriptor header of our own for one class number (``ourq<cls>desc.h``), its fields' bit ranges."""
+    upper = cls.upper()
+    return "\n".join(
+        [
+            f"#ifndef __OURQ{upper}DESC_H__",
+            f"#define __OURQ{upper}DESC_H__",
+            f"/* the launch descriptor of class OURQ{upper}, version two */",
+            f"#define OURQ{upper}_DESC_OUTER_PUT                 MW(30:0)",
+            f"#define OURQ{upper}_DESC_OUTER_GET                 MW({base_bit + 29}:{base_bit})",
+            f"#define OURQ{upper}_DESC_INNER_GET                 MW(94:64)",
+            f"#define OURQ{upper}_DESC_PROGRAM_OFFSET            MW(127:96)",
+            f"#define OURQ{upper}_DESC_BARRIER_COUNT             MW(132:128)",
+            f"#define OURQ{upper}_DESC_SHARED_MEMORY_SIZE        MW({extra or '149:133'})",
+            f"#endif // __OURQ{upper}DESC_H__",
+        ]
+    )
+
+
+def test_two_files_written_once_per_type_from_one_template_are_one_text():
+    """Two files of one folder and extension whose every differing token is the other's with what differs
+    between their names changed (``substituted``: ``tile_to_tile.h`` beside ``tile_to_warp_group.h``, the value
+    type's name changed wherever it stands, the key's left; ``ourq3a0desc.h`` beside ``ourq4a0desc.h``, the class
+    number changed in every field's name) are one text. The same template with another field's bit range, or a
+    line of another wording, says something else and stays apart; so does a number changed on its own."""
+    folder = "https://raw.githubusercontent.com/org/ourpoly/0a1b2c3/include/ourpoly"
+    same = _info(1, f"{folder}/tile_to_tile.h", _pair_header("tile", "tile"), kind="code")
+    other = _info(2, f"{folder}/tile_to_warp_group.h", _pair_header("tile", "warp_group"), kind="code")
+    assert copies.substituted([same, other]) == {1: [2], 2: [1]}
+    found = copies.measure([same, other])
+    assert {(k, v.duplicate_of, v.signal) for k, v in found.items() if v.duplicate_of} in (
+        {(1, 2, "substituted")},
+        {(2, 1, "substituted")},
+    )
+    classes = "https://raw.githubusercontent.com/org/ourgpu/0a1b2c3/classes/compute"
+    older = _info(3, f"{classes}/ourq3a0desc.h", _launch_header("3a0"), kind="code")
+    newer = _info(4, f"{classes}/ourq4a0desc.h", _launch_header("4a0"), kind="code")
+    assert copies.substituted([older, newer]) == {3: [4], 4: [3]}
+    # the class number the names differ in is the case's, no version: the first by name (the one the others were
+    # written from) is kept, whichever order they come in
+    for pair in ([older, newer], [newer, older]):
+        found = copies.measure(pair)
+        assert (found[4].duplicate_of, found[4].signal, found[3].duplicate_of) == (3, "substituted", None)
+    # one class whose descriptor moved a field says something else: its bit range is no name
+    moved = _info(5, f"{classes}/ourq5a0desc.h", _launch_header("5a0", base_bit=40), kind="code")
+    assert copies.substituted([older, moved]) == {}
+    assert copies.measure([older, moved])[5].duplicate_of is None
+    wider = _info(6, f"{classes}/ourq6a0desc.h", _launch_header("6a0", extra="151:133"), kind="code")
+    assert copies.substituted([older, wider]) == {}
+    # a number changed where the names' change stands in no name: "3" → "4" in a bit range is a value
+    classes_change = copies.name_change("ourq3a0desc", "ourq4a0desc")
+    assert not copies._explained("3", "4", classes_change)
+    assert copies._explained("OURQ3A0_DESC", "OURQ4A0_DESC", classes_change)
+    types_change = copies.name_change("tile_to_tile", "tile_to_warp_group")
+    assert copies._explained("ourpoly_tile", "ourpoly_warp_group", types_change)
+    assert not copies._explained("ourpoly_tiles", "ourpoly_warp_groups", types_change)
+    assert copies.name_change("tile_to_tile", "tile_to_tile_ex") is None  # a word added: no change to read
+    platforms = copies.name_change("oursurf_ios", "oursurf_macos")  # a word inside names in camel case
+    assert copies._explained("OurIOSSurfaceInfo", "OurMacOSSurfaceInfo", platforms)
+    assert not copies._explained("OurIOStream", "OurMacOStream", platforms)
+    assert not copies._explained("bios", "bmacos", platforms)
+
+
+def test_two_reference_pages_of_one_template_that_say_different_things_stay_apart():
+    """Two written pages of one template whose names differ in one word but whose lines say other things (another
+    default, another limit, beside the name) are pages of their own: a token the names do not explain stays."""
+    docs = "https://raw.githubusercontent.com/org/ourgemm/0a1b2c3/docs/samples"
+
+    def page(op: str, tile: int, stages: int, says: str = "") -> str:
+        return "\n".join(
+            [
+                f"# The {op} sample",
+                f"The {op} sample runs one {op} over a {tile}x{tile} tile per block.",
+                f"It stages {stages} slices of each operand through shared memory.",
+                says or "Each block writes its tile of the output once, after the last slice.",
+                f"Run it with `ourgemm_{op} --m 4096 --n 4096 --k 4096`.",
+                "The output prints the time and the throughput of each run.",
+                "Pass `--check` to compare the result with the reference kernel.",
+                "Pass `--iterations` to change how many runs are timed.",
+                "The sample builds with the rest of the library.",
+            ]
+        )
+
+    gemm = _info(1, f"{docs}/sample_gemm.md", page("gemm", 128, 3), kind="markdown")
+    own = "The filter is unrolled into columns in registers, so no image tile is written back to global memory."
+    conv = _info(2, f"{docs}/sample_conv.md", page("conv", 64, 4, own), kind="markdown")
+    assert copies.substituted([gemm, conv]) == {}
+    assert copies.measure([gemm, conv])[2].duplicate_of is None
+    twin = _info(3, f"{docs}/sample_syrk.md", page("syrk", 128, 3), kind="markdown")
+    assert copies.substituted([gemm, twin]) == {1: [3], 3: [1]}

@@ -76,7 +76,10 @@ the corpus, not its square):
   number is set aside (``renumbered``, ``own_number``): the first of the series is kept; and the source files of
   one folder, or of one name in sibling folders, instantiated from one template, one text once their constants
   and the names their own paths give them are masked (``instances``, ``shape``, ``own_names``; written pages and
-  sibling folders' files only when every line agrees): the fullest is kept;
+  sibling folders' files only when every line agrees): the fullest is kept; and two files of one folder,
+  extension and line count whose every differing token is the other's with what differs between their names
+  changed (``substituted``: ``id_to_id.h`` beside ``id_to_ast_expr.h``, ``clc3c0qmd.h`` beside ``clc4c0qmd.h``):
+  the preference's choice, the first by name where it would read the names' case number as a version;
 - one program written in two languages, a C example beside its Fortran or C++ form under its name or the name
   with a language mark (``program_forms``: ``seedf.F`` of ``seed.c``), by the share of their name words (their
   calls, constants, messages): the unmarked, else the C form is kept; and one source file in two precisions
@@ -110,6 +113,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import zlib
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, replace
@@ -1363,6 +1367,182 @@ def _swapped_pairs(members: list[tuple[str, CopyInfo]], found: dict[int, list[in
                 found.setdefault(b.id, []).append(a.id)
 
 
+SUBSTITUTE_MIN_LINES = 5  # files compared for a consistent substitution: this many lines ...
+SUBSTITUTE_MAX_LINES = SWAP_MAX_LINES  # ... up to this many
+_TOKEN = re.compile(r"[A-Za-z0-9_]+|[^A-Za-z0-9_\s]+|\s+")
+_WHOLE_CONSTANT = re.compile(r"(?:0[xX])?[0-9a-fA-F]*\d[0-9a-fA-F]*[uUlLfF]*|\d+")
+
+
+def plain_lines(text: str, url: str, kind: str) -> tuple[bytes, int]:
+    """A file's non-blank lines as written, spacing collapsed, compressed, and how many (``substituted``): a file
+    that is not an HTML page, of ``SUBSTITUTE_MIN_LINES`` to ``SUBSTITUTE_MAX_LINES`` lines; else (b"", 0)."""
+    if kind == "html":
+        return b"", 0
+    lines = [line for line in (_SPACE.sub(" ", raw).strip() for raw in text.split("\n")) if line]
+    if not SUBSTITUTE_MIN_LINES <= len(lines) <= SUBSTITUTE_MAX_LINES:
+        return b"", 0
+    return zlib.compress("\n".join(lines).encode(), 1), len(lines)
+
+
+_NAME_WORDS = re.compile(r"[-_.]+")
+
+
+def _word_changes(a: str, b: str) -> list[tuple[str, str]] | None:
+    """The runs of words one name replaces in the other, in order (words split at ``-``, ``_`` and ``.``, any
+    case, each run joined by ``_``): ``id_to_ast_expr`` → ``map_to_basic_set``: (``id``, ``map``), (``ast_expr``,
+    ``basic_set``). None where a run is added or dropped (one name the other's with a word more)."""
+    words_a, words_b = _NAME_WORDS.split(a.lower()), _NAME_WORDS.split(b.lower())
+    changes = []
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, words_a, words_b, autojunk=False).get_opcodes():
+        if tag == "equal":
+            continue
+        if tag != "replace":
+            return None
+        changes.append(("_".join(words_a[i1:i2]), "_".join(words_b[j1:j2])))
+    return changes
+
+
+def _inner_change(a: str, b: str) -> tuple[str, str, str, str]:
+    """What differs within one word (``clc3c0qmd`` → ``clc4c0qmd``): the two parts and the characters either side
+    (``3``, ``4``, ``c``, ``c``; "" at the word's start or end)."""
+    start = 0
+    while start < min(len(a), len(b)) and a[start] == b[start]:
+        start += 1
+    end = 0
+    while end < min(len(a), len(b)) - start and a[-1 - end] == b[-1 - end]:
+        end += 1
+    return a[start : len(a) - end], b[start : len(b) - end], a[start - 1 : start], a[len(a) - end : len(a) - end + 1]
+
+
+def name_change(a: str, b: str) -> tuple[frozenset[tuple[str, str]], tuple[tuple[str, str, str, str], ...]] | None:
+    """What differs between two file names (stems): the runs of words one replaces in the other (``id_to_id`` →
+    ``id_to_ast_expr``: ``id`` → ``ast_expr``), and, where one word is replaced by one, what differs within it
+    (``clc3c0qmd`` → ``clc4c0qmd``: ``3`` → ``4`` between ``c`` and ``c``; ``cuda11`` → ``cuda13``: ``1`` → ``3``
+    after ``1``). None where the names are one, or one adds a word to the other."""
+    changes = _word_changes(a, b)
+    if not changes:
+        return None
+    inner = tuple(_inner_change(x, y) for x, y in changes if "_" not in x + y and not (x.isdigit() or y.isdigit()))
+    return frozenset(changes), tuple(c for c in inner if c[0] and c[1] and c[2])  # a word's own part changed
+
+
+def _explained(token_a: str, token_b: str, change: tuple[frozenset[tuple[str, str]], tuple]) -> bool:
+    """Whether one token is the other with some of the names' changes made (``name_change``): ``isl_id`` →
+    ``isl_ast_expr`` for ``id`` → ``ast_expr``, ``ISL_ID_TO_AST_EXPR_H`` → ``ISL_MAP_TO_BASIC_SET_H`` for both of
+    ``id_to_ast_expr`` → ``map_to_basic_set``'s, whole words of the token as of the names; ``NVC3C0_QMD`` →
+    ``NVC4C0_QMD`` for ``3`` → ``4`` between ``c`` and ``c``, within a word of a name (never a number) with the
+    names' neighbours. Another number, or a word the names do not change, is not explained."""
+    words, inner = change
+    if _within_name(token_a, token_b, words):
+        return True
+    changes = _word_changes(token_a, token_b)
+    if not changes:
+        return False
+    for x, y in changes:
+        if (x, y) in words:
+            continue
+        if "_" in x + y or _WHOLE_CONSTANT.fullmatch(x) or _WHOLE_CONSTANT.fullmatch(y):
+            return False
+        part_a, part_b, before, after = _inner_change(x, y)
+        if not any((part_a, part_b) == (c[0], c[1]) and c[2] == before and (not c[3] or c[3] == after) for c in inner):
+            return False
+    return True
+
+
+def _at_word_edge(token: str, at: int) -> bool:
+    """Whether a word of a name written in camel case or with separators may start (or end) at ``at``."""
+    if at <= 0 or at >= len(token):
+        return True
+    left, right = token[at - 1], token[at]
+    if left in "-_." or right in "-_.":
+        return True
+    return (left.islower() and right.isupper()) or (
+        left.isupper() and right.isupper() and token[at + 1 : at + 2].islower()
+    )
+
+
+def _within_name(token_a: str, token_b: str, words: frozenset[tuple[str, str]]) -> bool:
+    """Whether one token is the other with one word the names change changed inside a name written in camel case
+    (``VkIOSSurfaceCreateInfoMVK`` → ``VkMacOSSurfaceCreateInfoMVK`` for ``ios`` → ``macos``), the word standing
+    whole at the token's word edges."""
+    low_a, low_b = token_a.lower(), token_b.lower()
+    for x, y in words:
+        at = low_a.find(x)
+        while at >= 0:
+            end = at + len(x)
+            if (
+                low_b == low_a[:at] + y + low_a[end:]
+                and _at_word_edge(token_a, at)
+                and _at_word_edge(token_a, end)
+                and _at_word_edge(token_b, at)
+                and _at_word_edge(token_b, at + len(y))
+            ):
+                return True
+            at = low_a.find(x, at + 1)
+    return False
+
+
+def substituted(infos: list[CopyInfo]) -> dict[int, list[int]]:
+    """id → ids of the files it is one text with (both ways): two files of one folder and one extension, of one
+    number of lines, whose lines are the same but for tokens that are each the other's with what differs between
+    the two file names changed (``id_to_id.h`` beside ``id_to_ast_expr.h``: ``isl_id`` → ``isl_ast_expr``,
+    ``ISL_ID_TO_ID_H`` → ``ISL_ID_TO_AST_EXPR_H``; ``clc3c0qmd.h`` beside ``clc4c0qmd.h``: ``NVC3C0_`` →
+    ``NVC4C0_`` on every line), mapped one to one across the whole file: one file written once per type, class
+    or version from one template, the case's name changed wherever it appears and nothing else. Two pages of one
+    template that say different things (another value, another parameter, a sentence of their own) differ in a
+    token the names do not explain, and stay apart. Files are compared within one folder, extension and line
+    count only, and only the lines that differ are read. Which one is kept is the preference's call."""
+    groups: dict[tuple[str, str, int], list[CopyInfo]] = {}
+    for info in infos:
+        if info.plain_lines:
+            folder = url_path(info.url).rpartition("/")[0]
+            groups.setdefault((folder, _extension(info.url), info.plain_lines), []).append(info)
+    found: dict[int, list[int]] = {}
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        lines = [zlib.decompress(info.plain).decode().split("\n") for info in members]
+        for x in range(1, len(members)):
+            for y in range(x):
+                a, b = members[y], members[x]
+                if _one_substitution(a.url, b.url, lines[y], lines[x]):
+                    found.setdefault(a.id, []).append(b.id)
+                    found.setdefault(b.id, []).append(a.id)
+    return found
+
+
+def _stem(url: str) -> str:
+    name = url_path(url).rpartition("/")[2]
+    name = _NAME.sub("", name)
+    return name.rpartition(".")[0] or name if "." in name else name
+
+
+def _one_substitution(url_a: str, url_b: str, lines_a: list[str], lines_b: list[str]) -> bool:
+    """``substituted``'s test of two files: every differing line the other's with the names' change made in
+    tokens, the tokens mapped one to one."""
+    change = name_change(_stem(url_a), _stem(url_b))
+    if change is None:
+        return False
+    forward: dict[str, str] = {}
+    backward: dict[str, str] = {}
+    differ = 0
+    for la, lb in zip(lines_a, lines_b, strict=True):
+        if la == lb:
+            continue
+        differ += 1
+        ta, tb = _TOKEN.findall(la), _TOKEN.findall(lb)
+        if len(ta) != len(tb):
+            return False
+        for xa, xb in zip(ta, tb, strict=True):
+            if xa == xb:
+                continue
+            if forward.setdefault(xa, xb) != xb or backward.setdefault(xb, xa) != xa:
+                return False
+            if not _explained(xa, xb, change):
+                return False
+    return differ > 0
+
+
 def shape(text: str, url: str = "") -> np.ndarray:
     """A file's non-blank lines in order, each hashed with its constants masked (numbers, booleans, and a name's
     short last part, the variant mark a generator appends: ``kernel_1a`` and ``kernel_2b`` alike), the names its
@@ -1739,6 +1919,7 @@ class Signer:
             exercise_lines = np.unique(
                 np.array([hash(k) for k in (ln.strip() for ln in text.split("\n")) if k], dtype=np.int64)
             )
+        plain = plain_lines(original, url, kind)
         return CopyInfo(
             doc_id,
             url,
@@ -1756,6 +1937,8 @@ class Signer:
             anchors=anchored,
             includes=only_included(original),
             worded=worded_lines(original, url, kind),
+            plain=plain[0],
+            plain_lines=plain[1],
             renders=front_matter_page(original) if kind != "html" else "",
             foreign=url in self.counts.foreign,  # read once, in pass 1 (``LineCounts.add``)
             moved_to=_stub_links(original) if hashes.size < STUB_SHINGLES else (),
@@ -1996,6 +2179,7 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
     series = renumbered(infos, text_lsh)
     instantiated = instances(infos)
     swaps = swapped(infos)
+    substitutions = substituted(infos)
     written_for = language_forms(infos)
     programs = program_forms(infos)
     precisions = precision_forms(infos)
@@ -2217,13 +2401,26 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
             other_id, share = instantiated[info.id]
             if share > best.score:
                 best = Copy(share, other_id, 0.0, "instance", {"rule": "instance"})
-        for other_id in swaps.get(info.id, ()):
-            # one page written from another of its folder with one name swapped throughout (``swapped``): one
+        for signal, other_id in itertools.chain(
+            (("swapped", i) for i in swaps.get(info.id, ())),
+            (("substituted", i) for i in substitutions.get(info.id, ())),
+        ):
+            # one page written from another of its folder with one name swapped throughout (``swapped``), or one
+            # file with the case its name gives changed in every token that names it (``substituted``): one
             # text, the preference's choice kept
             if best.score < 1.0:
                 better, because = preference(by_id[other_id], info)
+                if signal == "substituted" and because.get("rule") == "version" and because.get("where") != "release":
+                    # the number the two names differ in is the case's (a class, a variant), no version: the
+                    # file the others were written from is kept, read as the first by name (LABELS.md; as
+                    # ``instances`` keeps)
+                    names = [url_path(by_id[other_id].url), url_path(info.url)]
+                    better, because = names[0] < names[1], {"rule": "id", "names": names}
+                if signal == "substituted" and instantiated.get(other_id, (None,))[0] == info.id:
+                    better = False  # the instance kept of a template (``instances``) is no copy of its own instance
                 if better:
-                    best = Copy(1.0, other_id, 0.0, "swapped", because)
+                    swap = Copy(1.0, other_id, 0.0, "swapped", because)
+                    best = swap if signal == "swapped" else Copy(1.0, other_id, 0.0, "substituted", because)
                     break
         if best.score < HIGH_REDUNDANCY and info.text is not None:
             # one path of one repository at two commits, however rewritten: the older state of one file, which

@@ -95,6 +95,8 @@ class CopyInfo:
     names: np.ndarray | None = None  # ... and the words of its names (``copies.language_forms``), sorted
     pointers: tuple[str, ...] = ()  # a short page's link targets, absolute ones too (``copies.two_pointers``)
     worded: tuple[str, ...] = ()  # a page's lines, its own names and constants masked (``copies.swapped``)
+    plain: bytes = b""  # a file's non-blank lines as written, spacing collapsed, compressed (``copies.substituted``)
+    plain_lines: int = 0  # ... and how many
     shape: np.ndarray | None = None  # a source file's lines, constants masked, hashed in order (``copies.instances``)
     unprecise: redundancy.Signature | None = None  # a file in one of two precisions, its precision words masked
     release: tuple[int, ...] = ()  # a change log's newest release, as its headings write it (``newest_release``)
