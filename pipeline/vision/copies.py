@@ -1512,9 +1512,9 @@ def substituted(infos: list[CopyInfo]) -> dict[int, list[int]]:
 
 
 def _stem(url: str) -> str:
-    name = url_path(url).rpartition("/")[2]
-    name = _NAME.sub("", name)
-    return name.rpartition(".")[0] or name if "." in name else name
+    """A file's name without its document extensions and its last extension (``id_to_id.h`` → ``id_to_id``)."""
+    name = _file_stem(url)
+    return name.rpartition(".")[0] or name
 
 
 def _one_substitution(url_a: str, url_b: str, lines_a: list[str], lines_b: list[str]) -> bool:
@@ -2419,8 +2419,7 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 if signal == "substituted" and instantiated.get(other_id, (None,))[0] == info.id:
                     better = False  # the instance kept of a template (``instances``) is no copy of its own instance
                 if better:
-                    swap = Copy(1.0, other_id, 0.0, "swapped", because)
-                    best = swap if signal == "swapped" else Copy(1.0, other_id, 0.0, "substituted", because)
+                    best = Copy(1.0, other_id, 0.0, signal, because)
                     break
         if best.score < HIGH_REDUNDANCY and info.text is not None:
             # one path of one repository at two commits, however rewritten: the older state of one file, which
