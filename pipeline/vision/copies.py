@@ -698,7 +698,6 @@ def _folder_places(infos: list[CopyInfo]) -> Iterator[tuple[CopyInfo, str, str, 
 
 
 _KIND_PAST = re.compile(r"legacy|archive|backup", re.IGNORECASE)  # past words that also name a thing of now
-_FOLDER_WORD = re.compile(r"[-_. ]+")
 
 
 def past_of(folder: str, sibling: str) -> bool:
@@ -710,11 +709,11 @@ def past_of(folder: str, sibling: str) -> bool:
     or added to its sibling's name (``legacy-docs/`` or ``docs_legacy/`` beside ``docs/``): ``legacy-api/``
     beside ``rest-api/`` is a second API's folder, as ``backup-tool/`` beside ``restore-tool/`` is a second tool's,
     not a past state of the first."""
-    words = [w for w in _FOLDER_WORD.split(folder.lower()) if w]
+    words = [w for w in _OWN_WORD.split(folder.lower()) if w]
     if any(PAST_MARK.fullmatch(w) and not _KIND_PAST.fullmatch(w) for w in words):
         return True
     rest = [w for w in words if not _KIND_PAST.fullmatch(w)]
-    return not rest or rest == [w for w in _FOLDER_WORD.split(sibling.lower()) if w]
+    return not rest or rest == [w for w in _OWN_WORD.split(sibling.lower()) if w]
 
 
 def past_folders(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, float]]]:
