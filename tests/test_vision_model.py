@@ -150,6 +150,7 @@ def test_the_shipped_model_reads_types_from_text_and_structure():
 
 # phase 27 (type24): five pages of our own, one of each kind a kernel engineer tells apart by what its sentences say
 # as much as by its form
+# (the phase 26 model, reading the structure alone, took the prose guide for marketing: guide 0.13)
 OUR_GUIDE = """# Understanding occupancy
 
 This guide explains what occupancy is, why it matters for a GPU kernel and when it does not. Occupancy is the ratio
