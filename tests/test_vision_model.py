@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+from collections import Counter
 from collections.abc import Callable
 
 import numpy as np
@@ -142,9 +143,233 @@ def test_the_shipped_model_reads_types_from_text_and_structure():
     for text, expected in ((CHANGELOG, "changelog"), (TILING, ("guide", "tutorial", "blog"))):
         doc = extract(text.encode(), "text/markdown", "https://example.org/page.md").documents[0]
         row = (1, "https://example.org/page", doc.title, doc.kind, doc.text, doc.headings, doc.code_blocks, {})
-        reading, _ = reader.read(row)
-        doc_type, probabilities = model.doc_type(reading.structure.features())
+        reading, features = reader.read(row)
+        doc_type, probabilities = model.doc_type(reading.structure.features(), model.words(features))
         assert doc_type in (expected if isinstance(expected, tuple) else (expected,)), (doc_type, probabilities)
+
+
+# phase 27 (type24): five pages of our own, one of each kind a kernel engineer tells apart by what its sentences say
+# as much as by its form
+# (the phase 26 model, reading the structure alone, took the prose guide for marketing: guide 0.13)
+OUR_GUIDE = """# Understanding occupancy
+
+This guide explains what occupancy is, why it matters for a GPU kernel and when it does not. Occupancy is the ratio
+of the warps resident on a streaming multiprocessor to the most warps it can hold. Each SM has a fixed number of
+registers and a fixed amount of shared memory, and every block a kernel launches takes its share of both, so the
+resources one thread uses decide how many warps fit.
+
+## Why occupancy hides latency
+
+A warp that waits for a load from global memory cannot issue. The scheduler then picks another warp that is ready,
+so with enough resident warps the memory latency is hidden behind the work of the others. This is why a kernel bound
+by memory latency often speeds up when each thread uses fewer registers.
+
+## When more occupancy does not help
+
+Higher occupancy is not a goal in itself. A kernel that keeps its data in registers and issues independent
+instructions (instruction-level parallelism) can reach the memory bandwidth with a quarter of the warps. Conversely,
+forcing the register count down with launch bounds makes the compiler spill to local memory, which costs more than
+the latency it hides. Measure before you tune: the profiler reports the achieved occupancy beside the theoretical
+one, and the gap between them tells you whether the launch or the workload limits it.
+"""
+
+OUR_TUTORIAL = """# Tutorial: your first reduction kernel
+
+In this tutorial you will write a kernel that sums an array on the GPU, step by step, and check it against the CPU.
+You need a CUDA toolkit and a GPU; each step builds on the previous one.
+
+## Step 1: allocate and copy the input
+
+First, create an array of a million floats on the host, allocate the same amount on the device and copy it over:
+
+```cuda
+float *d_in;
+cudaMalloc(&d_in, n * sizeof(float));
+cudaMemcpy(d_in, h_in, n * sizeof(float), cudaMemcpyHostToDevice);
+```
+
+## Step 2: write the kernel
+
+Next, let each block load its part of the array into shared memory and add pairs of values until one is left:
+
+```cuda
+__global__ void reduce(const float *in, float *out, int n) {
+    __shared__ float s[256];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    s[threadIdx.x] = i < n ? in[i] : 0.0f;
+    __syncthreads();
+    for (int step = blockDim.x / 2; step > 0; step /= 2) {
+        if (threadIdx.x < step) s[threadIdx.x] += s[threadIdx.x + step];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) atomicAdd(out, s[0]);
+}
+```
+
+## Step 3: launch it and check the result
+
+Now launch one block of 256 threads per 256 elements, copy the sum back and compare it with a loop on the CPU. Try
+changing the block size to 512 and see what happens to the time. In the next tutorial we will replace the shared
+memory loop with warp shuffles.
+"""
+
+OUR_API_REFERENCE = """# tilemath.gemm
+
+## gemm(a, b, out=None, *, alpha=1.0, beta=0.0, transpose_a=False, transpose_b=False, stream=None)
+
+Computes out = alpha * op(a) @ op(b) + beta * out on the device.
+
+**Parameters**
+
+- `a` (*Tensor*): the left matrix, shape (m, k), or (k, m) when `transpose_a` is true.
+- `b` (*Tensor*): the right matrix, shape (k, n), or (n, k) when `transpose_b` is true.
+- `out` (*Tensor, optional*): the result, shape (m, n); allocated when None.
+- `alpha` (*float*): scale of the product. Default: 1.0.
+- `beta` (*float*): scale of `out` before the product is added. Default: 0.0.
+- `stream` (*Stream, optional*): the stream to launch on; the current stream when None.
+
+**Returns**: *Tensor*, the result `out`.
+
+**Raises**: `ValueError` if the inner dimensions differ; `TypeError` if `a` and `b` have different dtypes.
+
+## gemm_batched(a, b, out=None, *, alpha=1.0, beta=0.0, stream=None)
+
+Computes one gemm per batch entry. `a` has shape (batch, m, k) and `b` shape (batch, k, n).
+
+**Returns**: *Tensor* of shape (batch, m, n).
+
+## gemm_workspace_size(m, n, k, dtype)
+
+Returns the bytes of scratch memory the tuned kernel needs for these sizes (*int*).
+"""
+
+OUR_INSTALL = """# Installing tilemath
+
+## Requirements
+
+- Linux on x86-64 or aarch64
+- CUDA 12.2 or newer, and a driver that supports it
+- Python 3.10 to 3.13
+- CMake 3.24 or newer and a C++17 compiler, to build from source
+
+## Install the wheel
+
+```
+pip install tilemath
+```
+
+## Build from source
+
+```
+git clone https://example.org/tilemath.git
+cd tilemath
+cmake -B build -DCMAKE_BUILD_TYPE=Release -DTILEMATH_ARCH=90
+cmake --build build -j
+pip install ./python
+```
+
+## Check the installation
+
+```
+python -c "import tilemath; print(tilemath.__version__)"
+```
+
+If the import fails with a missing libcudart, add the toolkit's lib64 folder to LD_LIBRARY_PATH.
+"""
+
+OUR_CHANGELOG = """# Release notes
+
+## tilemath 0.9.2 (2026-10-03)
+
+- Fixed a wrong result of gemm with beta != 0 on non-contiguous outputs.
+- Fixed the wheel for aarch64, which was missing the sm_90 kernels.
+
+## tilemath 0.9.1 (2026-08-19)
+
+- gemm_batched now accepts a stream argument.
+- Fixed a crash when m or n is zero.
+
+## tilemath 0.9.0 (2026-07-01)
+
+- Added gemm_workspace_size.
+- Removed the deprecated gemm_legacy entry point.
+- Dropped support for CUDA 11.
+"""
+
+OUR_PAGES = (
+    (OUR_GUIDE, "guide"),
+    (OUR_TUTORIAL, "tutorial"),
+    (OUR_API_REFERENCE, "api_reference"),
+    (OUR_INSTALL, "install"),
+    (OUR_CHANGELOG, "changelog"),
+)
+
+
+def _read_page(text: str):
+    doc = extract(text.encode(), "text/markdown", "https://example.org/page.md").documents[0]
+    row = (1, "https://example.org/page", doc.title, doc.kind, doc.text, doc.headings, doc.code_blocks, {})
+    return Reader(topic.TopicMatcher(PROFILE), load_taxonomy()).read(row)
+
+
+@pytest.mark.parametrize("text,expected", OUR_PAGES, ids=[t for _, t in OUR_PAGES])
+def test_the_type_model_reads_a_pages_words_beside_its_form(text, expected):
+    model = load_model()
+    reading, features = _read_page(text)
+    doc_type, probabilities = model.doc_type(reading.structure.features(), model.words(features))
+    assert doc_type == expected, sorted(probabilities.items(), key=lambda kv: -kv[1])[:4]
+
+
+def test_the_shipped_type_model_reads_the_words_and_they_tell_a_tutorial_and_an_install_page():
+    model = load_model()
+    assert "terms" in model.doctype["reads"] and len(model.doctype["term_coef"]) == len(model.vocabulary)
+    assert model.raw["provenance"]["settings"]["type_terms"] > 0  # the provenance says what the type model read
+    terms, classes = np.asarray(model.doctype["term_coef"]), model.doctype["classes"]
+    for text, expected in ((OUR_TUTORIAL, "tutorial"), (OUR_INSTALL, "install")):
+        _, features = _read_page(text)
+        words = model.words(features)
+        said = np.asarray(words.values) @ terms[np.asarray(words.indices)]  # the words' part of each class's logit
+        assert classes[int(np.argmax(said))] == expected, sorted(
+            zip(said.round(3), classes, strict=True), reverse=True
+        )[:3]
+
+
+def test_the_type_model_is_fitted_on_the_words_and_the_scorer_reads_them_as_training_does():
+    """Pages of one form, told apart only by their words: the fit with the terms types them, the form alone
+    cannot; the model file's type model gives the scorer the probabilities training gives."""
+    from pipeline.vision import training
+    from pipeline.vision.labelled import TYPES, Label
+    from pipeline.vision.value_model import VisionModel
+
+    def sample(text: str, kind: str, family: str, form: dict, relevance: str = "admin") -> training.Sample:
+        reading, features = _read_page(text)
+        label = Label(f"gh:our/{family}", family, "github", "", "0" * 40, "p.md", "", relevance, "C", kind, "", "")
+        return training.Sample(label, reading, features, dict(form), Counter(features))
+
+    form = _read_page(OUR_GUIDE)[0].structure.features()  # every page gets this one form
+    pages = {"install": OUR_INSTALL, "changelog": OUR_CHANGELOG, "api_reference": OUR_API_REFERENCE}
+    fitted = [
+        sample(text + f"\n\nNote {n} of {family}.", kind, family, form, ("admin", "off")[n])
+        for kind, text in pages.items()
+        for family in ("one", "two", "three")
+        for n in range(2)
+    ]
+    new = [sample(text.replace("tilemath", "fastconv"), kind, "four", form) for kind, text in pages.items()]
+    settings = {"c_topic": 1.0, "alpha_words": 3.0, "c_type": 1.0}
+    words = training.fit_word_models(fitted, **settings)
+    alone = training.fit_word_models(fitted, **settings, type_terms=0.0)
+    by_words, by_form = training.apply_word_models(words, new)["types"], training.apply_word_models(alone, new)["types"]
+    assert [TYPES[j] for j in by_words.argmax(axis=1)] == list(pages)
+    assert np.allclose(by_form, by_form[0])  # one form: the structure alone reads every page alike
+    value = training.ValueFit(["words_value"], np.zeros(1), np.ones(1), np.zeros(1), 0.0)
+    raw = training.model_document(PROFILE, words, value, 0.5, {"medium": 0.3, "high": 0.5}, {})
+    model = VisionModel(raw)
+    assert model.doctype["reads"] == ["structure", "terms"]
+    for s, row in zip(new, by_words, strict=True):
+        _, probabilities = model.doc_type(s.structure, model.words(s.features))
+        assert np.allclose([probabilities.get(t, 0.0) for t in TYPES], row, atol=1e-3)
+    no_terms = {**raw, "doctype": {k: v for k, v in raw["doctype"].items() if k != "term_coef"}}
+    with pytest.raises(DataError, match="reads the terms"):
+        VisionModel(no_terms)
 
 
 def test_every_value_is_the_sum_of_its_listed_contributions():

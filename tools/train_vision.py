@@ -65,7 +65,9 @@ BLENDS = (0.5,)
 # leave-families-out over the six splits (0.548 at 1.0 -> 0.575, macro-F1 0.514 -> 0.553); with it the value as
 # scored, out of fold, Spearman 0.668 -> 0.673 and traps 0.992 -> 0.995, relevance unchanged. At 1.0 the six-split
 # type model read a short page dense in measurements as a Q&A answer (docs/perf.md, "phase 6, merged")
-SETTINGS = {"c_topic": 1.0, "alpha_words": 3.0, "c_type": 0.03}
+# type_terms since phase 27: the type model reads the words' vector × 5 beside its structure figures
+# (training.TYPE_TERMS; 0 reads the structure alone, as before)
+SETTINGS = {"c_topic": 1.0, "alpha_words": 3.0, "c_type": 0.03, "type_terms": training.TYPE_TERMS}
 # value alpha 100 since phase 7 (30 before): with the value's figures read against their source, each training split
 # left out in turn, Spearman as scored mean 0.644 -> 0.645, worst split (test5) 0.433 -> 0.452
 # value alpha 300 since phase 9 (with the relevance no longer a value input, training.VALUE_EXTRA): each training split

@@ -20,7 +20,9 @@ hold the reasons for ``shijie show``; ``pipeline.score.score_corpus`` runs it ov
                           or a licence's file, keeps a quarter of it outside its source), then 50/50 with the user's
                           good/bad marks model when there are marks (arxiv-sanity: logistic regression over the
                           corpus TF-IDF)
-             type       doc_type over the structure figures (an arXiv record or a paper-shaped PDF: paper)
+             type       doc_type over the structure figures and, since phase 27, the words' vector the topic
+                        model reads, under any profile (the page's own stems: a type is no topic); an arXiv
+                        record or a paper-shaped PDF: paper
              value      the learned linear model over named features (read against the other pages of the
                         page's source, neighbours.relative, but for the words' figures; a Sphinx source copy's
                         type as its content's, value_model.content_types); + MARK_POINTS × (2p − 1) with marks;
@@ -302,7 +304,7 @@ def score_rows(
             words = model.words(feats)
             topic_p = model.topic_probability(words) if use_words else None
             words_value = model.words_value(words)
-            doc_type, probs = model.doc_type(figures)
+            doc_type, probs = model.doc_type(figures, words)
             doc_type = paper_type(reading) or doc_type
             docs.append(
                 _Doc(

@@ -13,7 +13,9 @@ since phase 26 test21, since phase 27 test22; never test23, the held-out split):
    most families; IDF over the documents fitted on.
 2. word models over the documents' vocabulary vectors: the topic model (logistic, on topic = technical or
    administrative vs off) and the words-value model (ridge, target tier A 1, B 0.67, technical C 0.33,
-   else 0); the document-type model (multinomial logistic over the structure figures).
+   else 0); the document-type model (multinomial logistic over the standardized structure figures and, since
+   phase 27, the same vocabulary vector × ``TYPE_TERMS``: what a page's sentences say, beside its form;
+   ``type_inputs``).
 3. the value model (ridge over named features; since phase 11 its own targets, ``VALUE_TARGET``: A 1, B 0.6,
    technical C 0.2, else 0). Its inputs for a document fitted on come from models fitted
    without that document's family (out-of-fold by family, ``FOLDS``), as they will be for an unseen corpus.
@@ -167,40 +169,69 @@ def profile_scores(samples: list[Sample], profile: Profile) -> np.ndarray:
     return np.array([topic.relevance(s.reading.evidence, float(c))[0] for s, c in zip(samples, cosine, strict=False)])
 
 
+# The type model reads the page's words beside its form since phase 27: the vocabulary vector the topic model reads
+# (same vocabulary and IDF, L2-normalized), each term's column × TYPE_TERMS, beside the standardized structure
+# figures, in one multinomial logistic (C ``c_type``, balanced class weights). The form tells a change log or a
+# licence (0.91 and 0.97 recall out of fold without the words); what a guide, a tutorial, an API reference or a
+# short prose page is, its sentences tell. Each training split left out in turn (its types from a model fitted on
+# the others): type23, twenty-three folds, accuracy pooled / mean / worst 0.614 / 0.614 / 0.474 -> 0.685 / 0.682 /
+# 0.489, guide, tutorial, API reference recall 0.49, 0.41, 0.60 -> 0.61, 0.52, 0.68; the built code, eight of the
+# twenty-four folds, 0.586 / 0.588 / 0.483 -> 0.669 / 0.665 / 0.495 (test22 0.517 -> 0.628), GitHub's worst fold
+# (test4) 0.444 -> 0.423 (docs/perf.md, "phase 27: the words as the type model's inputs"). The scale: a unit-length
+# vector beside standardized figures of variance 1 each, so that C 0.03 lets the words weigh (type23 measured x5).
+# 0 reads the structure alone, as before phase 27
+TYPE_TERMS = 5.0
+
+
 @dataclass
 class WordModels:
     vocab: list[str]
     idf: np.ndarray
     topic: Any  # LogisticRegression
     value: Any  # Ridge
-    doctype: Any  # LogisticRegression
+    doctype: Any  # LogisticRegression over type_inputs: the structure figures' columns first, then the terms'
     scaler: Any  # StandardScaler of the structure figures
     structure_names: list[str]
+    type_terms: float  # the scale of the term columns in the type model's inputs (0: structure alone)
 
 
-def fit_word_models(samples: list[Sample], c_topic: float, alpha_words: float, c_type: float) -> WordModels:
+def type_inputs(models: WordModels, samples: list[Sample], matrix):
+    """The type model's inputs: the standardized structure figures (but ``signals.VALUE_ONLY``), then the
+    vocabulary vector × ``type_terms`` (``value_model.VisionModel.doc_type`` reads the same)."""
+    from scipy import sparse
+
+    figures = np.array([[s.structure[n] for n in models.structure_names] for s in samples])
+    standardized = models.scaler.transform(figures)
+    if not models.type_terms:
+        return standardized
+    return sparse.hstack([sparse.csr_matrix(standardized), matrix * models.type_terms], format="csr")
+
+
+def fit_word_models(
+    samples: list[Sample], c_topic: float, alpha_words: float, c_type: float, type_terms: float = TYPE_TERMS
+) -> WordModels:
     from sklearn.linear_model import LogisticRegression, Ridge
     from sklearn.preprocessing import StandardScaler
 
     vocab = vocabulary(samples)
     matrix, idf = term_matrix(samples, vocab)
-    names = [n for n in samples[0].structure if n not in signals.VALUE_ONLY]  # the type model's own inputs
+    names = [n for n in samples[0].structure if n not in signals.VALUE_ONLY]  # the type model's own figures
     figures = np.array([[s.structure[n] for n in names] for s in samples])
     scaler = StandardScaler().fit(figures)
     scaler.scale_[scaler.scale_ == 0] = 1.0
     doctype = LogisticRegression(C=c_type, max_iter=5000, class_weight="balanced")
-    doctype.fit(scaler.transform(figures), [s.label.type for s in samples])
     on_topic = [s.label.relevance != "off" for s in samples]
     topic_model = LogisticRegression(C=c_topic, class_weight="balanced", max_iter=5000)
     topic_model.fit(matrix, on_topic)
     value = Ridge(alpha=alpha_words).fit(matrix, [target(s.label) for s in samples])
-    return WordModels(vocab, idf, topic_model, value, doctype, scaler, names)
+    models = WordModels(vocab, idf, topic_model, value, doctype, scaler, names, float(type_terms))
+    doctype.fit(type_inputs(models, samples, matrix), [s.label.type for s in samples])
+    return models
 
 
 def apply_word_models(models: WordModels, samples: list[Sample]) -> dict[str, np.ndarray]:
     matrix, _ = term_matrix(samples, models.vocab, models.idf)
-    figures = np.array([[s.structure[n] for n in models.structure_names] for s in samples])
-    raw = models.doctype.predict_proba(models.scaler.transform(figures))
+    raw = models.doctype.predict_proba(type_inputs(models, samples, matrix))
     types = np.zeros((len(samples), len(TYPES)))
     for j, name in enumerate(models.doctype.classes_):
         types[:, TYPES.index(name)] = raw[:, j]
@@ -465,6 +496,16 @@ def model_document(
         return [float(f"{v:.6g}") for v in np.asarray(values, dtype=float).ravel()]
 
     doctype = models.doctype
+    figures = len(models.structure_names)
+    coef = np.asarray(doctype.coef_)
+    # what the type model reads: the structure figures (standardized by mean and scale, then ``coef``) and, since
+    # phase 27, the page's vector over ``terms.vocabulary`` (``term_coef``: per term, one figure per class, the
+    # TYPE_TERMS scale folded in, so the scorer's product is the vector's values times the rows of its terms)
+    words = (
+        {"term_coef": [[float(f"{v:.4g}") for v in row] for row in coef[:, figures:].T * models.type_terms]}
+        if models.type_terms
+        else {}
+    )
     return {
         "format": 1,
         "about": "Learned parts of shijie's Vision (pipeline/vision/value_model.py); written by tools/train_vision.py",
@@ -478,12 +519,14 @@ def model_document(
             "value": {"coef": r(models.value.coef_), "intercept": float(models.value.intercept_)},
         },
         "doctype": {
+            "reads": ["structure", "terms"] if models.type_terms else ["structure"],
             "features": models.structure_names,
             "mean": r(models.scaler.mean_),
             "scale": r(models.scaler.scale_),
             "classes": [str(c) for c in doctype.classes_],
-            "coef": [r(row) for row in doctype.coef_],
+            "coef": [r(row[:figures]) for row in coef],
             "intercept": r(doctype.intercept_),
+            **words,
         },
         "value": {
             "features": value.names,

@@ -11,7 +11,10 @@ their IDF and coefficients, feature means and scales, coefficients; no text), wr
                          learned complement (arxiv-sanity's SVM over TF-IDF, with our labels as the marks)
     words_value          ridge regression over that vector: the value its words suggest (tier A 1, B 0.67,
                          technical C 0.33, administrative or off-topic 0)
-    doc_type             multinomial logistic regression over the structure figures (signals.Structure)
+    doc_type             multinomial logistic regression over the standardized structure figures
+                         (signals.Structure) and, since phase 27, the words' vector above (``term_coef``: a
+                         row of class coefficients per vocabulary term): a page's form tells a change log or a
+                         licence, its sentences a guide from a tutorial or an API reference
     value                ridge regression over named features (structure, type probabilities, words value,
                          term evidence, concepts; the relevance, since phase 9, only through the scorer's
                          gate): value = 100 × (intercept + Σ coef_j (x_j − μ_j) / σ_j),
@@ -123,6 +126,9 @@ class VisionModel:
             raise DataError(f"{source} is not a Vision model file (missing {exc})") from None
         if not (len(self.idf) == len(self.topic_coef) == len(self.value_coef) == len(self.vocabulary)):
             raise DataError(f"{source}: vocabulary, idf and coefficients differ in length")
+        reads = self.doctype.get("reads", ["structure"])
+        if "terms" in reads and len(self.doctype.get("term_coef") or ()) != len(self.vocabulary):
+            raise DataError(f"{source}: the type model reads the terms but holds no coefficients for every term")
 
     # -- words -----------------------------------------------------------------------------------------
     def words(self, features: list[str]) -> Words:
@@ -149,12 +155,18 @@ class VisionModel:
         return [{"term": analysis.surface(self.vocabulary[i]), "weight": round(p, 4)} for p, i in parts if p]
 
     # -- document type ---------------------------------------------------------------------------------
-    def doc_type(self, structure: dict[str, float]) -> tuple[str, dict[str, float]]:
+    def doc_type(self, structure: dict[str, float], words: Words) -> tuple[str, dict[str, float]]:
+        """The type a page is shown with and the probability of each class, from its structure figures and its
+        words (``words``: the vector the topic model reads; a model file whose type model reads no terms, as
+        before phase 27, reads the structure alone)."""
         d = self._doctype_arrays()
         x = (np.fromiter((structure.get(n, 0.0) for n in d["features"]), dtype=float) - d["mean"]) / d["scale"]
         if d["clip"]:  # as in training: a figure far outside the labelled documents' range counts as a rare one
             x = np.clip(x, -d["clip"], d["clip"])
         logits = d["coef"] @ x + d["intercept"]
+        terms = d["term_coef"]
+        if terms is not None and words.indices:  # one sparse product: the page's terms' rows, weighed by its vector
+            logits += np.asarray(words.values) @ terms[np.asarray(words.indices)]
         exp = np.exp(logits - logits.max())
         p = exp / exp.sum()
         return decide_type(p, d["classes"]), dict(zip(d["classes"], p.tolist(), strict=False))
@@ -166,6 +178,7 @@ class VisionModel:
                 "features": d["features"],
                 "classes": d["classes"],
                 "clip": d.get("clip"),
+                "term_coef": np.asarray(d["term_coef"], dtype=float) if "terms" in d.get("reads", ()) else None,
                 **{k: np.asarray(d[k], dtype=float) for k in ("mean", "scale", "coef", "intercept")},
             }
         return self._doctype_np
