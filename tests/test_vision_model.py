@@ -4560,3 +4560,17 @@ def test_a_page_in_another_fields_words_only_keeps_less_of_the_learned_probabili
     assert codec.score == 0 and codec.foreign > 0.1 and kernel.foreign == 0
     assert topic.learned_share(codec) < 0.5 * topic.LEARNED_FLOOR  # the floor, 0.7, before phase 27
     assert topic.learned_share(kernel) >= topic.LEARNED_FLOOR
+
+
+def test_a_raster_order_is_no_rasterization():
+    # phase 27 (rel29): "raster" shares its stem with rasterization, rendering's word against the field; a grid walked
+    # in raster order (a CTA raster, a launch descriptor's raster width) is the field's, rasterizing triangles is not
+    grid = _evidence(
+        "Thread blocks are launched in raster order: the CTA raster walks the grid row by row, so neighbouring "
+        "blocks share their tiles in the L2 cache; the raster width sets how many blocks a row holds."
+    )
+    drawing = _evidence(
+        "The rasterizer turns each triangle into fragments; rasterization runs after the vertex shader."
+    )
+    assert not {"rasterization", "rasterizer"} & {m["term"] for m in grid.matched}  # both matched before phase 27
+    assert {"rasterization", "rasterizer"} <= {m["term"] for m in drawing.matched}
