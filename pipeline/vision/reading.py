@@ -123,8 +123,11 @@ class Reader:
         self.counter = PhraseCounter(phrases, key=analysis.phrase_key)
         self.head_counter = PhraseCounter(signals.cue_phrases(), key=analysis.phrase_key)
         # the profile's terms only: a sense's context words are read in the text's words (an identifier's "left" or
-        # "turn" is no turtle's)
-        self.term_counter = PhraseCounter(list(matcher.terms), key=analysis.phrase_key)
+        # "turn" is no turtle's); and not a [general] subject (MPI): a library's prefix on every call it names
+        # (``MPI_Init``, ``MPI_COMM_WORLD``) makes no page about the library (``TopicMatcher.confirming``)
+        self.term_counter = PhraseCounter(
+            [t for t in matcher.terms if t not in matcher.subjects], key=analysis.phrase_key
+        )
 
     def read(self, row) -> tuple[Reading, list[str]]:
         doc_id, url, title, kind, text, headings, code_blocks, metadata = row
