@@ -4710,3 +4710,92 @@ def test_two_reference_pages_of_one_template_that_say_different_things_stay_apar
     assert copies.measure([gemm, conv])[2].duplicate_of is None
     twin = _info(3, f"{docs}/sample_syrk.md", page("syrk", 128, 3), kind="markdown")
     assert copies.substituted([gemm, twin]) == {1: [3], 3: [1]}
+
+
+def _header(fields: list[str], prefix: str) -> str:
+    lines = ["/* generated file: do not edit */", f"#ifndef {prefix}_H", f"#define {prefix}_H"]
+    lines += [f"#define {prefix}_{field:<40} MW({32 * n + 31}:{32 * n})" for n, field in enumerate(fields)]
+    return "\n".join([*lines, "#endif"])
+
+
+def test_a_headers_macros_are_read_in_the_words_they_join():
+    # phase 27 (rel29): a launch descriptor's header is macros only, each field's name its words joined by
+    # underscores; the tokenizer keeps every macro whole, so the profile found nothing in it (evidence 0 before)
+    launch = _header(
+        [
+            "CTA_RASTER_WIDTH",
+            "CTA_THREAD_DIMENSION0",
+            "SHARED_MEMORY_SIZE",
+            "REGISTER_COUNT",
+            "BARRIER_COUNT",
+            "MIN_SM_CONFIG_SHARED_MEM_SIZE",
+            "TARGET_SM_CONFIG_SHARED_MEM_SIZE",
+            "OCCUPANCY_THRESHOLD_WARP",
+            "L1_CONFIGURATION",
+            "CONSTANT_BUFFER_VALID",
+        ],
+        "OURQ_LAUNCHV03",
+    )
+    assert _evidence(launch).score > 0.2
+    # a window system's header names another subject in the same way: its words find nothing of the field
+    window = _header(
+        ["SURFACE_CREATE_INFO", "WINDOW_HANDLE", "DISPLAY_CONNECTION", "VISUAL_ID", "PRESENT_MODE", "SPEC_VERSION"],
+        "OUR_XWIN_SURFACE",
+    )
+    assert _evidence(window).score == 0
+    # one identifier's words make a phrase, two identifiers side by side do not ("..._SHARED MEMORY_...")
+    apart = "\n".join(f"set OURQ_{n}_SHARED MEMORY_{n}_SIZE before the call" for n in range(8))
+    joined = "\n".join(f"set OURQ_{n}_SHARED_MEMORY_SIZE before the call" for n in range(8))
+    assert _evidence(apart).score < _evidence(joined).score
+    assert "shared memory" not in [m["term"] for m in _evidence(apart).matched]
+
+
+def test_a_gpus_programming_interface_at_register_level_is_the_field_an_os_device_drivers_is_not():
+    # phase 27 (rel29): a GPU hardware manual's words for how work reaches the GPU (push buffers, their command
+    # stream, subchannels, the launch descriptor, copy engines, VRAM and its partitions) are the driver interface
+    # domain's; a network card's driver says MMIO, DMA descriptors, a ring buffer and interrupts, every device's
+    gpu = _evidence(
+        "Work reaches the GPU through push buffers. The driver writes methods into a push buffer, and the host "
+        "reads the command stream and hands each method to the subchannel an engine's class is bound to. The copy "
+        "engine moves data between VRAM and system memory, and every memory partition has its own memory "
+        "controller. A compute launch reads its descriptor, the queue meta data, for the grid's dimensions."
+    )
+    nic = _evidence(
+        "Work reaches the network card through its registers. The driver maps the registers with MMIO and writes "
+        "DMA descriptors into a ring buffer, and the device reads each descriptor and raises an interrupt when a "
+        "packet is sent. A semaphore guards the queue, and the page table maps every buffer the card reads."
+    )
+    assert gpu.domain == "driver_interface"
+    assert gpu.score > 0.4  # 0 before phase 27: only "GPU" and "stream", [general] words
+    assert nic.score < 0.05
+
+
+def test_a_page_in_another_fields_words_only_keeps_less_of_the_learned_probability():
+    # phase 27 (rel29): the learned model reads a video codec's header or a window system's as the GPU API beside it;
+    # a page whose profile words are all another field's (video coding, rendering) and none the field's own keeps
+    # less of the learned topic probability; one field term of its own and it keeps the share its evidence gives it
+    codec = _evidence(
+        "The encoder writes every slice of an H264 stream with its level, and the HEVC decoder reads the parameter "
+        "sets of each frame; video decoding runs on the GPU while the AV1 encoder waits."
+    )
+    kernel = _evidence(
+        "The encoder writes every slice of an H264 stream with its level, and the kernel keeps each frame in shared "
+        "memory; a warp decodes one block while the tensor cores wait."
+    )
+    assert codec.score == 0 and codec.foreign > 0.1 and kernel.foreign == 0
+    assert topic.learned_share(codec) < 0.5 * topic.LEARNED_FLOOR  # the floor, 0.7, before phase 27
+    assert topic.learned_share(kernel) >= topic.LEARNED_FLOOR
+
+
+def test_a_raster_order_is_no_rasterization():
+    # phase 27 (rel29): "raster" shares its stem with rasterization, rendering's word against the field; a grid walked
+    # in raster order (a CTA raster, a launch descriptor's raster width) is the field's, rasterizing triangles is not
+    grid = _evidence(
+        "Thread blocks are launched in raster order: the CTA raster walks the grid row by row, so neighbouring "
+        "blocks share their tiles in the L2 cache; the raster width sets how many blocks a row holds."
+    )
+    drawing = _evidence(
+        "The rasterizer turns each triangle into fragments; rasterization runs after the vertex shader."
+    )
+    assert not {"rasterization", "rasterizer"} & {m["term"] for m in grid.matched}  # both matched before phase 27
+    assert {"rasterization", "rasterizer"} <= {m["term"] for m in drawing.matched}

@@ -2,7 +2,8 @@
 
 ``Reader(matcher, domains).read(row)`` tokenizes the title and text once (``analysis.tokens``), counts in
 one phrase pass the profile's terms and sense words, the taxonomy's concepts and the cue phrases of
-``signals``, reads the structure (``signals.read``), notes what the copies stage needs later (the hashes of
+``signals`` (the profile's terms also in the words an identifier joins with underscores, ``identifier_words``),
+reads the structure (``signals.read``), notes what the copies stage needs later (the hashes of
 the text's lines, for the boilerplate count; the newest date and version the document shows) and returns a
 ``Reading`` plus the document's TF-IDF features (stems and stem pairs), which the caller hands on to the
 vectorizer and then drops. A ``Reading`` holds figures only (~1 KB), so 100k of them fit in memory.
@@ -26,6 +27,27 @@ from .topic import Evidence, TopicMatcher
 
 _YEAR_DATE = re.compile(r"\b((?:19|20)\d\d)[-/.](0?[1-9]|1[0-2])(?:[-/.](\d\d?))?\b")
 LINE_MIN_CHARS = 8  # shorter lines ("Returns", "}") are never boilerplate worth counting
+# phase 27 (rel29): the profile's terms are also counted in the words an identifier joins with underscores
+IDENTIFIER_WORDS = True
+_GAP = ""  # between two identifiers' words: no phrase runs from one identifier into the next
+
+
+def identifier_words(written: list[str]) -> list[str]:
+    """The words inside the identifiers a text writes with underscores, each identifier's words followed by a gap.
+
+    A header's or a program's macros, fields and functions name what it is about in words the tokenizer keeps
+    whole (``NVXX_QMD_SHARED_MEMORY_SIZE``, ``set_shader_local_memory_window``): read apart, they are the words a
+    kernel engineer reads in them (shared memory size; shader local memory window). Numbers and single letters
+    between the underscores are left out."""
+    words: list[str] = []
+    for word in written:
+        if "_" not in word:
+            continue
+        parts = [part for part in word.split("_") if len(part) > 1 and not part.isdigit()]
+        if parts:
+            words += parts
+            words.append(_GAP)
+    return words
 
 
 @dataclass
@@ -100,6 +122,12 @@ class Reader:
         phrases = [*matcher.phrases(), *self.domains_of, *signals.cue_phrases()]
         self.counter = PhraseCounter(phrases, key=analysis.phrase_key)
         self.head_counter = PhraseCounter(signals.cue_phrases(), key=analysis.phrase_key)
+        # the profile's terms only: a sense's context words are read in the text's words (an identifier's "left" or
+        # "turn" is no turtle's); and not a [general] subject (MPI): a library's prefix on every call it names
+        # (``MPI_Init``, ``MPI_COMM_WORLD``) makes no page about the library (``TopicMatcher.confirming``)
+        self.term_counter = PhraseCounter(
+            [t for t in matcher.terms if t not in matcher.subjects], key=analysis.phrase_key
+        )
 
     def read(self, row) -> tuple[Reading, list[str]]:
         doc_id, url, title, kind, text, headings, code_blocks, metadata = row
@@ -123,10 +151,21 @@ class Reader:
             title=title or url,
             kind=kind,
             words=len(toks),
-            evidence=self.matcher.evidence(self.matcher.as_written(found, written), len(toks)),
+            evidence=self.matcher.evidence(self._profile_found(found, written), len(toks)),
             concepts=concepts,
             structure=structure,
             newest_date=newest_date(structure.newest_date, metadata),
             line_hashes=line_hashes(text),
         )
         return reading, analysis.tfidf_features(toks)
+
+    def _profile_found(self, found: dict[str, int], written: list[str]) -> dict[str, int]:
+        """The profile's terms and sense words the text holds, the terms also inside its identifiers' words."""
+        inside = identifier_words(written) if IDENTIFIER_WORDS else []
+        if inside:
+            extra = self.term_counter.count(analysis.stems(inside))
+            if extra:
+                found = dict(found)
+                for term, count in extra.items():
+                    found[term] = found.get(term, 0) + count
+        return self.matcher.as_written(found, [*(w for w in written if "_" not in w), *inside] if inside else written)

@@ -12,7 +12,8 @@ hold the reasons for ``shijie show``; ``pipeline.score.score_corpus`` runs it ov
     corpus   cosine of every document to the profile vector in the corpus's TF-IDF space;
              relevance  = profile score (topic.relevance), blended RELEVANCE_BLEND with the learned topic
                           probability (× topic.learned_share: less where the senses read another field,
-                          and where the profile's terms find little of the topic)
+                          where the profile's terms find little of the topic, and where they are only another
+                          field's, topic.foreign_weight)
                           when the profile is the one the model was trained with
                           (an other --topic/--profile: the profile score alone), drawn half of the way down
                           towards the floor of its source's other pages or lifted 0.15 of the way up to it

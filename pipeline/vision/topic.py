@@ -56,6 +56,9 @@ SENSE_NEUTRAL = 1 / 3  # the share of an ambiguous term's occurrences read in an
 # 18: relevance)
 LEARNED_FLOOR = 0.7
 LEARNED_FULL_EVIDENCE = 1.5
+# phase 27 (rel29): another field's evidence on a page with none of the field's specific terms, from which the page
+# keeps none of the learned topic probability (foreign_weight; 0: the rule off)
+FOREIGN_FULL = 0.2
 # phase 25 (rel26): a [general] subject (the profile's ``subjects``: MPI) that a page names at least SUBJECT_COUNT
 # times and in at least SUBJECT_SHARE of its words is what the page is about, not a platform it runs on
 SUBJECT_COUNT = 5
@@ -79,6 +82,9 @@ class Evidence:
     # the score of the specific terms alone, whole or best domain: no [general] term but a subject the page names
     # densely (phase 25, ``TopicMatcher.confirming``)
     specific: float = 0.0
+    # phase 27 (rel29): another field's words (the profile's negative terms) on a page that names no specific term
+    # of the field at all, over the evidence scale; 0 where the page names one (``foreign_weight``)
+    foreign: float = 0.0
 
 
 class TopicMatcher:
@@ -157,6 +163,7 @@ class TopicMatcher:
         senses = {}
         by_domain: dict[str, list[float]] = {}  # domain -> [specific, general]
         against = 0.0  # a grouped profile's negative terms of no domain: another field's words, against every domain
+        own_field = other_field = 0.0  # the field's specific terms and another field's (negative) terms, as weighed
         confirms_only = self.confirming(found, words)
         # the profile's terms the text holds, in the profile's order (the sums below add in that order)
         for term in sorted(found.keys() & self.terms.keys(), key=self.order.__getitem__):
@@ -174,6 +181,10 @@ class TopicMatcher:
                 general += part * factor
             else:
                 specific += part * factor
+            if weight < 0:
+                other_field -= part * factor
+            elif term not in confirms_only:
+                own_field += part * factor
             if weight > 0:
                 field_raw += part
                 if term in confirms_only:
@@ -218,7 +229,8 @@ class TopicMatcher:
             if alone > score:
                 score, strongest = alone, domain
         other = other_sense / occurrences if occurrences else 0.0
-        return Evidence(max(0.0, score), agreement, top, senses, strongest, other, max(0.0, own_words))
+        foreign = other_field / self.scale if own_field <= 0 else 0.0
+        return Evidence(max(0.0, score), agreement, top, senses, strongest, other, max(0.0, own_words), foreign)
 
 
 def relevance_label(score: float, cuts: tuple[float, float]) -> Level:
@@ -270,8 +282,24 @@ def evidence_weight(evidence: Evidence) -> float:
 
 def learned_share(evidence: Evidence) -> float:
     """The share of the learned topic probability that counts in a page's relevance: by its senses
-    (``learned_weight``) and by the profile's evidence (``evidence_weight``); the scorer and training alike."""
-    return learned_weight(evidence) * evidence_weight(evidence)
+    (``learned_weight``), by the profile's evidence (``evidence_weight``) and by whose field its words are
+    (``foreign_weight``); the scorer and training alike."""
+    return learned_weight(evidence) * evidence_weight(evidence) * foreign_weight(evidence)
+
+
+def foreign_weight(evidence: Evidence) -> float:
+    """How much of the learned topic probability a page keeps by whose field its own words are (phase 27, rel29).
+
+    A page whose profile words are all another field's (the profile's negative terms: rendering's swapchains, a video
+    codec's profiles, a training recipe's epochs) and none of the field's own specific terms reads as that field's
+    page, whatever the learned model makes of its words; it keeps less of the learned probability, none of it from
+    ``FOREIGN_FULL`` of such evidence (``Evidence.foreign``)::
+
+        weight = 1 − clip(foreign / FOREIGN_FULL, 0, 1)
+    """
+    if FOREIGN_FULL <= 0:
+        return 1.0
+    return 1.0 - min(1.0, max(0.0, evidence.foreign) / FOREIGN_FULL)
 
 
 def relevance(evidence: Evidence, cosine: float) -> tuple[float, dict]:
