@@ -4712,6 +4712,38 @@ def test_two_reference_pages_of_one_template_that_say_different_things_stay_apar
     assert copies.substituted([gemm, twin]) == {1: [3], 3: [1]}
 
 
+def test_a_model_file_whose_term_coef_does_not_fit_its_vocabulary_or_classes_is_refused_in_one_line():
+    # review28: the type model's term rows are checked when the file is read, not at the first page typed
+    from pipeline.vision.value_model import VisionModel, Words
+
+    raw = load_model().raw
+    rows, classes = raw["doctype"]["term_coef"], raw["doctype"]["classes"]
+
+    def with_doctype(**doctype) -> dict:
+        return {**raw, "doctype": {**raw["doctype"], **doctype}}
+
+    short_row = [rows[0][:-1], *rows[1:]]
+    empty = {
+        "vocabulary": [],
+        "idf": [],
+        "topic": {"coef": [], "intercept": 0.0},
+        "value": {"coef": [], "intercept": 0.0},
+    }
+    no_terms = {k: v for k, v in raw["doctype"].items() if k != "term_coef"}
+    for broken in (
+        with_doctype(term_coef=rows[:-1]),
+        with_doctype(term_coef=short_row),
+        {**raw, "terms": empty, "doctype": no_terms},
+    ):
+        with pytest.raises(DataError, match="term_coef") as refused:
+            VisionModel(broken, "our.json")
+        assert "\n" not in str(refused.value) and str(refused.value).startswith("our.json: ")
+    # an empty vocabulary with its (empty) term rows is a model that types by the form alone
+    model = VisionModel({**raw, "terms": empty, "doctype": {**raw["doctype"], "term_coef": []}}, "our.json")
+    structure = dict.fromkeys(raw["doctype"]["features"], 0.0)
+    assert model.doc_type(structure, Words((), ()))[0] in classes
+
+
 def _header(fields: list[str], prefix: str) -> str:
     lines = ["/* generated file: do not edit */", f"#ifndef {prefix}_H", f"#define {prefix}_H"]
     lines += [f"#define {prefix}_{field:<40} MW({32 * n + 31}:{32 * n})" for n, field in enumerate(fields)]
