@@ -4819,6 +4819,25 @@ def test_a_page_in_another_fields_words_only_keeps_less_of_the_learned_probabili
     assert topic.learned_share(kernel) >= topic.LEARNED_FLOOR
 
 
+def test_the_relevance_shown_names_the_share_a_foreign_page_keeps(tmp_path):
+    # review28: the learned share is three weights' product since phase 27; the scored components show each of them
+    codec_text = (
+        "# Our codec notes\n\nThe encoder writes every slice of an H264 stream with its level, and the HEVC decoder "
+        "reads the parameter sets of each frame; video decoding runs on the GPU while the AV1 encoder waits.\n"
+    )
+    kernel_text = (
+        "# Our kernel notes\n\nThe kernel keeps each tile in shared memory; a warp reads one row of the tile while "
+        "the tensor cores multiply the previous one, and the occupancy stays at two blocks per SM.\n"
+    )
+    db = open_db(tmp_path / "shijie.db")
+    _store(db, "https://example.org/docs/codec", codec_text)
+    _store(db, "https://example.org/docs/kernel", kernel_text)
+    shown = {s.url.rsplit("/", 1)[1]: s.components["relevance"] for s in score_corpus(db)}
+    codec, kernel = shown["codec"], shown["kernel"]
+    assert 0 < codec["learned_foreign_weight"] < 0.9 and codec["profile_score"] == 0  # video coding's words only
+    assert kernel["learned_foreign_weight"] == 1.0
+
+
 def test_a_raster_order_is_no_rasterization():
     # phase 27 (rel29): "raster" shares its stem with rasterization, rendering's word against the field; a grid walked
     # in raster order (a CTA raster, a launch descriptor's raster width) is the field's, rasterizing triangles is not
