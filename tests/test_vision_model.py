@@ -4744,6 +4744,17 @@ def test_a_model_file_whose_term_coef_does_not_fit_its_vocabulary_or_classes_is_
     assert model.doc_type(structure, Words((), ()))[0] in classes
 
 
+def test_identifier_words_on_dunders_stray_underscores_and_numbers():
+    # review28: what identifier_words makes of the underscores a text writes that join no words
+    from pipeline.vision.reading import identifier_words
+
+    written = analysis.written("__init__ _ __ a__b x86_64 sm_90 _tile_ our__shared___memory 2_4 plain words")
+    assert identifier_words(written) == ["init", "", "x86", "", "sm", "", "tile", "", "our", "shared", "memory", ""]
+    assert identifier_words(analysis.written("no identifiers here, only words")) == []
+    # a word the tokenizer splits at other characters is no identifier: a dotted or hyphenated name stays apart
+    assert identifier_words(analysis.written("shared.memory shared-memory")) == []
+
+
 def _header(fields: list[str], prefix: str) -> str:
     lines = ["/* generated file: do not edit */", f"#ifndef {prefix}_H", f"#define {prefix}_H"]
     lines += [f"#define {prefix}_{field:<40} MW({32 * n + 31}:{32 * n})" for n, field in enumerate(fields)]
