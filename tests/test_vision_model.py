@@ -2233,6 +2233,22 @@ def test_show_says_when_the_learned_topic_counts_less():
     assert "counted ×0.25: its topic words read mostly in another sense" in english and "另一词义" in chinese
 
 
+def test_show_says_when_another_fields_words_cut_the_learned_topic():
+    # review28: a page of another field's words only (topic.foreign_weight) keeps part of its learned topic
+    # probability; show says so instead of "blended half and half"
+    from shijie.explain import reasons
+
+    relevance = {"profile_score": 0.0, "term_evidence": 0.0, "cosine": 0.01, "learned_topic": 0.9}
+    shown = {"relevance_score": 0.2, "topic": "operator-adaptation", "components": {"relevance": relevance}}
+    relevance["learned_foreign_weight"] = 1.0
+    assert "another field" not in " ".join(line.text for line in reasons(shown, "en"))
+    relevance["learned_foreign_weight"] = 0.35
+    english = " ".join(line.text for line in reasons(shown, "en"))
+    chinese = " ".join(line.text for line in reasons(shown, "zh"))
+    assert "counted ×0.35: its topic words are all another field's" in english and "另一领域" in chinese
+    assert "half and half" not in english
+
+
 def test_low_relevance_is_counted_once_by_the_gate_not_by_the_value_model_too():
     from pipeline.vision import training
 
