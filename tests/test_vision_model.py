@@ -4758,6 +4758,12 @@ def test_a_model_file_whose_term_coef_does_not_fit_its_vocabulary_or_classes_is_
     model = VisionModel({**raw, "terms": empty, "doctype": {**raw["doctype"], "term_coef": []}}, "our.json")
     structure = dict.fromkeys(raw["doctype"]["features"], 0.0)
     assert model.doc_type(structure, Words((), ()))[0] in classes
+    # a file from before phase 27 (no "reads", no term_coef) types by the form alone, whatever the words
+    before = {k: v for k, v in no_terms.items() if k != "reads"}
+    old = VisionModel({**raw, "doctype": before}, "our.json")
+    words = old.words([old.vocabulary[0], old.vocabulary[1]])
+    assert words.indices and old.doc_type(structure, words) == old.doc_type(structure, Words((), ()))
+    assert old.doc_type(structure, words) != load_model().doc_type(structure, words)
 
 
 def test_identifier_words_on_dunders_stray_underscores_and_numbers():
