@@ -2217,8 +2217,10 @@ def test_the_learned_topic_counts_in_full_only_where_the_profile_finds_the_topic
     assert topic.evidence_weight(named) == pytest.approx(topic.LEARNED_FLOOR)
     assert topic.LEARNED_FLOOR < topic.evidence_weight(thin) < topic.evidence_weight(deep)
     assert deep.score >= topic.LEARNED_FULL_EVIDENCE and topic.evidence_weight(deep) == 1.0
-    # the senses' discount and the evidence's multiply: the scorer and training take the product
-    assert topic.learned_share(thin) == pytest.approx(topic.learned_weight(thin) * topic.evidence_weight(thin))
+    # the senses' discount, the evidence's and (phase 27) another field's multiply: the scorer and training take
+    # the product
+    weights = topic.learned_weight(thin) * topic.evidence_weight(thin) * topic.foreign_weight(thin)
+    assert topic.learned_share(thin) == pytest.approx(weights) and topic.foreign_weight(thin) == 1.0
 
 
 def test_show_says_when_the_learned_topic_counts_less():
