@@ -138,6 +138,9 @@ def _relevance(shown: dict[str, Any], rel: dict[str, Any], lang: Lang | str) -> 
         parts.append(say("why.domain", lang, domain=_domain_title(rel["evidence_domain"], lang)))
     if rel.get("learned_topic") is not None and rel.get("learned_weight", 1.0) < 0.995:  # topic.learned_weight
         parts.append(say("why.learned_sense", lang, p=f"{rel['learned_topic']:.2f}", w=f"{rel['learned_weight']:.2f}"))
+    elif rel.get("learned_topic") is not None and rel.get("learned_foreign_weight", 1.0) < 0.995:  # foreign_weight
+        w = f"{rel['learned_foreign_weight']:.2f}"
+        parts.append(say("why.learned_foreign", lang, p=f"{rel['learned_topic']:.2f}", w=w))
     elif rel.get("learned_topic") is not None:
         parts.append(say("why.learned", lang, p=f"{rel['learned_topic']:.2f}"))
     elif rel.get("learned_for"):

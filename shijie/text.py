@@ -233,6 +233,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "learned topic model {p}, counted ×{w}: its topic words read mostly in another sense",
         "习得的主题模型 {p}，按 ×{w} 计：其主题词多为另一词义",
     ),
+    "why.learned_foreign": (
+        "learned topic model {p}, counted ×{w}: its topic words are all another field's",
+        "习得的主题模型 {p}，按 ×{w} 计：其主题词都属另一领域",
+    ),
     "why.domain": ("the topic terms weighed within {domain} alone", "主题术语只在“{domain}”一域内计"),
     "why.learned_off": (
         "the learned topic model applies to the default topic ({name}) only: the profile alone decides",

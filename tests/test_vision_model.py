@@ -2217,8 +2217,10 @@ def test_the_learned_topic_counts_in_full_only_where_the_profile_finds_the_topic
     assert topic.evidence_weight(named) == pytest.approx(topic.LEARNED_FLOOR)
     assert topic.LEARNED_FLOOR < topic.evidence_weight(thin) < topic.evidence_weight(deep)
     assert deep.score >= topic.LEARNED_FULL_EVIDENCE and topic.evidence_weight(deep) == 1.0
-    # the senses' discount and the evidence's multiply: the scorer and training take the product
-    assert topic.learned_share(thin) == pytest.approx(topic.learned_weight(thin) * topic.evidence_weight(thin))
+    # the senses' discount, the evidence's and (phase 27) another field's multiply: the scorer and training take
+    # the product
+    weights = topic.learned_weight(thin) * topic.evidence_weight(thin) * topic.foreign_weight(thin)
+    assert topic.learned_share(thin) == pytest.approx(weights) and topic.foreign_weight(thin) == 1.0
 
 
 def test_show_says_when_the_learned_topic_counts_less():
@@ -2231,6 +2233,22 @@ def test_show_says_when_the_learned_topic_counts_less():
     english = " ".join(line.text for line in reasons(shown, "en"))
     chinese = " ".join(line.text for line in reasons(shown, "zh"))
     assert "counted ×0.25: its topic words read mostly in another sense" in english and "另一词义" in chinese
+
+
+def test_show_says_when_another_fields_words_cut_the_learned_topic():
+    # review28: a page of another field's words only (topic.foreign_weight) keeps part of its learned topic
+    # probability; show says so instead of "blended half and half"
+    from shijie.explain import reasons
+
+    relevance = {"profile_score": 0.0, "term_evidence": 0.0, "cosine": 0.01, "learned_topic": 0.9}
+    shown = {"relevance_score": 0.2, "topic": "operator-adaptation", "components": {"relevance": relevance}}
+    relevance["learned_foreign_weight"] = 1.0
+    assert "another field" not in " ".join(line.text for line in reasons(shown, "en"))
+    relevance["learned_foreign_weight"] = 0.35
+    english = " ".join(line.text for line in reasons(shown, "en"))
+    chinese = " ".join(line.text for line in reasons(shown, "zh"))
+    assert "counted ×0.35: its topic words are all another field's" in english and "另一领域" in chinese
+    assert "half and half" not in english
 
 
 def test_low_relevance_is_counted_once_by_the_gate_not_by_the_value_model_too():
@@ -4712,6 +4730,55 @@ def test_two_reference_pages_of_one_template_that_say_different_things_stay_apar
     assert copies.substituted([gemm, twin]) == {1: [3], 3: [1]}
 
 
+def test_a_model_file_whose_term_coef_does_not_fit_its_vocabulary_or_classes_is_refused_in_one_line():
+    # review28: the type model's term rows are checked when the file is read, not at the first page typed
+    from pipeline.vision.value_model import VisionModel, Words
+
+    raw = load_model().raw
+    rows, classes = raw["doctype"]["term_coef"], raw["doctype"]["classes"]
+
+    def with_doctype(**doctype) -> dict:
+        return {**raw, "doctype": {**raw["doctype"], **doctype}}
+
+    short_row = [rows[0][:-1], *rows[1:]]
+    empty = {
+        "vocabulary": [],
+        "idf": [],
+        "topic": {"coef": [], "intercept": 0.0},
+        "value": {"coef": [], "intercept": 0.0},
+    }
+    no_terms = {k: v for k, v in raw["doctype"].items() if k != "term_coef"}
+    for broken in (
+        with_doctype(term_coef=rows[:-1]),
+        with_doctype(term_coef=short_row),
+        {**raw, "terms": empty, "doctype": no_terms},
+    ):
+        with pytest.raises(DataError, match="term_coef") as refused:
+            VisionModel(broken, "our.json")
+        assert "\n" not in str(refused.value) and str(refused.value).startswith("our.json: ")
+    # an empty vocabulary with its (empty) term rows is a model that types by the form alone
+    model = VisionModel({**raw, "terms": empty, "doctype": {**raw["doctype"], "term_coef": []}}, "our.json")
+    structure = dict.fromkeys(raw["doctype"]["features"], 0.0)
+    assert model.doc_type(structure, Words((), ()))[0] in classes
+    # a file from before phase 27 (no "reads", no term_coef) types by the form alone, whatever the words
+    before = {k: v for k, v in no_terms.items() if k != "reads"}
+    old = VisionModel({**raw, "doctype": before}, "our.json")
+    words = old.words([old.vocabulary[0], old.vocabulary[1]])
+    assert words.indices and old.doc_type(structure, words) == old.doc_type(structure, Words((), ()))
+    assert old.doc_type(structure, words) != load_model().doc_type(structure, words)
+
+
+def test_identifier_words_on_dunders_stray_underscores_and_numbers():
+    # review28: what identifier_words makes of the underscores a text writes that join no words
+    from pipeline.vision.reading import identifier_words
+
+    written = analysis.written("__init__ _ __ a__b x86_64 sm_90 _tile_ our__shared___memory 2_4 plain words")
+    assert identifier_words(written) == ["init", "", "x86", "", "sm", "", "tile", "", "our", "shared", "memory", ""]
+    assert identifier_words(analysis.written("no identifiers here, only words")) == []
+    # a word the tokenizer splits at other characters is no identifier: a dotted or hyphenated name stays apart
+    assert identifier_words(analysis.written("shared.memory shared-memory")) == []
+
+
 def _header(fields: list[str], prefix: str) -> str:
     lines = ["/* generated file: do not edit */", f"#ifndef {prefix}_H", f"#define {prefix}_H"]
     lines += [f"#define {prefix}_{field:<40} MW({32 * n + 31}:{32 * n})" for n, field in enumerate(fields)]
@@ -4785,6 +4852,25 @@ def test_a_page_in_another_fields_words_only_keeps_less_of_the_learned_probabili
     assert codec.score == 0 and codec.foreign > 0.1 and kernel.foreign == 0
     assert topic.learned_share(codec) < 0.5 * topic.LEARNED_FLOOR  # the floor, 0.7, before phase 27
     assert topic.learned_share(kernel) >= topic.LEARNED_FLOOR
+
+
+def test_the_relevance_shown_names_the_share_a_foreign_page_keeps(tmp_path):
+    # review28: the learned share is three weights' product since phase 27; the scored components show each of them
+    codec_text = (
+        "# Our codec notes\n\nThe encoder writes every slice of an H264 stream with its level, and the HEVC decoder "
+        "reads the parameter sets of each frame; video decoding runs on the GPU while the AV1 encoder waits.\n"
+    )
+    kernel_text = (
+        "# Our kernel notes\n\nThe kernel keeps each tile in shared memory; a warp reads one row of the tile while "
+        "the tensor cores multiply the previous one, and the occupancy stays at two blocks per SM.\n"
+    )
+    db = open_db(tmp_path / "shijie.db")
+    _store(db, "https://example.org/docs/codec", codec_text)
+    _store(db, "https://example.org/docs/kernel", kernel_text)
+    shown = {s.url.rsplit("/", 1)[1]: s.components["relevance"] for s in score_corpus(db)}
+    codec, kernel = shown["codec"], shown["kernel"]
+    assert 0 < codec["learned_foreign_weight"] < 0.9 and codec["profile_score"] == 0  # video coding's words only
+    assert kernel["learned_foreign_weight"] == 1.0
 
 
 def test_a_raster_order_is_no_rasterization():

@@ -380,6 +380,7 @@ def score_rows(
             "learned_topic": None if doc.topic_p is None else round(doc.topic_p, 4),
             "learned_weight": round(topic.learned_weight(r.evidence), 4),  # the senses' share (explain.py)
             "learned_evidence_weight": round(topic.evidence_weight(r.evidence), 4),
+            "learned_foreign_weight": round(topic.foreign_weight(r.evidence), 4),  # another field's words only
             "own_score": round(float(own[i]), 4),
             "source_neighbours": None if np.isnan(beside[i]) else round(float(beside[i]), 4),
             "source_lift": round(float(lifted[i] - own[i]), 4),

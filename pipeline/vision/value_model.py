@@ -126,9 +126,14 @@ class VisionModel:
             raise DataError(f"{source} is not a Vision model file (missing {exc})") from None
         if not (len(self.idf) == len(self.topic_coef) == len(self.value_coef) == len(self.vocabulary)):
             raise DataError(f"{source}: vocabulary, idf and coefficients differ in length")
-        reads = self.doctype.get("reads", ["structure"])
-        if "terms" in reads and len(self.doctype.get("term_coef") or ()) != len(self.vocabulary):
-            raise DataError(f"{source}: the type model reads the terms but holds no coefficients for every term")
+        if "terms" in self.doctype.get("reads", ["structure"]):
+            rows, classes = self.doctype.get("term_coef"), len(self.doctype.get("classes") or ())
+            fits = isinstance(rows, list) and len(rows) == len(self.vocabulary)
+            if not fits or not all(isinstance(r, list) and len(r) == classes for r in rows):
+                raise DataError(
+                    f"{source}: the type model reads the terms, but its term_coef is not one row of {classes} class"
+                    f" coefficients for each of the {len(self.vocabulary)} vocabulary terms"
+                )
 
     # -- words -----------------------------------------------------------------------------------------
     def words(self, features: list[str]) -> Words:
