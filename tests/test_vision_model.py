@@ -749,6 +749,44 @@ def test_a_ring_of_preferences_keeps_one_copy():
     assert found[1].because and found[1].because["rule"] in copies.RULE_WEIGHT
 
 
+INDEX_OWN = "\n\n".join(
+    f"Section {i}: occupancy falls when each thread holds {i * 8} registers more than the tile needs." for i in range(6)
+)
+SHARED = PAGE.rsplit("\n\n", 3)[0]  # the index repeats all but the readme's last three paragraphs
+
+
+def test_a_page_kept_for_its_own_source_is_no_copy_of_a_larger_sibling_page():
+    # a site's readme page and its index, which repeats most of the readme beside sections of its own: larger,
+    # so the preference reads "complete", and alone the readme is flagged against it
+    site = "file:///usr/share/doc/p-doc/html"
+    readme = _info(1, f"{site}/readme.html", PAGE)
+    index = _info(2, f"{site}/index.html", SHARED + "\n\n" + INDEX_OWN)
+    alone = copies.measure([readme, index])
+    assert alone[1].duplicate_of == 2 and alone[1].because["rule"] == "complete"
+    # with the Sphinx source it was rendered from, the readme is the page its group keeps, not a page flagged
+    # against a third: its source points at it, and it points at nothing
+    source = _info(3, f"{site}/_sources/readme.rst.txt", PAGE, kind="text")
+    found = copies.measure([readme, index, source])
+    assert found[3].duplicate_of == 1 and found[3].signal == "source" and found[3].score >= copies.HIGH_REDUNDANCY
+    assert found[1] == copies.NO_COPY and found[2] == copies.NO_COPY
+
+
+def test_a_current_page_with_its_past_state_is_no_copy_of_a_larger_page_of_its_repository():
+    repo = "https://raw.githubusercontent.com/o/r"
+    current = _info(1, f"{repo}/main/README.md", PAGE, kind="markdown")
+    docs = _info(2, f"{repo}/main/docs/index.md", SHARED + "\n\n" + INDEX_OWN, kind="markdown")
+    assert copies.measure([current, docs])[1].duplicate_of == 2  # alone: "complete"
+    past = _info(
+        3, f"{repo}/{'1a2b3c4d5e' * 4}/README.md", SHARED + "\n\nInstall with the old script.", kind="markdown"
+    )
+    found = copies.measure([current, docs, past])
+    assert found[3].duplicate_of == 1 and found[3].because["rule"] == "current"  # the past state repeats the current
+    assert found[1] == copies.NO_COPY  # and the current page is kept, not flagged against the docs index
+    # a page flagged for a reason that says one replaces the other (a version) stays flagged
+    newer = _info(4, f"{repo}/main/README-v2.md", PAGE + "\n\n" + INDEX_OWN, kind="markdown")
+    assert copies.measure([current, newer, past])[1].duplicate_of == 4
+
+
 def test_curation_keeps_the_copy_to_keep_even_when_an_older_copy_scores_higher(tmp_path):
     from pipeline.curate import Candidate, curate, representatives
     from pipeline.store import status_counts

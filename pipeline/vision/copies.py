@@ -2485,6 +2485,50 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 if better:
                     wins[a] += RULE_WEIGHT[because["rule"]]
         result[max(cycle, key=lambda d: (wins[d], -d))] = NO_COPY
+    return kept_documents(result, by_id)
+
+
+ONE_DOCUMENT_SIGNALS = ("source", "revision", "history", "moved")  # a page's own source or past state repeats it
+# (as does its path at another commit of its repository, whatever signal found the two)
+WEAK_RULES = (
+    "complete",
+    "id",
+)  # the preference said only "larger" or "first stored": no reason one page replaces another
+
+
+def kept_documents(result: dict[int, Copy], by_id: dict[int, CopyInfo]) -> dict[int, Copy]:
+    """A copy group keeps one page. A page that is the copy to keep of its own source or past state (a Sphinx
+    source or a text file rendered into it, the same path at an older commit, its file left in a past folder:
+    ``ONE_DOCUMENT_SIGNALS`` or the preference's ``rendered``) is a document of its site in its own right, written
+    and kept as one page; flagged in turn as a near-copy of another page (not its own other state) only because
+    that page is larger or was stored first (``WEAK_RULES``), the two are pages that share much of their text (an
+    index that repeats the readme, a keyword index beside the index, one configuration beside another's), and it
+    is kept: its copies then point at a page the group keeps, not at a page flagged against a third."""
+    rooted = {
+        found.duplicate_of
+        for doc, found in result.items()
+        if found.duplicate_of is not None
+        and found.score >= HIGH_REDUNDANCY
+        and (
+            found.signal in ONE_DOCUMENT_SIGNALS
+            or (found.because or {}).get("rule") == "rendered"
+            or (
+                revision_of(by_id[doc].url) is not None
+                and one_path_two_revisions(by_id[doc].url, by_id[found.duplicate_of].url)
+            )
+        )
+    }
+    for doc in rooted:
+        found = result.get(doc)
+        if (
+            found is not None
+            and found.duplicate_of is not None
+            and found.score >= HIGH_REDUNDANCY
+            and found.signal in ("text", "code")
+            and (found.because or {}).get("rule") in WEAK_RULES
+            and not one_path_two_revisions(by_id[doc].url, by_id[found.duplicate_of].url)
+        ):
+            result[doc] = NO_COPY
     return result
 
 
