@@ -4855,6 +4855,19 @@ def test_a_headers_macros_are_read_in_the_words_they_join():
     assert "shared memory" not in [m["term"] for m in _evidence(apart).matched]
 
 
+def test_an_identifier_the_profile_names_whole_is_not_read_again_in_its_parts():
+    # review28: a term the profile writes with underscores (a CUDA builtin, a Triton launch setting) is counted whole
+    # by the phrase pass; its parts are no second reading of the same word ("__syncthreads" is not also
+    # "syncthreads", "num_warps" not also "warp")
+    once = _evidence("Each block calls __syncthreads() after the loads; set num_warps and block_size in the config.")
+    matched = {m["term"]: m["count"] for m in once.matched}
+    assert {"__syncthreads", "num_warps", "block_size"} <= matched.keys()
+    assert not {"syncthreads", "warp", "block size"} & matched.keys(), matched
+    # an identifier the profile does not name whole is still read in its words
+    inside = _evidence("Each block calls our_syncthreads_wrapper() after the loads; set our_num_warps in the config.")
+    assert {"syncthreads", "warp"} <= {m["term"] for m in inside.matched}
+
+
 def test_a_gpus_programming_interface_at_register_level_is_the_field_an_os_device_drivers_is_not():
     # phase 27 (rel29): a GPU hardware manual's words for how work reaches the GPU (push buffers, their command
     # stream, subchannels, the launch descriptor, copy engines, VRAM and its partitions) are the driver interface

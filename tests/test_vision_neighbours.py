@@ -335,3 +335,28 @@ def test_a_reference_drawn_down_hard_keeps_the_stronger_pull():
     plain, _ = neighbours.lift(relevance, ["a"] * 6)
     moved, _ = neighbours.lift(relevance, ["a"] * 6, None, None, references)
     assert moved[5] == pytest.approx(plain[5]) and moved[5] < 0.85
+
+
+def test_a_page_of_little_text_of_its_own_is_judged_by_its_source():
+    # phase 28 (rel30): a documentation stub (a title and one directive that pulls in a library's reference), a
+    # short example or a two-line readme says too little for its own words to place it: its source's other pages
+    # do. Six pages of one source read 0.1 (a weak page of prose), 0.5 x 4, and 0.1 (the stub)
+    relevance = np.array([0.1, 0.5, 0.5, 0.5, 0.5, 0.1])
+    sources = ["a"] * 6
+    words = [900, 800, 700, 1200, 600, 12]
+    thin = np.array([neighbours.thinness(n) for n in words])
+    assert list(thin) == [0.0, 0.0, 0.0, 0.0, 0.0, 1.0]
+    plain, _ = neighbours.lift(relevance, sources)
+    moved, _ = neighbours.lift(relevance, sources, None, None, None, thin)
+    weight = 5 / (5 + neighbours.SHRINK)
+    assert moved[5] == pytest.approx(0.1 + neighbours.THIN_SHARE * weight * (0.5 - 0.1))
+    assert moved[5] > plain[5] and moved[0] == pytest.approx(plain[0])  # the page of prose moves as before
+    # half as thin, half the pull; a page of its own length is judged by its words
+    assert neighbours.thinness((neighbours.THIN_FULL + neighbours.THIN_FROM) / 2) == pytest.approx(0.5)
+    assert neighbours.thinness(neighbours.THIN_FROM) == 0.0
+    # a short page whose few profile words are another field's has a reading of its own: not lifted
+    assert neighbours.thinness(12, foreign=0.3) == 0.0
+    # a source whose pages all read low (an off-topic project's) lifts its stub no higher than they read
+    low = np.array([0.1, 0.1, 0.1, 0.02])
+    moved, _ = neighbours.lift(low, ["b"] * 4, None, None, None, np.array([0.0, 0.0, 0.0, 1.0]))
+    assert moved[3] < 0.1

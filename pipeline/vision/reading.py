@@ -32,16 +32,17 @@ IDENTIFIER_WORDS = True
 _GAP = ""  # between two identifiers' words: no phrase runs from one identifier into the next
 
 
-def identifier_words(written: list[str]) -> list[str]:
+def identifier_words(written: list[str], whole: frozenset[str] = frozenset()) -> list[str]:
     """The words inside the identifiers a text writes with underscores, each identifier's words followed by a gap.
 
     A header's or a program's macros, fields and functions name what it is about in words the tokenizer keeps
     whole (``NVXX_QMD_SHARED_MEMORY_SIZE``, ``set_shader_local_memory_window``): read apart, they are the words a
     kernel engineer reads in them (shared memory size; shader local memory window). Numbers and single letters
-    between the underscores are left out."""
+    between the underscores are left out, and so is an identifier in ``whole`` (one the profile names as it is
+    written, ``__syncthreads``, ``num_warps``: the phrase pass counts it already)."""
     words: list[str] = []
     for word in written:
-        if "_" not in word:
+        if "_" not in word or word in whole:
             continue
         parts = [part for part in word.split("_") if len(part) > 1 and not part.isdigit()]
         if parts:
@@ -128,6 +129,10 @@ class Reader:
         self.term_counter = PhraseCounter(
             [t for t in matcher.terms if t not in matcher.subjects], key=analysis.phrase_key
         )
+        # the terms written with underscores (``__syncthreads``, ``num_warps``): counted whole, never again in parts
+        self.whole_terms = frozenset(
+            key[0] for key in map(analysis.phrase_key, matcher.terms) if len(key) == 1 and "_" in key[0]
+        )
 
     def read(self, row) -> tuple[Reading, list[str]]:
         doc_id, url, title, kind, text, headings, code_blocks, metadata = row
@@ -161,7 +166,11 @@ class Reader:
 
     def _profile_found(self, found: dict[str, int], written: list[str]) -> dict[str, int]:
         """The profile's terms and sense words the text holds, the terms also inside its identifiers' words."""
-        inside = identifier_words(written) if IDENTIFIER_WORDS else []
+        inside: list[str] = []
+        if IDENTIFIER_WORDS:
+            joined = [w for w in written if "_" in w]
+            whole = frozenset(w for w, s in zip(joined, analysis.stems(joined), strict=True) if s in self.whole_terms)
+            inside = identifier_words(joined, whole)
         if inside:
             extra = self.term_counter.count(analysis.stems(inside))
             if extra:

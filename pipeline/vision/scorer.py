@@ -362,8 +362,9 @@ def score_rows(
     spare = np.array([neighbours.spared(doc.reading.evidence.specific) for doc in docs])
     records = np.array([neighbours.is_record(doc.reading.url) for doc in docs], dtype=bool)
     references = np.array([neighbours.is_reference(doc.reading.url) for doc in docs], dtype=bool)
+    thin = np.array([neighbours.thinness(doc.reading.words, doc.reading.evidence.foreign) for doc in docs])
     sources = [neighbours.source_of(doc.reading.url) for doc in docs]
-    lifted, beside = neighbours.lift(own, sources, spare, records, references)
+    lifted, beside = neighbours.lift(own, sources, spare, records, references, thin)
     scores: list[float] = []
     all_figures: list[dict[str, float]] = []
     admin_of: list[float] = []

@@ -335,7 +335,8 @@ def lifted(relevance: np.ndarray, samples: list[Sample]) -> np.ndarray:
     spare = np.array([neighbours.spared(s.reading.evidence.specific) for s in samples])
     records = np.array([neighbours.is_record(s.reading.url) for s in samples], dtype=bool)
     references = np.array([neighbours.is_reference(s.reading.url) for s in samples], dtype=bool)
-    return neighbours.lift(relevance, sources, spare, records, references)[0]
+    thin = np.array([neighbours.thinness(s.reading.words, s.reading.evidence.foreign) for s in samples])
+    return neighbours.lift(relevance, sources, spare, records, references, thin)[0]
 
 
 def family_weights(samples: list[Sample]) -> np.ndarray:
