@@ -360,6 +360,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "it is the fullest unit instantiated from their template (else the first by name), this one another",
         "它是由同一模板实例化出的最完整的编译单元（同样完整时取名称在前者），本篇是另一个",
     ),
+    "why.rule.package": (
+        "it is the same upload record in the package whose name sorts first ({a} before {b})",
+        "它是同一份上传记录中包名排序在前的软件包所装的一份（{a} 先于 {b}）",
+    ),
     "why.rule.version": ("it is the newer version ({a} after {b})", "它是更新的版本（{a} 晚于 {b}）"),
     "why.rule.general": (
         "it is the general page ({a}), this one its variant for one case ({b})",

@@ -2004,6 +2004,37 @@ def test_a_generators_fixed_pages_and_a_debian_changelog_are_each_places_own():
     assert {c.duplicate_of for c in copies.measure(pages).values()} == {None, 5}
 
 
+def test_one_upload_record_in_several_packages_keeps_the_folder_whose_name_sorts_first():
+    # one source's record, installed by each binary package built from it (the same text but the line naming the
+    # package): the copy kept is the one in the folder whose name sorts first, byte order, whatever the store order
+    # and whatever the names' numbers read as versions would say
+    def record(package: str) -> str:
+        return (
+            "\n\n".join(
+                f"beta ({i}.2-1) unstable; urgency=medium. New upstream release {i}: the socket options gain a "
+                f"heartbeat timeout; refresh the symbols file and patch {i} for the curve tests. -- B Packager"
+                for i in range(18)
+            )
+            + f"\n\nThis record was installed by {package}."
+        )
+
+    folders = ["libbeta5", "libbeta3-dev", "beta-tools"]  # stored in this order; "beta-tools" sorts first
+    infos = [
+        _info(n, f"file:///usr/share/doc/{folder}/changelog.Debian", record(folder), kind="text")
+        for n, folder in enumerate(folders, 1)
+    ]
+    found = copies.measure(infos)
+    assert found[3].duplicate_of is None
+    assert found[1].duplicate_of == 3 and found[2].duplicate_of == 3
+    assert found[1].because == {"rule": "package", "names": ["beta-tools", "libbeta5"]}
+    # two of them: the development package's folder (``libbeta3-dev``) sorts before the runtime's (``libbeta5``)
+    pair = copies.measure(infos[:2])
+    assert pair[2].duplicate_of is None and pair[1].duplicate_of == 2
+    assert copies.measure(infos[1::-1]) == pair  # the order stored changes nothing
+    assert [preference.upload_record_folder(info.url) for info in infos] == folders
+    assert preference.upload_record_folder("file:///usr/share/doc/libbeta5/changelog.gz") == ""
+
+
 def test_a_notebook_quoted_by_a_readme_is_no_copy_but_its_rendering_is():
     cells = "\n\n".join(
         f"Step {i}: load the model and the tokenizer, encode the sentence pair and call the view with layer {i} "

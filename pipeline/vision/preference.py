@@ -32,7 +32,9 @@ at a score or rank; the first rule that tells the two apart decides:
        the original over its translation: a path marked with a language (``docs/zh/…``, ``notes.zh.md``)
        is the translation of one not marked, or marked ``en``; so is a page whose text is in another language
        (``CopyInfo.foreign``) beside an English one;
-    2. the newer version: the first path segment or title word where the two differ, read as numbers
+    2. of one source's upload record in two binary packages' folders (``/usr/share/doc/<package>/changelog.Debian``:
+       ``upload_record_folder``), the folder whose name sorts first, byte order (no version read in the names);
+       the newer version: the first path segment or title word where the two differ, read as numbers
        (``llvm-14-doc`` < ``llvm-19-doc``, ``v2.1`` < ``v3.5``), an edition mark read as its number
        (``first-edition/`` < ``second-edition/``, "2nd ed." < "3rd ed.": ``editions``), a site's channel folder
        after a numbered release (``/en/v1.2/`` < ``/en/latest/``, ``/stable/``: ``_channel_order``); two man
@@ -110,6 +112,7 @@ RULE_WEIGHT = {
     "generated": 24,
     "program": 24,  # one program in two languages (``copies.program_forms``: no rule of the preference's)
     "version": 16,
+    "package": 16,  # one upload record in two binary packages' folders (``upload_record_folder``)
     "date": 8,
     "general": 7,
     "solution": 7,
@@ -125,7 +128,7 @@ CURRENT_RATIO = 2  # ... and this many times the pages of the other
 
 def preference(a: CopyInfo, b: CopyInfo) -> tuple[bool, dict]:
     """Whether ``a`` is the better copy to keep of the two (see the module docstring), and why: ``{"rule":
-    current | generated | rendered | original | version | general | date | precision | complete | html | id,
+    current | generated | rendered | original | package | version | general | date | precision | complete | html | id,
     ...}`` with the figures the rule compared, ``a``'s first."""
     current = _current(a, b)  # two states of one repository: which state comes first, its form within one
     if current:
@@ -186,6 +189,12 @@ def preference(a: CopyInfo, b: CopyInfo) -> tuple[bool, dict]:
         and deb_place(a.url) == deb_place(b.url)
     ):  # Debian's plain-text changelog beside the package's HTML page of the same changes: the page kept
         return _packaged_changelog(b) and a.kind == "html", {"rule": "rendered", "from": "packaged changelog"}
+    record_a, record_b = upload_record_folder(a.url), upload_record_folder(b.url)
+    if record_a and record_b and record_a != record_b:
+        # one source's upload record installed by two of its binary packages (``copies`` finds them one record only
+        # when their texts are one): the package whose folder's name sorts first, byte order, whatever was stored
+        # first; no version read in the names (``libzmq3-dev`` beside ``libzmq5`` are one upload's two packages)
+        return record_a < record_b, {"rule": "package", "names": [record_a, record_b]}
     for field in ("url", "title"):
         order, parts = _version_order(getattr(a, field), getattr(b, field))
         if order:
@@ -532,6 +541,20 @@ def _packaged_changelog(info: CopyInfo) -> bool:
     beside the HTML: so where the package also holds an HTML page of the same changes, the text is that page's
     source or a text rendering of it, and the page is kept."""
     return info.kind != "html" and bool(_PACKAGED_CHANGELOG.match(url_path(info.url)))
+
+
+_UPLOAD_RECORD_FOLDER = re.compile(r"/([^/]+)/changelog\.debian(?:\.gz)?$", re.IGNORECASE)
+
+
+def upload_record_folder(url: str) -> str:
+    """The folder a Debian upload record lies in (``/usr/share/doc/<package>/changelog.Debian``: the binary
+    package that installed it), "" for any other URL. Every binary package built from one source installs the
+    source's record, the same text but the line naming the package; of two such copies the one in the folder whose
+    name sorts first (byte order: ``glslang-dev`` before ``glslang-tools``, ``libzmq3-dev`` before ``libzmq5``) is
+    kept, a choice any corpus allows (the folder is in every such page's path) and the same whatever the store
+    order."""
+    found = _UPLOAD_RECORD_FOLDER.search(url_path(url))
+    return found.group(1) if found else ""
 
 
 def deb_place(url: str) -> str:
