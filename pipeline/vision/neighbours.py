@@ -93,11 +93,15 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import urlsplit
 
 import numpy as np
 
 from .cues import FILE_CUES, file_name, url_file_path
+
+if TYPE_CHECKING:
+    from .reading import Reading
 
 PRIOR_SHARE = 0.5
 FLOOR_QUANTILE = 0.1
@@ -186,6 +190,28 @@ def thinness(words: int, foreign: float = 0.0) -> float:
     if THIN_SHARE <= 0 or foreign > 0:
         return 0.0
     return min(1.0, max(0.0, (THIN_FROM - words) / (THIN_FROM - THIN_FULL)))
+
+
+class LiftInputs(NamedTuple):
+    """What ``lift`` reads of each page beside its relevance, in ``lift``'s order: ``lift(relevance, *inputs)``."""
+
+    sources: list[str | None]
+    spare: np.ndarray
+    records: np.ndarray
+    references: np.ndarray
+    thin: np.ndarray
+
+
+def lift_inputs(readings: Sequence[Reading]) -> LiftInputs:
+    """Each page's source, spared evidence, record, reference and thinness, read from its ``Reading``: the one
+    reading of the lift's inputs for the scorer and training alike, so that the two lift alike."""
+    return LiftInputs(
+        [source_of(r.url) for r in readings],
+        np.array([spared(r.evidence.specific) for r in readings]),
+        np.array([is_record(r.url) for r in readings], dtype=bool),
+        np.array([is_reference(r.url) for r in readings], dtype=bool),
+        np.array([thinness(r.words, r.evidence.foreign) for r in readings]),
+    )
 
 
 def lift(

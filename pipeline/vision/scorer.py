@@ -359,12 +359,8 @@ def score_rows(
         ]
     )
     # each page lifted towards the relevance of its source's other pages (neighbours.py)
-    spare = np.array([neighbours.spared(doc.reading.evidence.specific) for doc in docs])
-    records = np.array([neighbours.is_record(doc.reading.url) for doc in docs], dtype=bool)
-    references = np.array([neighbours.is_reference(doc.reading.url) for doc in docs], dtype=bool)
-    thin = np.array([neighbours.thinness(doc.reading.words, doc.reading.evidence.foreign) for doc in docs])
-    sources = [neighbours.source_of(doc.reading.url) for doc in docs]
-    lifted, beside = neighbours.lift(own, sources, spare, records, references, thin)
+    inputs = neighbours.lift_inputs([doc.reading for doc in docs])
+    lifted, beside = neighbours.lift(own, *inputs)
     scores: list[float] = []
     all_figures: list[dict[str, float]] = []
     admin_of: list[float] = []
@@ -385,8 +381,9 @@ def score_rows(
             "own_score": round(float(own[i]), 4),
             "source_neighbours": None if np.isnan(beside[i]) else round(float(beside[i]), 4),
             "source_lift": round(float(lifted[i] - own[i]), 4),
-            "record": bool(records[i]),  # a changelog's or a licence's file: RECORD_SHARE of it, outside its source
-            "record_share": neighbours.RECORD_SHARE if records[i] else None,
+            # a changelog's or a licence's file: RECORD_SHARE of it, outside its source
+            "record": bool(inputs.records[i]),
+            "record_share": neighbours.RECORD_SHARE if inputs.records[i] else None,
             "learned_for": model.profile["name"],  # the one profile the learned topic model knows
             "learned_terms": doc.topic_terms,
             "matched_terms": r.evidence.matched,

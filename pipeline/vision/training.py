@@ -331,12 +331,7 @@ def source_relative(names: list[str], x: np.ndarray, samples: list[Sample]) -> n
 def lifted(relevance: np.ndarray, samples: list[Sample]) -> np.ndarray:
     """``relevance`` lifted towards each sample's source's other samples, as the scorer does (neighbours.py):
     the samples form the corpus, so their sources are their URLs' as a crawl of them all would store them."""
-    sources = [neighbours.source_of(s.reading.url) for s in samples]
-    spare = np.array([neighbours.spared(s.reading.evidence.specific) for s in samples])
-    records = np.array([neighbours.is_record(s.reading.url) for s in samples], dtype=bool)
-    references = np.array([neighbours.is_reference(s.reading.url) for s in samples], dtype=bool)
-    thin = np.array([neighbours.thinness(s.reading.words, s.reading.evidence.foreign) for s in samples])
-    return neighbours.lift(relevance, sources, spare, records, references, thin)[0]
+    return neighbours.lift(relevance, *neighbours.lift_inputs([s.reading for s in samples]))[0]
 
 
 def family_weights(samples: list[Sample]) -> np.ndarray:
