@@ -137,6 +137,7 @@ from .preference import (
     RELEASE_FOLDER,
     RELEASE_RECORD,
     RULE_WEIGHT,
+    UPLOAD_RECORD,
     CopyInfo,
     below_shared,
     deb_place,
@@ -179,7 +180,6 @@ SIBLING_CODE_JACCARD = 0.7  # ... two source files or notebooks from this one (a
 SIBLING_RULES = (*GROWN_RULES, "current", "original", "generated")  # ... or one is an earlier, translated or
 # machine-made form of the other
 REVISION_CONTAINMENT = 0.4  # one file at two revisions or versions (``version_key``) is a copy from this on
-_UPLOAD_RECORD = re.compile(r"/changelog\.debian(?:\.gz)?$", re.IGNORECASE)  # Debian's record of a package's uploads
 UPLOAD_RECORD_JACCARD = 0.9  # two packages' upload records are one record from this Jaccard on (all but a line)
 STUB_SHINGLES = 36  # a text with fewer shingles of its own (a redirect, a title and a link) repeats only itself
 POINTER_SHINGLES = 2 * STUB_SHINGLES  # a page this short whose links all differ from another's points elsewhere
@@ -2193,7 +2193,7 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
     by_url = {info.url: info.id for info in infos}
     place = {info.id: neighbourhood(info.url) for info in infos}
     policy = {info.id for info in infos if _POLICY_FILE.search(info.url)}
-    uploads = {info.id for info in infos if _UPLOAD_RECORD.search(url_path(info.url))}
+    uploads = {info.id for info in infos if UPLOAD_RECORD.search(url_path(info.url))}
 
     def foreign_policy(a: int, b: int) -> bool:
         """A project's policy file (licence, contributing, conduct, security, notices, a Debian package's

@@ -543,7 +543,7 @@ def _packaged_changelog(info: CopyInfo) -> bool:
     return info.kind != "html" and bool(_PACKAGED_CHANGELOG.match(url_path(info.url)))
 
 
-_UPLOAD_RECORD_FOLDER = re.compile(r"/([^/]+)/changelog\.debian(?:\.gz)?$", re.IGNORECASE)
+UPLOAD_RECORD = re.compile(r"/changelog\.debian(?:\.gz)?$", re.IGNORECASE)  # Debian's record of a package's uploads
 
 
 def upload_record_folder(url: str) -> str:
@@ -553,8 +553,8 @@ def upload_record_folder(url: str) -> str:
     name sorts first (byte order: ``glslang-dev`` before ``glslang-tools``, ``libzmq3-dev`` before ``libzmq5``) is
     kept, a choice any corpus allows (the folder is in every such page's path) and the same whatever the store
     order."""
-    found = _UPLOAD_RECORD_FOLDER.search(url_path(url))
-    return found.group(1) if found else ""
+    path = url_path(url)
+    return path.rsplit("/", 2)[-2] if UPLOAD_RECORD.search(path) else ""
 
 
 def deb_place(url: str) -> str:
