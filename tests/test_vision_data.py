@@ -245,3 +245,34 @@ def test_metrics_on_a_hand_made_case():
     assert m["newer_kept"] == 0.0 and m["copy_recall"] == 0.0 and m["false_flags"] == 0.2
     assert copy_groups(labels) == {"deb:p:old": 0, "deb:p:a": 0}
     assert auc([1, 2], [0, 3]) == 0.5 and auc([1, 3], [1]) == 0.75 and auc([2, 3], [1]) == 1.0
+
+
+def test_make_splits_writes_each_held_out_block_from_its_number():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "make_splits", Path(__file__).resolve().parent.parent / "tools" / "make_splits.py"
+    )
+    assert spec and spec.loader
+    make_splits = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_splits)
+    assert [make_splits.cardinal(n) for n in (7, 13, 20, 26, 30)] == [
+        "seven",
+        "thirteen",
+        "twenty",
+        "twenty-six",
+        "thirty",
+    ]
+    ordinals = [make_splits.ordinal(n) for n in (21, 24, 30, 32)]
+    assert ordinals == ["twenty-first", "twenty-fourth", "thirtieth", "thirty-second"]
+    scored = make_splits.held_out_note("test20")
+    assert scored.startswith("\n# test20: the nineteenth fresh held-out split, placed by hand like test2 to test19.")
+    assert "the twenty-one splits before it" in scored
+    assert scored.endswith("(Since phase 25 it is training data: it was scored and reported at the end of phase 24.)")
+    held = make_splits.held_out_note(splits.HELD_OUT)
+    assert "Since phase" not in held and f"Training never reads {splits.HELD_OUT};" in held
+    assert all(line.startswith("# ") and len(line) <= 118 for line in scored.strip("\n").splitlines())
+    # splits.toml carries every block as make_splits writes it
+    text = splits.splits_path().read_text(encoding="utf-8")
+    for split in splits.HAND_PLACED[make_splits.FIRST_PATTERNED - 2 :]:
+        assert make_splits.held_out_note(split) in text, split

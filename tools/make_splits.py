@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from collections import Counter, defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pipeline.vision.labelled import load_labels
-from pipeline.vision.splits import HAND_PLACED, SPLITS, TARGETS, assign, load_splits, splits_path, stratum
+from pipeline.vision.splits import HAND_PLACED, HELD_OUT, SPLITS, TARGETS, assign, load_splits, splits_path, stratum
 
 HEADER = """\
 # Train / dev / test of the Vision's labelled set, by family (pipeline/vision/splits.py reads this file).
@@ -105,104 +106,54 @@ HAND_PLACED_NOTES = {
 # is labelled), were labelled in one go before any of their documents was scored, and were all put here; the rule
 # neither moves them nor counts them. Training never reads test11; it is scored once, to report. (Since phase 16 it
 # is training data: it was scored and reported at the end of phase 15.)""",
-    "test12": """
-# test12: the eleventh fresh held-out split, placed by hand like test2 to test11. test11 was scored and reported,
-# and the Vision was then tuned on the thirteen splits before it, so none of them can tell any more whether it
-# generalises. These families come from sources used nowhere else in the labelled set (no other version, fork or
-# mirror of them is labelled), were labelled in one go before any of their documents was scored, and were all put
-# here; the rule neither moves them nor counts them. Training never reads test12; it is scored once, to report.
-# (Since phase 17 it is training data: it was scored and reported at the end of phase 16.)""",
-    "test13": """
-# test13: the twelfth fresh held-out split, placed by hand like test2 to test12. test12 was scored and reported,
-# and the Vision was then tuned on the fourteen splits before it, so none of them can tell any more whether it
-# generalises. These families come from sources used nowhere else in the labelled set (no other version, fork or
-# mirror of them is labelled), were labelled in one go before any of their documents was scored, and were all put
-# here; the rule neither moves them nor counts them. Training never reads test13; it is scored once, to report.
-# (Since phase 18 it is training data: it was scored and reported at the end of phase 17.)""",
-    "test14": """
-# test14: the thirteenth fresh held-out split, placed by hand like test2 to test13. test13 was scored and reported,
-# and the Vision was then tuned on the fifteen splits before it, so none of them can tell any more whether it
-# generalises. These families come from sources used nowhere else in the labelled set (no other version, fork or
-# mirror of them is labelled), were labelled in one go before any of their documents was scored, and were all put
-# here; the rule neither moves them nor counts them. Training never reads test14; it is scored once, to report.
-# (Since phase 19 it is training data: it was scored and reported at the end of phase 18.)""",
-    "test15": """
-# test15: the fourteenth fresh held-out split, placed by hand like test2 to test14. test14 was scored and reported,
-# and the Vision was then tuned on the sixteen splits before it, so none of them can tell any more whether it
-# generalises. These families come from sources used nowhere else in the labelled set (no other version, fork or
-# mirror of them is labelled), were labelled in one go before any of their documents was scored, and were all put
-# here; the rule neither moves them nor counts them. Training never reads test15; it is scored once, to report.
-# (Since phase 20 it is training data: it was scored and reported at the end of phase 19.)""",
-    "test16": """
-# test16: the fifteenth fresh held-out split, placed by hand like test2 to test15. test15 was scored and reported,
-# and the Vision is tuned on the seventeen splits before it, so none of them can tell any more whether it
-# generalises. These families come from sources used nowhere else in the labelled set (no other version, fork or
-# mirror of them is labelled), were labelled in one go before any of their documents was scored, and were all put
-# here; the rule neither moves them nor counts them. Training never reads test16; it is scored once, to report.
-# (Since phase 21 it is training data: it was scored and reported at the end of phase 20.)""",
-    "test17": """
-# test17: the sixteenth fresh held-out split, placed by hand like test2 to test16. test16 was scored and reported,
-# and the Vision is tuned on the eighteen splits before it, so none of them can tell any more whether it
-# generalises. These families come from sources used nowhere else in the labelled set (no other version, fork or
-# mirror of them is labelled), were labelled in one go before any of their documents was scored, and were all put
-# here; the rule neither moves them nor counts them. Training never reads test17; it is scored once, to report.
-# (Since phase 22 it is training data: it was scored and reported at the end of phase 21.)""",
-    "test18": """
-# test18: the seventeenth fresh held-out split, placed by hand like test2 to test17. test17 was scored and reported,
-# and the Vision is tuned on the nineteen splits before it, so none of them can tell any more whether it
-# generalises. These families come from sources used nowhere else in the labelled set (no other version, fork or
-# mirror of them is labelled), were labelled in one go before any of their documents was scored, and were all put
-# here; the rule neither moves them nor counts them. Training never reads test18; it is scored once, to report.
-# (Since phase 23 it is training data: it was scored and reported at the end of phase 22.)""",
-    "test19": """
-# test19: the eighteenth fresh held-out split, placed by hand like test2 to test18. test18 was scored and reported,
-# and the Vision is tuned on the twenty splits before it, so none of them can tell any more whether it
-# generalises. These families come from sources used nowhere else in the labelled set (no other version, fork or
-# mirror of them is labelled), were labelled in one go before any of their documents was scored, and were all put
-# here; the rule neither moves them nor counts them. Training never reads test19; it is scored once, to report.
-# (Since phase 24 it is training data: it was scored and reported at the end of phase 23.)""",
-    "test20": """
-# test20: the nineteenth fresh held-out split, placed by hand like test2 to test19. test19 was scored and reported,
-# and the Vision is tuned on the twenty-one splits before it, so none of them can tell any more whether it
-# generalises. These families come from sources used nowhere else in the labelled set (no other version, fork or
-# mirror of them is labelled), were labelled in one go before any of their documents was scored, and were all put
-# here; the rule neither moves them nor counts them. Training never reads test20; it is scored once, to report.
-# (Since phase 25 it is training data: it was scored and reported at the end of phase 24.)""",
-    "test21": """
-# test21: the twentieth fresh held-out split, placed by hand like test2 to test20. test20 was scored and reported,
-# and the Vision is tuned on the twenty-two splits before it, so none of them can tell any more whether it
-# generalises. These families come from sources used nowhere else in the labelled set (no other version, fork or
-# mirror of them is labelled), were labelled in one go before any of their documents was scored, and were all put
-# here; the rule neither moves them nor counts them. Training never reads test21; it is scored once, to report.
-# (Since phase 26 it is training data: it was scored and reported at the end of phase 25.)""",
-    "test22": """
-# test22: the twenty-first fresh held-out split, placed by hand like test2 to test21. test21 was scored and reported,
-# and the Vision is tuned on the twenty-three splits before it, so none of them can tell any more whether it
-# generalises. These families come from sources used nowhere else in the labelled set (no other version, fork or
-# mirror of them is labelled), were labelled in one go before any of their documents was scored, and were all put
-# here; the rule neither moves them nor counts them. Training never reads test22; it is scored once, to report.
-# (Since phase 27 it is training data: it was scored and reported at the end of phase 26.)""",
-    "test23": """
-# test23: the twenty-second fresh held-out split, placed by hand like test2 to test22. test22 was scored and reported,
-# and the Vision is tuned on the twenty-four splits before it, so none of them can tell any more whether it
-# generalises. These families come from sources used nowhere else in the labelled set (no other version, fork or
-# mirror of them is labelled), were labelled in one go before any of their documents was scored, and were all put
-# here; the rule neither moves them nor counts them. Training never reads test23; it is scored once, to report.
-# (Since phase 28 it is training data: it was scored and reported at the end of phase 27.)""",
-    "test24": """
-# test24: the twenty-third fresh held-out split, placed by hand like test2 to test23. test23 was scored and reported,
-# and the Vision is tuned on the twenty-five splits before it, so none of them can tell any more whether it
-# generalises. These families come from sources used nowhere else in the labelled set (no other version, fork or
-# mirror of them is labelled), were labelled in one go before any of their documents was scored, and were all put
-# here; the rule neither moves them nor counts them. Training never reads test24; it is scored once, to report.
-# (Since phase 29 it is training data: it was scored and reported at the end of phase 28.)""",
-    "test25": """
-# test25: the twenty-fourth fresh held-out split, placed by hand like test2 to test24. test24 was scored and reported,
-# and the Vision is tuned on the twenty-six splits before it, so none of them can tell any more whether it
-# generalises. These families come from sources used nowhere else in the labelled set (no other version, fork or
-# mirror of them is labelled), were labelled in one go before any of their documents was scored, and were all put
-# here; the rule neither moves them nor counts them. Training never reads test25; it is scored once, to report.""",
 }
+
+FIRST_PATTERNED = 12  # from test12 on, every held-out split's block is held_out_note's pattern
+
+
+def cardinal(n: int) -> str:
+    """An English number word, 1 to 99 ("twenty-six"), as the blocks spell the number of splits."""
+    units = "one two three four five six seven eight nine".split()
+    teens = "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
+    tens = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+    if n < 10:
+        return units[n - 1]
+    if n < 20:
+        return teens[n - 10]
+    return tens[n // 10 - 2] + (f"-{units[n % 10 - 1]}" if n % 10 else "")
+
+
+def ordinal(n: int) -> str:
+    """An English ordinal word, 1 to 99 ("twenty-fourth")."""
+    *head, last = cardinal(n).split("-")
+    irregular = {"one": "first", "two": "second", "three": "third", "five": "fifth", "eight": "eighth"}
+    irregular |= {"nine": "ninth", "twelve": "twelfth"}
+    last = irregular.get(last) or (last[:-1] + "ieth" if last.endswith("y") else last + "th")
+    return "-".join([*head, last])
+
+
+def held_out_note(split: str) -> str:
+    """The comment block above a fresh held-out split from test12 on, which all say the same of their own number.
+
+    testN is the (N-1)th fresh held-out split, labelled after test(N-1) was scored and held out of phase N+4 (test12
+    of phase 16, test25 of phase 29); once a later phase makes it training data, a last line says since when.
+    """
+    n = int(split.removeprefix("test"))
+    tuned = "was then tuned" if n < 16 else "is tuned"
+    text = (
+        f"{split}: the {ordinal(n - 1)} fresh held-out split, placed by hand like test2 to test{n - 1}. test{n - 1} was "
+        f"scored and reported, and the Vision {tuned} on the {cardinal(n + 1)} splits before it, so none of them can "
+        "tell any more whether it generalises. These families come from sources used nowhere else in the labelled "
+        "set (no other version, fork or mirror of them is labelled), were labelled in one go before any of their "
+        "documents was scored, and were all put here; the rule neither moves them nor counts them. Training never "
+        f"reads {split}; it is scored once, to report."
+    )
+    block = "\n" + textwrap.fill(text, width=118, initial_indent="# ", subsequent_indent="# ", break_on_hyphens=False)
+    if split != HELD_OUT:
+        block += (
+            f"\n# (Since phase {n + 5} it is training data: it was scored and reported at the end of phase {n + 4}.)"
+        )
+    return block
 
 
 def main() -> None:
@@ -236,7 +187,8 @@ def main() -> None:
     for family in sorted(result, key=lambda f: (SPLITS.index(result[f]), stratum(by_family[f]), f)):
         members = by_family[family]
         if result[family] in HAND_PLACED and result[family] not in noted:
-            lines.append(HAND_PLACED_NOTES[result[family]])
+            split = result[family]
+            lines.append(HAND_PLACED_NOTES.get(split) or held_out_note(split))
             noted.add(result[family])
         lines.append(f'"{family}" = "{result[family]}"  # {stratum(members)}, {len(members)} documents')
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
