@@ -1553,7 +1553,7 @@ def _substitutes(
     ta, tb = _TOKEN.findall(la), _TOKEN.findall(lb)
     if len(ta) != len(tb):
         return False
-    pairs = {}
+    pairs: dict[str, str] = {}
     for xa, xb in zip(ta, tb, strict=True):
         if xa == xb:
             continue
