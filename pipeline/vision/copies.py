@@ -76,10 +76,11 @@ the corpus, not its square):
   number is set aside (``renumbered``, ``own_number``): the first of the series is kept; and the source files of
   one folder, or of one name in sibling folders, instantiated from one template, one text once their constants
   and the names their own paths give them are masked (``instances``, ``shape``, ``own_names``; written pages and
-  sibling folders' files only when every line agrees): the fullest is kept; and two files of one folder,
-  extension and line count whose every differing token is the other's with what differs between their names
-  changed (``substituted``: ``id_to_id.h`` beside ``id_to_ast_expr.h``, ``clc3c0qmd.h`` beside ``clc4c0qmd.h``):
-  the preference's choice, the first by name where it would read the names' case number as a version;
+  sibling folders' files only when every line agrees): the fullest is kept; and two files or HTML pages of one
+  folder, extension and line count whose every differing token is the other's with what differs between their
+  names changed, but for ``SUBSTITUTE_OWN_LINES`` of a long page's lines (``substituted``: ``id_to_id.h`` beside
+  ``id_to_ast_expr.h``, ``clc3c0qmd.h`` beside ``clc4c0qmd.h``, a vector type's page per width): the preference's
+  choice, the first by name where it would read the names' case number as a version;
 - one program written in two languages, a C example beside its Fortran or C++ form under its name or the name
   with a language mark (``program_forms``: ``seedf.F`` of ``seed.c``), by the share of their name words (their
   calls, constants, messages): the unmarked, else the C form is kept; and one source file in two precisions
