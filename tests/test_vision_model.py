@@ -466,6 +466,11 @@ def test_a_post_merged_into_a_longer_tutorial_is_its_excerpt_a_page_in_an_overvi
     assert copies.measure([_info(1, urls[1], half, kind="markdown"), infos[1]])[1].duplicate_of is None
 
 
+def _lettered(n: int) -> str:
+    """A number written in letters (``105`` → ``baf``): a tag no number in a name changes into another's."""
+    return "".join(chr(ord("a") + int(d)) for d in str(n))
+
+
 def _words(tag: str, n: int) -> str:
     """``n`` words no other tag writes, in paragraphs of 20: texts that share only what they are given."""
     return "\n\n".join(" ".join(f"{tag}{k}w{j}" for j in range(20)) for k in range(n // 20))
@@ -688,8 +693,9 @@ def test_a_page_mirrored_under_many_versions_of_a_site_keeps_its_lines_and_its_c
     for n in range(12):  # one page at 12 versions, a note more each time
         urls[n] = f"https://docs.example.org/en/v1.{n}/guide/tuning.html"
         texts[n] = PAGE + "".join(f"\n\nVersion {n} adds note {i} on tuning knob {n}." for i in range(n))
-    for n in range(100, 130):  # the rest of the site
-        urls[n], texts[n] = f"https://docs.example.org/en/v1.11/guide/p{n}.html", _words(f"other{n}", 400)
+    for n in range(100, 130):  # the rest of the site (words no page name gives: pages whose words differ only in
+        # the number their names differ in would be one text written per number, ``substituted``)
+        urls[n], texts[n] = f"https://docs.example.org/en/v1.11/guide/p{n}.html", _words(f"other{_lettered(n)}", 400)
     texts = {n: f"{t}\n\n{footer}" for n, t in texts.items()}
     counts = copies.LineCounts()
     for n, text in texts.items():
@@ -4768,6 +4774,50 @@ def test_two_files_written_once_per_type_from_one_template_are_one_text():
     assert copies._explained("OurIOSSurfaceInfo", "OurMacOSSurfaceInfo", platforms)
     assert not copies._explained("OurIOStream", "OurMacOStream", platforms)
     assert not copies._explained("bios", "bmacos", platforms)
+
+
+def _vector_page(width: int, *, converts: str = "", own: int = 0, rule: str = "keeps the sign") -> str:
+    """A reference page of our own for one integer vector width (``ourvec<width>``): its header, one entry per
+    call, each naming the type, and a line naming the types it converts from; ``own`` more lines of its own."""
+    t = f"ourvec{width}"
+    calls = ("copy", "zero", "one", "add", "adds", "sub", "subs", "mul", "scale", "maxv", "minv", "clamp", "abs")
+    lines = [t, f"Header: ourlib/{t}.h", "Table of contents (click to go):", "Functions:"]
+    lines += [f"our_{t}_{call}()" for call in calls]
+    lines += [f"init {t} using {converts or 'the first lanes of a float vector'}", "Parameters:"]
+    for call in calls:
+        lines += [f"void our_{t}_{call}({t} a, {t} dest)", f"applies {call} to each lane of a and stores it in dest"]
+    lines += [f"lane {i} of the result {rule} of the {call} call" for i, call in enumerate(calls[:own])]
+    return "\n\n".join(lines)
+
+
+def test_reference_pages_written_once_per_case_but_for_a_line_of_their_own_are_one_text():
+    """copy34: two HTML reference pages of one folder written from one template per vector width (``ourvec2``,
+    ``ourvec3``), the width changed in every name, are one text even where one line of the long page is its own
+    (the types it converts from): a page may keep ``SUBSTITUTE_OWN_LINES`` of its lines (3%). Two such pages that
+    differ in more lines than that, or a short page (under 34 lines) with a line of its own, stay apart, as two
+    pages of one template that say different things do."""
+    html = "file:///usr/share/doc/ourlib-doc/html"
+    two = _info(1, f"{html}/ourvec2.html", _vector_page(2))
+    three = _info(2, f"{html}/ourvec3.html", _vector_page(3, converts="ourvec2 or a float vector"))
+    assert two.plain_lines == three.plain_lines >= 34  # an HTML page's lines are read as well
+    assert copies.substituted([two, three]) == {1: [2], 2: [1]}
+    found = copies.measure([three, two])
+    assert (found[2].duplicate_of, found[2].signal, found[1].duplicate_of) == (1, "substituted", None)
+    # two more lines of its own (3 of 47, where 3% is one): the page says something of its own
+    four = _info(3, f"{html}/ourvec4.html", _vector_page(4, converts="ourvec3", own=2, rule="wraps on overflow"))
+    five = _info(4, f"{html}/ourvec5.html", _vector_page(5, own=2))
+    assert four.plain_lines == five.plain_lines == 47
+    assert copies.substituted([four, five]) == {}
+    assert copies.measure([four, five])[4].duplicate_of is None
+    six = _info(5, f"{html}/ourvec6.html", _vector_page(6, own=2))
+    assert copies.substituted([five, six]) == {4: [5], 5: [4]}
+    # a short page with one line of its own stays apart: 3% of its lines is none
+    short = "\n".join(f"line {i} of the ourtool_NAME page" for i in range(20))
+    a = _info(6, f"{html}/ourtool_read.html", short.replace("NAME", "read"))
+    b = _info(7, f"{html}/ourtool_write.html", short.replace("NAME", "write").replace("line 3 of", "the third of"))
+    assert copies.substituted([a, b]) == {}
+    c = _info(8, f"{html}/ourtool_send.html", short.replace("NAME", "send"))
+    assert copies.substituted([a, c]) == {6: [8], 8: [6]}
 
 
 def test_two_reference_pages_of_one_template_that_say_different_things_stay_apart():

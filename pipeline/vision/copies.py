@@ -76,10 +76,11 @@ the corpus, not its square):
   number is set aside (``renumbered``, ``own_number``): the first of the series is kept; and the source files of
   one folder, or of one name in sibling folders, instantiated from one template, one text once their constants
   and the names their own paths give them are masked (``instances``, ``shape``, ``own_names``; written pages and
-  sibling folders' files only when every line agrees): the fullest is kept; and two files of one folder,
-  extension and line count whose every differing token is the other's with what differs between their names
-  changed (``substituted``: ``id_to_id.h`` beside ``id_to_ast_expr.h``, ``clc3c0qmd.h`` beside ``clc4c0qmd.h``):
-  the preference's choice, the first by name where it would read the names' case number as a version;
+  sibling folders' files only when every line agrees): the fullest is kept; and two files or HTML pages of one
+  folder, extension and line count whose every differing token is the other's with what differs between their
+  names changed, but for ``SUBSTITUTE_OWN_LINES`` of a long page's lines (``substituted``: ``id_to_id.h`` beside
+  ``id_to_ast_expr.h``, ``clc3c0qmd.h`` beside ``clc4c0qmd.h``, a vector type's page per width): the preference's
+  choice, the first by name where it would read the names' case number as a version;
 - one program written in two languages, a C example beside its Fortran or C++ form under its name or the name
   with a language mark (``program_forms``: ``seedf.F`` of ``seed.c``), by the share of their name words (their
   calls, constants, messages): the unmarked, else the C form is kept; and one source file in two precisions
@@ -1368,15 +1369,14 @@ def _swapped_pairs(members: list[tuple[str, CopyInfo]], found: dict[int, list[in
 
 SUBSTITUTE_MIN_LINES = 5  # files compared for a consistent substitution: this many lines ...
 SUBSTITUTE_MAX_LINES = SWAP_MAX_LINES  # ... up to this many
+SUBSTITUTE_OWN_LINES = 0.03  # lines of their own (no name change explains them) one text keeps: this share at most
 _TOKEN = re.compile(r"[A-Za-z0-9_]+|[^A-Za-z0-9_\s]+|\s+")
 _WHOLE_CONSTANT = re.compile(r"(?:0[xX])?[0-9a-fA-F]*\d[0-9a-fA-F]*[uUlLfF]*|\d+")
 
 
 def plain_lines(text: str, url: str, kind: str) -> tuple[bytes, int]:
-    """A file's non-blank lines as written, spacing collapsed, compressed, and how many (``substituted``): a file
-    that is not an HTML page, of ``SUBSTITUTE_MIN_LINES`` to ``SUBSTITUTE_MAX_LINES`` lines; else (b"", 0)."""
-    if kind == "html":
-        return b"", 0
+    """A file's non-blank lines as written (an HTML page's as read), spacing collapsed, compressed, and how many
+    (``substituted``): a file of ``SUBSTITUTE_MIN_LINES`` to ``SUBSTITUTE_MAX_LINES`` lines; else (b"", 0)."""
     lines = [line for line in (_SPACE.sub(" ", raw).strip() for raw in text.split("\n")) if line]
     if not SUBSTITUTE_MIN_LINES <= len(lines) <= SUBSTITUTE_MAX_LINES:
         return b"", 0
@@ -1487,10 +1487,14 @@ def substituted(infos: list[CopyInfo]) -> dict[int, list[int]]:
     the two file names changed (``id_to_id.h`` beside ``id_to_ast_expr.h``: ``isl_id`` → ``isl_ast_expr``,
     ``ISL_ID_TO_ID_H`` → ``ISL_ID_TO_AST_EXPR_H``; ``clc3c0qmd.h`` beside ``clc4c0qmd.h``: ``NVC3C0_`` →
     ``NVC4C0_`` on every line), mapped one to one across the whole file: one file written once per type, class
-    or version from one template, the case's name changed wherever it appears and nothing else. Two pages of one
-    template that say different things (another value, another parameter, a sentence of their own) differ in a
-    token the names do not explain, and stay apart. Files are compared within one folder, extension and line
-    count only, and only the lines that differ are read. Which one is kept is the preference's call."""
+    or version from one template, the case's name changed wherever it appears and nothing else. A long page may
+    keep a few lines of its own, ``SUBSTITUTE_OWN_LINES`` of its lines at most (none under 34 lines): a vector
+    type's reference page per width, each the other's with the width changed in every name, but for the one
+    line naming the types it converts from. Two pages of one template that say different things (another value,
+    another parameter, a sentence of their own) differ in more lines the names do not explain, and stay apart
+    (labelled pages of one template kept apart differ in 5% of their lines or more, those labelled one text in
+    3% or less). Files are compared within one folder, extension and line count only, and only the lines that
+    differ are read. Which one is kept is the preference's call."""
     groups: dict[tuple[str, str, int], list[CopyInfo]] = {}
     for info in infos:
         if info.plain_lines:
@@ -1518,28 +1522,51 @@ def _stem(url: str) -> str:
 
 def _one_substitution(url_a: str, url_b: str, lines_a: list[str], lines_b: list[str]) -> bool:
     """``substituted``'s test of two files: every differing line the other's with the names' change made in
-    tokens, the tokens mapped one to one."""
+    tokens, the tokens mapped one to one, but for ``SUBSTITUTE_OWN_LINES`` of the lines at most (a line the
+    change does not explain, or whose tokens map otherwise than the lines read before it, is the page's own)."""
     change = name_change(_stem(url_a), _stem(url_b))
     if change is None:
         return False
     forward: dict[str, str] = {}
     backward: dict[str, str] = {}
     differ = 0
+    own = int(SUBSTITUTE_OWN_LINES * len(lines_a))  # lines of its own a page may keep
     for la, lb in zip(lines_a, lines_b, strict=True):
         if la == lb:
             continue
         differ += 1
-        ta, tb = _TOKEN.findall(la), _TOKEN.findall(lb)
-        if len(ta) != len(tb):
-            return False
-        for xa, xb in zip(ta, tb, strict=True):
-            if xa == xb:
-                continue
-            if forward.setdefault(xa, xb) != xb or backward.setdefault(xb, xa) != xa:
-                return False
-            if not _explained(xa, xb, change):
+        if not _substitutes(la, lb, change, forward, backward):
+            own -= 1
+            if own < 0:
                 return False
     return differ > 0
+
+
+def _substitutes(
+    la: str,
+    lb: str,
+    change: tuple[frozenset[tuple[str, str]], tuple],
+    forward: dict[str, str],
+    backward: dict[str, str],
+) -> bool:
+    """Whether one line is the other with the names' change made in tokens, each token mapped as before (the maps
+    take the line's pairs only when the whole line is explained)."""
+    ta, tb = _TOKEN.findall(la), _TOKEN.findall(lb)
+    if len(ta) != len(tb):
+        return False
+    pairs: dict[str, str] = {}
+    for xa, xb in zip(ta, tb, strict=True):
+        if xa == xb:
+            continue
+        if forward.get(xa, xb) != xb or backward.get(xb, xa) != xa or pairs.setdefault(xa, xb) != xb:
+            return False
+        if not _explained(xa, xb, change):
+            return False
+    if len(set(pairs.values())) != len(pairs):
+        return False
+    forward.update(pairs)
+    backward.update((xb, xa) for xa, xb in pairs.items())
+    return True
 
 
 def shape(text: str, url: str = "") -> np.ndarray:
