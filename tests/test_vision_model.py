@@ -2033,6 +2033,16 @@ def test_one_upload_record_in_several_packages_keeps_the_folder_whose_name_sorts
     assert copies.measure(infos[1::-1]) == pair  # the order stored changes nothing
     assert [preference.upload_record_folder(info.url) for info in infos] == folders
     assert preference.upload_record_folder("file:///usr/share/doc/libbeta5/changelog.gz") == ""
+    # a binary-only rebuild's record, which dpkg names after the architecture (``changelog.Debian.amd64``), is one
+    # upload record in each package rebuilt too: the same folder is kept, whatever the store order
+    rebuilt = [
+        _info(n, f"file:///usr/share/doc/{folder}/changelog.Debian.amd64", record(folder), kind="text")
+        for n, folder in enumerate(folders, 1)
+    ]
+    assert {n: c.duplicate_of for n, c in copies.measure(rebuilt).items()} == {1: 3, 2: 3, 3: None}
+    assert copies.measure(rebuilt[:2])[1].because == {"rule": "package", "names": ["libbeta3-dev", "libbeta5"]}
+    assert preference.upload_record_folder("file:///usr/share/doc/libbeta5/changelog.Debian.arm64") == "libbeta5"
+    assert preference.upload_record_folder("file:///usr/share/doc/libbeta5/changelog.Debian.html") == ""
 
 
 def test_a_notebook_quoted_by_a_readme_is_no_copy_but_its_rendering_is():

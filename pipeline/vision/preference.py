@@ -545,7 +545,9 @@ def _packaged_changelog(info: CopyInfo) -> bool:
     return info.kind != "html" and bool(_PACKAGED_CHANGELOG.match(url_path(info.url)))
 
 
-UPLOAD_RECORD = re.compile(r"/changelog\.debian(?:\.gz)?$", re.IGNORECASE)  # Debian's record of a package's uploads
+UPLOAD_RECORD = re.compile(r"/changelog\.debian(?:\.(?!html?$|txt$|md$)[a-z0-9][a-z0-9-]*)?(?:\.gz)?$", re.IGNORECASE)
+"""Debian's record of a package's uploads (``changelog.Debian``), or of its binary-only rebuilds for one architecture
+(``changelog.Debian.amd64``: a binNMU's record, which dpkg names after the architecture it was rebuilt for)."""
 
 
 def upload_record_folder(url: str) -> str:
