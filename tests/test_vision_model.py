@@ -2039,6 +2039,16 @@ def test_one_upload_record_in_several_packages_keeps_the_folder_whose_name_sorts
     assert copies.measure(infos[1::-1]) == pair  # the order stored changes nothing
     assert [preference.upload_record_folder(info.url) for info in infos] == folders
     assert preference.upload_record_folder("file:///usr/share/doc/libbeta5/changelog.gz") == ""
+    # a binary-only rebuild's record, which dpkg names after the architecture (``changelog.Debian.amd64``), is one
+    # upload record in each package rebuilt too: the same folder is kept, whatever the store order
+    rebuilt = [
+        _info(n, f"file:///usr/share/doc/{folder}/changelog.Debian.amd64", record(folder), kind="text")
+        for n, folder in enumerate(folders, 1)
+    ]
+    assert {n: c.duplicate_of for n, c in copies.measure(rebuilt).items()} == {1: 3, 2: 3, 3: None}
+    assert copies.measure(rebuilt[:2])[1].because == {"rule": "package", "names": ["libbeta3-dev", "libbeta5"]}
+    assert preference.upload_record_folder("file:///usr/share/doc/libbeta5/changelog.Debian.arm64") == "libbeta5"
+    assert preference.upload_record_folder("file:///usr/share/doc/libbeta5/changelog.Debian.html") == ""
 
 
 def test_a_notebook_quoted_by_a_readme_is_no_copy_but_its_rendering_is():
@@ -2128,6 +2138,30 @@ def test_the_current_revision_of_a_repository_is_kept_even_when_the_past_one_is_
     release = _info(9, f"{site}/v1.2/queues.html", longer)
     found = copies.measure([channel, release])
     assert found[9].duplicate_of == 8 and found[9].because["versions"] == ["latest", "v1.2"]
+
+
+def test_a_small_repository_s_readme_at_two_commits_keeps_the_commit_its_licence_was_read_at():
+    # one path at two commits is one file's two states (LABELS.md: the newer kept, whatever its size): the readme
+    # dropped a section and fixed a word since the permalinked commit, and the crawl read the repository's licence
+    # at the head only, so the head is the current state though it holds less and only two pages were read at it
+    repo = "https://raw.githubusercontent.com/org/moe"
+    dropped = "".join(f"\n\nAn optional extra {i}: quantised activations saved at {i} bits." for i in range(6))
+    now = PAGE.replace("Paragraph 3:", "Paragraph three:")  # the wording edited, a section gone
+    readme = _info(1, f"{repo}/aaa1111/README.md", now, kind="markdown")
+    past = _info(2, f"{repo}/bbb2222/README.md", PAGE + dropped, kind="markdown")
+    licence = _info(3, f"{repo}/aaa1111/LICENSE", " ".join(f"term{k}" for k in range(300)), kind="text")
+    found = copies.measure([readme, past, licence])
+    assert found[2].duplicate_of == 1 and found[1].duplicate_of is None
+    assert found[2].because == {"rule": "current", "revisions": ["aaa1111", "bbb2222"], "pages": [2, 1]}
+    assert copies.measure([past, licence, readme])[2].duplicate_of == 1  # the order stored changes nothing
+    # two pages of two paths at the two commits are not one file's states: two pages read at the head are too few
+    # to call it current, and the larger is kept (the head's page may be another file that repeats it)
+    moved = _info(4, f"{repo}/aaa1111/docs/overview.md", now, kind="markdown")
+    found = copies.measure([moved, past, licence])
+    assert found[4].duplicate_of == 2 and found[4].because["rule"] == "complete"
+    # with the page alone at each commit, nothing tells the states apart: the size decides, as before
+    alone = copies.measure([readme, past])
+    assert alone[1].duplicate_of == 2 and alone[1].because["rule"] == "complete"
 
 
 def test_a_name_marked_as_a_past_state_is_the_copy_even_when_it_is_the_longer_one():

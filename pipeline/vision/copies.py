@@ -305,7 +305,7 @@ _POLICY_FILE = re.compile(
     r"security|governance)(?:[-_.][\w-]+)*$"
     r"|/(?:[al]?gpl|[gl]?fdl|apache|mpl|epl|cddl)(?:[-_.]v?|v)\d[\d.]*(?:[-_.][\w-]+)*$"  # a licence named: GPL-2, LGPL-2.1
     r"|/licen[cs]es/[^/]+$"  # a licence text in a LICENSES folder (the REUSE layout: LICENSES/CC-BY-4.0.txt)
-    r"|/changelog\.debian(?:\.gz)?$"  # Debian's record of a package's uploads, in each binary package of a source
+    rf"|{UPLOAD_RECORD.pattern}"  # Debian's record of a package's uploads, in each binary package of a source
     # a documentation generator's fixed pages, the same in every project it documents: Doxygen's graph legend
     # and its lists of pages, files, classes and modules; Sphinx's index, search and module-index pages
     r"|/(?:graph_legend|pages|files|annotated|classes|hierarchy|modules|namespaces|genindex|search|py-modindex)"

@@ -6,7 +6,8 @@ redundant only in a copy preferred over it, and ``shijie show`` prints the reaso
 at a score or rank; the first rule that tells the two apart decides:
 
     0. the current revision of a repository over a past one (``_current``: a branch over a pinned commit, else
-       the commit most of the repository's pages were read at): a page's state first, its form within a state;
+       the commit most of the repository's pages were read at; of one path's two states, fewer pages tell):
+       a page's state first, its form within a state;
        then the original over a machine-made form of it: a notebook over the written page an exporter made of it
        (its outputs named as ``<notebook>_files/`` images: ``_notebook_export``), a file over its preprocessed or
        expanded form beside it (``gemm_pre_64.sass`` of ``gemm64.sass``: ``generated_form``), a LaTeX file over
@@ -124,6 +125,7 @@ RULE_WEIGHT = {
 }
 CURRENT_PAGES = 3  # a revision is the repository's current one with this many pages read at it ...
 CURRENT_RATIO = 2  # ... and this many times the pages of the other
+STATE_PAGES = 2  # ... or, of one path read at two revisions (one file's two states), this many
 
 
 def preference(a: CopyInfo, b: CopyInfo) -> tuple[bool, dict]:
@@ -543,7 +545,9 @@ def _packaged_changelog(info: CopyInfo) -> bool:
     return info.kind != "html" and bool(_PACKAGED_CHANGELOG.match(url_path(info.url)))
 
 
-UPLOAD_RECORD = re.compile(r"/changelog\.debian(?:\.gz)?$", re.IGNORECASE)  # Debian's record of a package's uploads
+UPLOAD_RECORD = re.compile(r"/changelog\.debian(?:\.(?!html?$|txt$|md$)[a-z0-9][a-z0-9-]*)?(?:\.gz)?$", re.IGNORECASE)
+"""Debian's record of a package's uploads (``changelog.Debian``), or of its binary-only rebuilds for one architecture
+(``changelog.Debian.amd64``: a binNMU's record, which dpkg names after the architecture it was rebuilt for)."""
 
 
 def upload_record_folder(url: str) -> str:
@@ -607,7 +611,11 @@ def _current(a: CopyInfo, b: CopyInfo) -> int:
     unknown. A branch (``main``, ``master`` …) is current against a commit or tag; between two commits, the
     current one is where the crawl read the repository (``CURRENT_PAGES`` pages or more, ``CURRENT_RATIO`` times
     the other's): a crawler follows a repository's links at its head, and reaches a page at another commit
-    through a permalink, which pins a past state. A page that moved path between the two is told apart too."""
+    through a permalink, which pins a past state. A page that moved path between the two is told apart too.
+    One path read at two commits is one file's two states, one of them the newer whatever their sizes (a rewrite
+    that dropped a section is shorter than the state before it): there the commit the crawl read another page of
+    the repository at (``STATE_PAGES``, twice the other's: the readme and the licence at the head, the readme
+    alone at a permalink) is the current one, where the size would otherwise decide (``complete``)."""
     ra, rb = revision_of(a.url), revision_of(b.url)
     if ra is None or rb is None or ra[0] != rb[0] or ra[1] == rb[1]:
         return 0
@@ -615,7 +623,8 @@ def _current(a: CopyInfo, b: CopyInfo) -> int:
     if branch_a != branch_b:
         return 1 if branch_a else -1
     na, nb = a.revision_pages, b.revision_pages
-    if max(na, nb) >= CURRENT_PAGES and max(na, nb) >= CURRENT_RATIO * min(na, nb):
+    least = STATE_PAGES if one_path_two_revisions(a.url, b.url) else CURRENT_PAGES
+    if max(na, nb) >= least and max(na, nb) >= CURRENT_RATIO * min(na, nb):
         return 1 if na > nb else -1
     return 0
 
