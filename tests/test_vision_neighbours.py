@@ -360,3 +360,68 @@ def test_a_page_of_little_text_of_its_own_is_judged_by_its_source():
     low = np.array([0.1, 0.1, 0.1, 0.02])
     moved, _ = neighbours.lift(low, ["b"] * 4, None, None, None, np.array([0.0, 0.0, 0.0, 1.0]))
     assert moved[3] < 0.1
+
+
+def test_a_page_that_includes_pages_of_the_corpus_is_read_with_them():
+    # phase 29 (rel31): a tutorial page of a sentence and a ``literalinclude`` of the example it teaches renders as
+    # that example; when the corpus holds the file (read from the page's own folder), the page is read as its
+    # rendered page is, its few words and the file's, each weighed by its words
+    from pipeline.vision.reading import included_names
+
+    page = (
+        "Pinned staging buffers\n======================\n\nA pool of pinned buffers, reused across copies:\n\n"
+        ".. literalinclude:: ../../examples/staging_pool.cu\n   :language: cuda\n   :lines: 10-40\n\n"
+        ".. include:: ./notes.rst\n\n.. include:: /usage.rst\n\n.. literalinclude:: ../../examples/staging_pool.cu\n"
+    )
+    assert included_names(page) == ("../../examples/staging_pool.cu", "./notes.rst", "/usage.rst")
+    assert included_names("Streams overlap copies with kernels.") == ()
+    root = "https://raw.githubusercontent.com/acme/tiles/abc123/"
+    urls = [root + "docs/guide/staging.rst", root + "examples/staging_pool.cu", root + "docs/guide/notes.rst"]
+    names = [included_names(page), (), ()]
+    assert neighbours.included_pages(urls, names) == [(1, 2), (), ()]  # "/usage.rst": from the tree's top, unknown
+    assert neighbours.included_pages(urls, [(), (), ()]) == [(), (), ()]
+    relevance = np.array([0.05, 0.6, 0.2])
+    words = np.array([20.0, 380.0, 100.0])
+    moved, _ = neighbours.lift(relevance, [None] * 3, None, None, None, None, [(1, 2), (), ()], words)
+    assert moved[0] == pytest.approx((20 * 0.05 + 380 * 0.6 + 100 * 0.2) / 500)
+    assert list(moved[1:]) == pytest.approx([0.6, 0.2])  # the included files read as they were
+    # a page that reads higher than what it includes keeps its own reading; a record is never lifted so
+    high = neighbours.lift(np.array([0.7, 0.6, 0.2]), [None] * 3, None, None, None, None, [(1, 2), (), ()], words)
+    assert high[0][0] == pytest.approx(0.7)
+    record = np.array([True, False, False])
+    kept, _ = neighbours.lift(relevance, [None] * 3, None, record, None, None, [(1, 2), (), ()], words)
+    assert kept[0] == pytest.approx(neighbours.RECORD_SHARE * 0.05)
+
+
+def test_a_page_that_includes_a_program_is_lifted_as_a_reference():
+    # phase 29 (rel31): a cookbook page whose substance is a ``literalinclude`` of a program shows that program's
+    # code, a library's reference, whether or not the corpus holds the file
+    assert neighbours.includes_code(("../../../examples/cookbook/recipe_pool.cpp",))
+    assert neighbours.includes_code(("kernels/scan.cu", "../README.md"))
+    assert not neighbours.includes_code(("../LICENSE", "../CONTRIBUTING.md", "install.rst"))
+    assert not neighbours.includes_code(())
+    # a long page that shows a listing among its prose is a guide, read by its own words
+    assert neighbours.includes_code(("kernels/scan.cu",), neighbours.INCLUDED_CODE_WORDS)
+    assert not neighbours.includes_code(("kernels/scan.cu",), neighbours.INCLUDED_CODE_WORDS + 1)
+    # read from the page's text by the Reader (an .rst page as the extractor gives it) and handed to the lift
+    from pipeline.extract import extract
+    from pipeline.profile import default_profile
+    from pipeline.taxonomy import load_taxonomy
+    from pipeline.vision import topic
+    from pipeline.vision.reading import Reader
+
+    reader = Reader(topic.TopicMatcher(default_profile()), load_taxonomy())
+    root = "https://raw.githubusercontent.com/acme/pools/abc123/docs/cookbook/"
+    pages = {
+        "pinned.rst": "Pinned pools\n============\n\nA pool in pinned memory:\n\n"
+        ".. literalinclude:: ../../examples/cookbook/recipe_pinned.cpp\n   :language: C++\n",
+        "intro.rst": "Introduction\n============\n\nThis cookbook shows a pool for each kind of memory.\n",
+    }
+    readings = []
+    for n, (name, text) in enumerate(pages.items()):
+        doc = extract(text.encode(), "text/plain", root + name).documents[0]
+        row = (n, root + name, doc.title, doc.kind, doc.text, doc.headings, doc.code_blocks, {})
+        readings.append(reader.read(row)[0])
+    assert readings[0].includes == ("../../examples/cookbook/recipe_pinned.cpp",) and readings[1].includes == ()
+    inputs = neighbours.lift_inputs(readings)
+    assert list(inputs.references) == [True, False] and inputs.includes == [(), ()]

@@ -30,6 +30,20 @@ LINE_MIN_CHARS = 8  # shorter lines ("Returns", "}") are never boilerplate worth
 # phase 27 (rel29): the profile's terms are also counted in the words an identifier joins with underscores
 IDENTIFIER_WORDS = True
 _GAP = ""  # between two identifiers' words: no phrase runs from one identifier into the next
+# phase 29 (rel31): the files a page's include directives name (Sphinx's include and literalinclude, m2r's mdinclude,
+# MyST's fenced {include} and {literalinclude}), as written: the rendered page shows their text
+_INCLUDE = re.compile(
+    r"^[ \t]*(?:\.\. (?:literal|md)?include::|[`:]{3,}[ \t]*\{(?:literal)?include\})[ \t]+(\S+)[ \t]*$", re.MULTILINE
+)
+
+
+def included_names(text: str) -> tuple[str, ...]:
+    """The files a page's include directives name (``.. include::``, ``.. literalinclude::``, ``.. mdinclude::``,
+    MyST's ``{include}`` and ``{literalinclude}``), each once, in order: a tutorial page that is a sentence and a
+    ``literalinclude`` of the program it teaches renders as that program, which its own text does not hold."""
+    if "include" not in text:  # every directive _INCLUDE reads names itself so
+        return ()
+    return tuple(dict.fromkeys(_INCLUDE.findall(text)))
 
 
 def identifier_words(written: list[str], whole: frozenset[str] = frozenset()) -> list[str]:
@@ -63,6 +77,7 @@ class Reading:
     structure: signals.Structure
     newest_date: float  # the latest date the text or metadata shows, as year + month/12 (0: none)
     line_hashes: np.ndarray  # distinct hashes of the text's lines (for the boilerplate count), uint64
+    includes: tuple[str, ...] = ()  # the files its include directives name (``included_names``)
     extra: dict = field(default_factory=dict)
 
 
@@ -161,6 +176,7 @@ class Reader:
             structure=structure,
             newest_date=newest_date(structure.newest_date, metadata),
             line_hashes=line_hashes(text),
+            includes=included_names(text),
         )
         return reading, analysis.tfidf_features(toks)
 
