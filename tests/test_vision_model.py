@@ -5051,3 +5051,32 @@ def test_a_raster_order_is_no_rasterization():
     )
     assert not {"rasterization", "rasterizer"} & {m["term"] for m in grid.matched}  # both matched before phase 27
     assert {"rasterization", "rasterizer"} <= {m["term"] for m in drawing.matched}
+
+
+def test_a_gpu_execution_apis_queues_and_command_buffers_are_the_field_a_task_queues_are_not():
+    # phase 29 (rel32): a GPU execution API's reference in its own words (command buffers recorded and submitted to a
+    # queue of a compute queue family, a timeline semaphore, device memory from a heap, a dispatch) is the driver
+    # interface domain's, signatures included; a job queue's submit and a network buffer are other senses
+    api = _evidence(
+        "Each worker records a command buffer from its command pool and ends it with vkCmdDispatch; the queue "
+        "submission hands it to a queue of the compute queue family, and a timeline semaphore tells the transfer "
+        "queue when the storage buffer is ready. Memory comes from a memory heap through vkAllocateMemory."
+    )
+    signatures = _evidence(
+        "our_queue_submit (OurQueue *self, OurCmdBuffer *cmd_buffer);\n"
+        "our_queue_request_cmd_buffer (OurQueue *self);\n"
+        "our_queue_free_cmd_buffer (OurQueue *self, OurCmdBuffer *cmd_buffer);\n"
+        "our_device_get_compute_queue (OurDevice *self);"
+    )
+    jobs = _evidence(
+        "Each worker takes a job from the task queue; submit adds a job to the queue, and the broker keeps every "
+        "message in a buffer until the consumer reads it. The socket's send buffer fills when the network is slow."
+    )
+    drawing = _evidence(
+        "The renderer records the render pass into a command buffer each frame, binds the vertex buffer and the "
+        "fragment shader, and presents the framebuffer through the swapchain."
+    )
+    assert api.domain == "driver_interface" and api.score > 0.4  # 0.0 before
+    assert signatures.score > 0.15  # 0.0 before: the identifiers read as words no term named
+    assert jobs.score < 0.05
+    assert drawing.score < 0.05  # rendering's words still count against the command buffer
