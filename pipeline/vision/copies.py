@@ -1494,7 +1494,8 @@ def substituted(infos: list[CopyInfo]) -> dict[int, list[int]]:
     another parameter, a sentence of their own) differ in more lines the names do not explain, and stay apart
     (labelled pages of one template kept apart differ in 5% of their lines or more, those labelled one text in
     3% or less). Files are compared within one folder, extension and line count only, and only the lines that
-    differ are read. Which one is kept is the preference's call."""
+    differ are read; files named by a template's stem and their case (``Makefile.<example>``) are compared by
+    ``_case_substitutions``. Which one is kept is the preference's call."""
     groups: dict[tuple[str, str, int], list[CopyInfo]] = {}
     for info in infos:
         if info.plain_lines:
