@@ -4835,7 +4835,7 @@ def _example_makefile(example: str, libs: str = "-lourds") -> str:
     )
 
 
-def test_makefiles_written_once_per_example_in_sibling_folders_are_one_text():
+def test_makefiles_written_once_per_example_in_sibling_folders_are_copies():
     """copy35: files named by a template's stem and their case (``Makefile.<example>``, whose last "extension" is
     the example) are compared within one folder and across sibling folders: a makefile per example, the example's
     name changed and nothing else, is one text, even where one example's name has a word more (``add`` beside
