@@ -4810,6 +4810,59 @@ def test_two_files_written_once_per_type_from_one_template_are_one_text():
     assert not copies._explained("bios", "bmacos", platforms)
 
 
+def _example_makefile(example: str, libs: str = "-lourds") -> str:
+    """A per-example makefile of our own (``Makefile.<example>``): a licence header of our own wording, the
+    example's name and the shared rules it includes."""
+    header = [
+        "# Copyright (C) the ourds authors",
+        "#",
+        "# Permission is granted to use, copy and change this file for any purpose,",
+        "# provided this notice is kept with every copy of it.",
+        "#",
+        "# This file is offered as is, without any warranty.",
+    ]
+    return "\n".join(
+        [
+            *header,
+            "",
+            f"EXAMPLE_NAME = {example}",
+            "",
+            "SOURCES = $(EXAMPLE_NAME).c",
+            f"LIBS = {libs}",
+            "",
+            "include ../Makefile.examples.template",
+        ]
+    )
+
+
+def test_makefiles_written_once_per_example_in_sibling_folders_are_copies():
+    """copy35: files named by a template's stem and their case (``Makefile.<example>``, whose last "extension" is
+    the example) are compared within one folder and across sibling folders: a makefile per example, the example's
+    name changed and nothing else, is one text, even where one example's name has a word more (``add`` beside
+    ``add_tail``). A makefile of a sibling folder that links another library says something of its own and stays
+    apart; so does one of another place (another package's examples)."""
+    examples = "file:///usr/share/doc/ourds-dev/examples"
+    assert copies.case_name(f"{examples}/list/Makefile.our_list_add") == ("makefile", "our_list_add")
+    assert copies.case_name(f"{examples}/list/Makefile") is None
+    add = _info(1, f"{examples}/list/Makefile.our_list_add", _example_makefile("our_list_add"), kind="text")
+    tail = _info(2, f"{examples}/list/Makefile.our_list_add_tail", _example_makefile("our_list_add_tail"), kind="text")
+    hashed = _info(3, f"{examples}/hash/Makefile.our_hash_del", _example_makefile("our_hash_del"), kind="text")
+    found = copies.substituted([add, tail, hashed])
+    assert {k: sorted(v) for k, v in found.items()} == {1: [2, 3], 2: [1, 3], 3: [1, 2]}
+    flagged = copies.measure([add, tail, hashed])
+    assert sum(v.duplicate_of is not None for v in flagged.values()) == 2
+    assert all(v.signal == "substituted" for v in flagged.values() if v.duplicate_of is not None)
+    # a sibling folder's makefile that links another library: a line of its own, none allowed across folders
+    stack = _info(4, f"{examples}/stack/Makefile.our_stack_push", _example_makefile("our_stack_push", "-lourds-lf"))
+    assert copies.substituted([add, stack]) == {}
+    # another package's examples are no sibling folder
+    other = "file:///usr/share/doc/theirds-dev/examples/list/Makefile.our_list_del"
+    assert copies.substituted([add, _info(5, other, _example_makefile("our_list_del"), kind="text")]) == {}
+    # a changed line that names no example (another include) is the file's own, in one folder too
+    own = _example_makefile("our_list_del").replace("../Makefile.examples.template", "../Makefile.other.template")
+    assert copies.substituted([add, _info(6, f"{examples}/list/Makefile.our_list_del", own, kind="text")]) == {}
+
+
 def _vector_page(width: int, *, converts: str = "", own: int = 0, rule: str = "keeps the sign") -> str:
     """A reference page of our own for one integer vector width (``ourvec<width>``): its header, one entry per
     call, each naming the type, and a line naming the types it converts from; ``own`` more lines of its own."""

@@ -1494,7 +1494,8 @@ def substituted(infos: list[CopyInfo]) -> dict[int, list[int]]:
     another parameter, a sentence of their own) differ in more lines the names do not explain, and stay apart
     (labelled pages of one template kept apart differ in 5% of their lines or more, those labelled one text in
     3% or less). Files are compared within one folder, extension and line count only, and only the lines that
-    differ are read. Which one is kept is the preference's call."""
+    differ are read; files named by a template's stem and their case (``Makefile.<example>``) are compared by
+    ``_case_substitutions``. Which one is kept is the preference's call."""
     groups: dict[tuple[str, str, int], list[CopyInfo]] = {}
     for info in infos:
         if info.plain_lines:
@@ -1511,7 +1512,58 @@ def substituted(infos: list[CopyInfo]) -> dict[int, list[int]]:
                 if _one_substitution(a.url, b.url, lines[y], lines[x]):
                     found.setdefault(a.id, []).append(b.id)
                     found.setdefault(b.id, []).append(a.id)
+    _case_substitutions(infos, found)
     return found
+
+
+def case_name(url: str) -> tuple[str, str] | None:
+    """A file name read as a template's stem and the case it is written for: the part before the first dot and
+    the rest (``Makefile.cds_list_add_rcu`` → ``makefile``, ``cds_list_add_rcu``; ``Dockerfile.cuda`` →
+    ``dockerfile``, ``cuda``), document extensions set aside (``_file_stem``); None for a name without a dot or
+    with nothing before it."""
+    stem, dot, case = _file_stem(url).partition(".")
+    return (stem, case) if dot and stem and case else None
+
+
+def _sibling_key(url: str) -> str:
+    """The folder whose subfolders a file's folder is one of (``examples/list/…`` → ``examples``), where that
+    folder still lies inside the file's place (``neighbourhood``); else the file's own folder."""
+    folder, _, name = url_path(url).rpartition("/")
+    parent = folder.rpartition("/")[0]
+    place = neighbourhood(url)
+    return parent if place and parent and neighbourhood(f"{parent}/{name}") == place else folder
+
+
+def _case_substitutions(infos: list[CopyInfo], found: dict[int, list[int]]) -> None:
+    """``substituted`` for files named by a template's stem and their case (``case_name``: ``Makefile.<example>``,
+    ``Dockerfile.<variant>``, whose last "extension" is the case, so no two share one): files of one stem and one
+    number of lines, in one folder or in sibling folders (``_sibling_key``: one makefile per example, the examples
+    sorted into a folder per kind), are one text where every line that differs is the other's with the cases'
+    change made (``name_change`` of the cases; a token that is one case whole, or holds it whole as words, may
+    read as the other's even where one case has a word more: ``cds_list_add_rcu`` → ``cds_list_add_tail_rcu``).
+    Across folders no line of its own is allowed: pages of one template in sibling folders that rewrite a line
+    or a paragraph per case stay apart."""
+    groups: dict[tuple[str, str, int], list[tuple[CopyInfo, str, str]]] = {}
+    for info in infos:
+        named = case_name(info.url) if info.plain_lines else None
+        if named:
+            folder = url_path(info.url).rpartition("/")[0]
+            groups.setdefault((_sibling_key(info.url), named[0], info.plain_lines), []).append((info, folder, named[1]))
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        lines = [zlib.decompress(info.plain).decode().split("\n") for info, _, _ in members]
+        for x in range(1, len(members)):
+            for y in range(x):
+                (a, folder_a, case_a), (b, folder_b, case_b) = members[y], members[x]
+                if case_a == case_b or b.id in found.get(a.id, ()):
+                    continue
+                words, inner = name_change(case_a, case_b) or (frozenset(), ())
+                change = (words | {(case_a, case_b)}, inner)
+                own = SUBSTITUTE_OWN_LINES if folder_a == folder_b else 0.0
+                if _substitution_of(change, lines[y], lines[x], own):
+                    found.setdefault(a.id, []).append(b.id)
+                    found.setdefault(b.id, []).append(a.id)
 
 
 def _stem(url: str) -> str:
@@ -1527,10 +1579,18 @@ def _one_substitution(url_a: str, url_b: str, lines_a: list[str], lines_b: list[
     change = name_change(_stem(url_a), _stem(url_b))
     if change is None:
         return False
+    return _substitution_of(change, lines_a, lines_b, SUBSTITUTE_OWN_LINES)
+
+
+def _substitution_of(
+    change: tuple[frozenset[tuple[str, str]], tuple], lines_a: list[str], lines_b: list[str], own_share: float
+) -> bool:
+    """``_one_substitution``'s reading of two files' lines under one change of names, ``own_share`` of the lines
+    at most the page's own."""
     forward: dict[str, str] = {}
     backward: dict[str, str] = {}
     differ = 0
-    own = int(SUBSTITUTE_OWN_LINES * len(lines_a))  # lines of its own a page may keep
+    own = int(own_share * len(lines_a))  # lines of its own a page may keep
     for la, lb in zip(lines_a, lines_b, strict=True):
         if la == lb:
             continue
