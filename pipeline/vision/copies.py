@@ -1524,7 +1524,8 @@ def _shape_candidates(lines: list[list[str]], own: int) -> list[tuple[int, int]]
     other's shape (its words masked, its punctuation and spacing as they are), so two such files differ in the
     shape of ``own`` lines at most, and of the ``own + 1`` runs their lines are cut into, one at least has the
     same shapes in both (the pigeonhole). Only files that share such a run are compared: a folder of pages with
-    one number of lines is not read pair by pair (score_bench's 10,000 pages of one site)."""
+    one number of lines is not read pair by pair (score_bench's 10,000 pages of one site). ``substituted`` and
+    ``_case_substitutions`` both read their pairs from it."""
     runs = own + 1
     n = len(lines[0])
     bounds = [n * k // runs for k in range(runs + 1)]
@@ -1574,17 +1575,17 @@ def _case_substitutions(infos: list[CopyInfo], found: dict[int, list[int]]) -> N
         if len(members) < 2:
             continue
         lines = [zlib.decompress(info.plain).decode().split("\n") for info, _, _ in members]
-        for x in range(1, len(members)):
-            for y in range(x):
-                (a, folder_a, case_a), (b, folder_b, case_b) = members[y], members[x]
-                if case_a == case_b or b.id in found.get(a.id, ()):
-                    continue
-                words, inner = name_change(case_a, case_b) or (frozenset(), ())
-                change = (words | {(case_a, case_b)}, inner)
-                own = SUBSTITUTE_OWN_LINES if folder_a == folder_b else 0.0
-                if _substitution_of(change, lines[y], lines[x], own):
-                    found.setdefault(a.id, []).append(b.id)
-                    found.setdefault(b.id, []).append(a.id)
+        # the one-folder allowance bounds both: a pair across folders, allowed none, differs in fewer shapes still
+        for y, x in _shape_candidates(lines, int(SUBSTITUTE_OWN_LINES * len(lines[0]))):
+            (a, folder_a, case_a), (b, folder_b, case_b) = members[y], members[x]
+            if case_a == case_b or b.id in found.get(a.id, ()):
+                continue
+            words, inner = name_change(case_a, case_b) or (frozenset(), ())
+            change = (words | {(case_a, case_b)}, inner)
+            own = SUBSTITUTE_OWN_LINES if folder_a == folder_b else 0.0
+            if _substitution_of(change, lines[y], lines[x], own):
+                found.setdefault(a.id, []).append(b.id)
+                found.setdefault(b.id, []).append(a.id)
 
 
 def _stem(url: str) -> str:
