@@ -4916,7 +4916,8 @@ def test_readmes_written_once_per_example_folder_are_copies_and_one_that_says_mo
     are one text where every line that differs is the other's with the folders' names changed (``merge`` →
     ``split`` in the sentence and in the files it lists): an example's page per folder, written once. A sibling
     folder's README that rewrites its sentence says something of its own (none is allowed across folders) and
-    stays apart; so does one of the examples' parent folder, and one of another repository."""
+    stays apart, as does one whose verb is its folder's word grown (no change within a word across folders); so
+    does one of the examples' parent folder, and one of another repository."""
     channels = "https://raw.githubusercontent.com/org/ourhls/0a1b2c3/examples/channels"
     merge = _info(1, f"{channels}/merge_balance/README", _example_readme("merge_balance", "merge"), kind="text")
     split = _info(2, f"{channels}/split_balance/README", _example_readme("split_balance", "split"), kind="text")
@@ -4929,6 +4930,14 @@ def test_readmes_written_once_per_example_folder_are_copies_and_one_that_says_mo
     rewritten = "This example shows how the fan channel drops the tasks it cannot hold while the consumer is busy."
     fan = _info(3, f"{channels}/fan_balance/README", _example_readme("fan_balance", "fan", rewritten), kind="text")
     assert copies.substituted([merge, fan]) == {}
+    # a sentence whose verb is the folder's word grown ("scans" beside "sorts") says what each example does
+    scan = _info(
+        6, f"{channels}/scan/README", _example_readme("scan", "scan", "The scan example scans a queue."), kind="text"
+    )
+    sort = _info(
+        7, f"{channels}/sort/README", _example_readme("sort", "sort", "The sort example sorts a queue."), kind="text"
+    )
+    assert copies.substituted([scan, sort]) == {}
     parent = _info(4, f"{channels}/README", _example_readme("channels", "merge"), kind="text")
     assert copies.substituted([merge, parent]) == {}
     theirs = "https://raw.githubusercontent.com/org/theirhls/0a1b2c3/examples/channels/split_balance/README"

@@ -1583,7 +1583,8 @@ def _case_substitutions(infos: list[CopyInfo], found: dict[int, list[int]]) -> N
     change made (``name_change`` of the cases; a token that is one case whole, or holds it whole as words, may
     read as the other's even where one case has a word more: ``cds_list_add_rcu`` → ``cds_list_add_tail_rcu``).
     Files of one name in sibling folders (``merge_balance/README`` beside ``split_balance/README``: an example's
-    page written once per example folder) are read the same way, the folders' names the cases (copy36).
+    page written once per example folder) are read the same way, the folders' names the cases, whole words only
+    (no change within a word: "scans" → "sorts" beside ``scan``/``sort`` folders says what each one does).
     Across folders no line of its own is allowed: pages of one template in sibling folders that rewrite a line
     or a paragraph per case stay apart."""
     groups: dict[tuple[str, str, int], list[tuple[CopyInfo, str, str]]] = {}
@@ -1614,6 +1615,8 @@ def _case_substitutions(infos: list[CopyInfo], found: dict[int, list[int]]) -> N
             if case_a == case_b or b.id in found.get(a.id, ()):
                 continue
             words, inner = name_change(case_a, case_b) or (frozenset(), ())
+            if stem.startswith("/"):  # folders' names change whole words: a prose word is no identifier's part
+                inner = ()  # (``scan``/``sort`` folders: "scans" → "sorts" says what each example does)
             change = (words | {(case_a, case_b)}, inner)
             own = SUBSTITUTE_OWN_LINES if folder_a == folder_b else 0.0
             if _substitution_of(change, lines[y], lines[x], own):
