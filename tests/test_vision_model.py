@@ -4134,6 +4134,35 @@ def test_one_program_in_c_and_fortran_is_one_program_and_the_c_one_is_kept():
     assert copies._unmarked("fwalk") == []  # a leading f is a name's own (a C file of a Fortran interface)
 
 
+def test_a_programs_c_form_its_name_marks_with_a_c_is_the_c_plus_plus_forms_copy():
+    """copy36: a library's example in C++ (``walk.cpp``) beside its C port, whose name adds a ``C``
+    (``walkC.c``, or ``walk_c.c``): one program in two languages, the unmarked form kept. Two C files whose names
+    differ by that letter are one language, no such pair; a C++ file whose name ends in a ``C`` marks no C form."""
+    folder = "file:///usr/share/doc/walker-doc/examples"
+    cpp = _walker_program("c", "walk", "lattice").replace("stdio.h", "cstdio")
+    files = {
+        1: (f"{folder}/walk.cpp", cpp),
+        2: (f"{folder}/walkC.c", _walker_program("c", "walk", "lattice")),
+        3: (f"{folder}/hop.c", _walker_program("c", "hop", "torus")),
+        4: (f"{folder}/hopC.c", _walker_program("c", "hop", "torus").replace("stdio.h", "stdlib.h")),
+        5: (f"{folder}/spin.c", _walker_program("c", "spin", "spinor")),
+        6: (f"{folder}/spinC.cpp", _walker_program("c", "spin", "spinor").replace("stdio.h", "cstdio")),
+        7: (f"{folder}/seed.cpp", _walker_program("c", "seed", "graph").replace("stdio.h", "cstdio")),
+        8: (f"{folder}/seed_c.c", _walker_program("c", "seed", "graph")),
+    }
+    infos = [_info(n, url, text, kind="text") for n, (url, text) in files.items()]
+    forms = copies.program_forms(infos)
+    assert {o for o, _, _, _ in forms[2]} == {1} and all(kept for _, _, kept, _ in forms[2])
+    assert {o for o, _, _, _ in forms[8]} == {7}
+    assert not {3, 4, 5, 6} & set(forms)
+    found = copies.measure(infos)
+    assert found[2].duplicate_of == 1 and found[2].because == {"rule": "program", "names": ["walk.cpp", "walkC.c"]}
+    assert found[8].duplicate_of == 7
+    assert found[1].duplicate_of is None and found[7].duplicate_of is None
+    assert copies._c_unmarked("diffusionC") == ["diffusion"] and copies._c_unmarked("seed-c") == ["seed"]
+    assert copies._c_unmarked("ABC") == [] and copies._c_unmarked("basic") == []
+
+
 def _precision_header(word: str, camel: str) -> str:
     """A header of our own that declares one interface in one precision: the type on every line, and in names."""
     lines = [f"/* Planner for distributed transforms of {word} data: grids, plans and their execution. */"]
@@ -4861,6 +4890,58 @@ def test_makefiles_written_once_per_example_in_sibling_folders_are_copies():
     # a changed line that names no example (another include) is the file's own, in one folder too
     own = _example_makefile("our_list_del").replace("../Makefile.examples.template", "../Makefile.other.template")
     assert copies.substituted([add, _info(6, f"{examples}/list/Makefile.our_list_del", own, kind="text")]) == {}
+
+
+def _example_readme(example: str, channel: str, first: str = "") -> str:
+    """A per-example README of our own, one per example folder (``<example>/README``): what the example shows,
+    naming its channel, the example's files (named after the example) and how to run it."""
+    return "\n".join(
+        [
+            first or f"This example shows the round-robin scheduling of our tasks through a {channel} channel.",
+            "",
+            "Files included in this example:",
+            f"{example}.cpp",
+            f"{example}.h",
+            f"{example}_test.cpp",
+            "run_design.tcl",
+            "",
+            "Running the design:",
+            "ourtool -f run_design.tcl",
+        ]
+    )
+
+
+def test_readmes_written_once_per_example_folder_are_copies_and_one_that_says_more_is_not():
+    """copy36: files of one name in sibling folders (``merge_balance/README`` beside ``split_balance/README``)
+    are one text where every line that differs is the other's with the folders' names changed (``merge`` →
+    ``split`` in the sentence and in the files it lists): an example's page per folder, written once. A sibling
+    folder's README that rewrites its sentence says something of its own (none is allowed across folders) and
+    stays apart, as does one whose verb is its folder's word grown (no change within a word across folders); so
+    does one of the examples' parent folder, and one of another repository."""
+    channels = "https://raw.githubusercontent.com/org/ourhls/0a1b2c3/examples/channels"
+    merge = _info(1, f"{channels}/merge_balance/README", _example_readme("merge_balance", "merge"), kind="text")
+    split = _info(2, f"{channels}/split_balance/README", _example_readme("split_balance", "split"), kind="text")
+    assert copies.substituted([merge, split]) == {1: [2], 2: [1]}
+    found = copies.measure([merge, split])
+    assert {(k, v.duplicate_of, v.signal) for k, v in found.items() if v.duplicate_of} in (
+        {(1, 2, "substituted")},
+        {(2, 1, "substituted")},
+    )
+    rewritten = "This example shows how the fan channel drops the tasks it cannot hold while the consumer is busy."
+    fan = _info(3, f"{channels}/fan_balance/README", _example_readme("fan_balance", "fan", rewritten), kind="text")
+    assert copies.substituted([merge, fan]) == {}
+    # a sentence whose verb is the folder's word grown ("scans" beside "sorts") says what each example does
+    scan = _info(
+        6, f"{channels}/scan/README", _example_readme("scan", "scan", "The scan example scans a queue."), kind="text"
+    )
+    sort = _info(
+        7, f"{channels}/sort/README", _example_readme("sort", "sort", "The sort example sorts a queue."), kind="text"
+    )
+    assert copies.substituted([scan, sort]) == {}
+    parent = _info(4, f"{channels}/README", _example_readme("channels", "merge"), kind="text")
+    assert copies.substituted([merge, parent]) == {}
+    theirs = "https://raw.githubusercontent.com/org/theirhls/0a1b2c3/examples/channels/split_balance/README"
+    assert copies.substituted([merge, _info(5, theirs, _example_readme("split_balance", "split"), kind="text")]) == {}
 
 
 def _vector_page(width: int, *, converts: str = "", own: int = 0, rule: str = "keeps the sign") -> str:

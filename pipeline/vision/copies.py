@@ -1034,6 +1034,16 @@ def _unmarked(stem: str) -> list[str]:
     return out
 
 
+_C_MARK = re.compile(r"(?<=[a-z0-9])C$|[-_][cC]$")  # a name part that marks the C form: diffusionC, seed_c
+
+
+def _c_unmarked(stem: str) -> list[str]:
+    """The name a file named as another's C form gives back without its mark: a capital ``C`` after a word
+    (``diffusionC`` of ``diffusion``, written in camel case) or a part of its own (``seed_c``, ``seed-C``)."""
+    found = _C_MARK.search(stem)
+    return [stem[: found.start()]] if found is not None and found.start() >= 2 else []
+
+
 _FORTRAN_LINE = re.compile(  # a fixed-form comment (C or ! in the first column) or a Fortran statement
     r"^(?:[Cc!](?![\w])|[ \t]+(?:print\s*\*|write\s*\(|call\s+\w|integer\b|real\b|double\s+precision\b|"
     r"character\b|logical\b|parameter\s*\(|common\s*/|external\s+\w))",
@@ -1071,32 +1081,40 @@ def program_forms(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, boo
     Fortran form: the marked file is Fortran beside a C or C++ one, or a header written in Fortran beside a header
     (whose language its name does not say); ``printf.c`` beside ``print.c`` or ``seedf.F`` beside ``seed.F`` is two files of one
     language, no such pair; nor is a marked header written in C (``printf.h`` beside ``print.h``: two C headers,
-    ``written_in_fortran``). Headers are no program: ``x.h`` beside ``x.hpp`` or ``x.f90`` is an interface per
-    language, each a page of its own."""
-    by_name: dict[tuple[str, str], list[tuple[CopyInfo, bool, int]]] = {}
+    ``written_in_fortran``). A C form's name may mark it with a ``C`` (``diffusionC.c`` beside ``diffusion.cpp``,
+    ``seed_c.c``: ``_c_unmarked``), a mark of a C file beside its C++ or Fortran form only (copy36). Headers are no
+    program: ``x.h`` beside ``x.hpp`` or ``x.f90`` is an interface per language, each a page of its own."""
+    by_name: dict[tuple[str, str], list[tuple[CopyInfo, int | None, int]]] = {}
     for info in infos:
         name = program_name(info.url)
         if name is None or info.names is None or len(info.names) < PROGRAM_MIN_NAMES:
             continue
-        by_name.setdefault((name[0], name[1]), []).append((info, False, name[2]))
+        by_name.setdefault((name[0], name[1]), []).append((info, None, name[2]))
         for plain in _unmarked(name[1]):
-            by_name.setdefault((name[0], plain), []).append((info, True, name[2]))
+            by_name.setdefault((name[0], plain), []).append((info, 2, name[2]))
+        for plain in _c_unmarked(name[1]):
+            by_name.setdefault((name[0], plain), []).append((info, 0, name[2]))
     found: dict[int, list[tuple[int, float, bool, int]]] = {}
     for members in by_name.values():  # the form kept: the one its name does not mark, else C, C++, Fortran
         for (a, mark_a, lang_a), (b, mark_b, lang_b) in itertools.combinations(members, 2):
-            if mark_a == mark_b:
-                if mark_a or lang_a == lang_b or 3 in (lang_a, lang_b):
+            if (mark_a is None) == (mark_b is None):
+                if mark_a is not None or lang_a == lang_b or 3 in (lang_a, lang_b):
                     continue  # one language and no mark, or a header: no two forms of one program
             else:
-                marked, unmarked = (lang_a, lang_b) if mark_a else (lang_b, lang_a)
-                header = (a if mark_a else b).fortran and marked == unmarked == 3  # a Fortran include file
-                if not (marked == 2 and unmarked in (0, 1)) and not header:
-                    continue  # the mark names a Fortran form: not of a Fortran file, nor a C file, nor a C header
+                mark = mark_a if mark_b is None else mark_b
+                marked, unmarked = (lang_a, lang_b) if mark_b is None else (lang_b, lang_a)
+                if mark == 0:  # the mark names a C form: of a C file beside its C++ or Fortran form
+                    if not (marked == 0 and unmarked in (1, 2)):
+                        continue
+                else:
+                    header = (a if mark_b is None else b).fortran and marked == unmarked == 3  # a Fortran include
+                    if not (marked == 2 and unmarked in (0, 1)) and not header:
+                        continue  # the mark names a Fortran form: not of a Fortran file, nor a C file or header
             assert a.names is not None and b.names is not None
             shared = len(np.intersect1d(a.names, b.names, assume_unique=True))
             share = shared / min(len(a.names), len(b.names))
             if share >= PROGRAM_NAMES:
-                rank_a, rank_b = (int(mark_a), lang_a), (int(mark_b), lang_b)
+                rank_a, rank_b = (int(mark_a is not None), lang_a), (int(mark_b is not None), lang_b)
                 found.setdefault(a.id, []).append((b.id, round(share, 4), rank_b < rank_a, lang_b))
                 found.setdefault(b.id, []).append((a.id, round(share, 4), rank_a < rank_b, lang_a))
     return found
@@ -1494,8 +1512,9 @@ def substituted(infos: list[CopyInfo]) -> dict[int, list[int]]:
     another parameter, a sentence of their own) differ in more lines the names do not explain, and stay apart
     (labelled pages of one template kept apart differ in 5% of their lines or more, those labelled one text in
     3% or less). Files are compared within one folder, extension and line count only, and only the lines that
-    differ are read; files named by a template's stem and their case (``Makefile.<example>``) are compared by
-    ``_case_substitutions``. Which one is kept is the preference's call."""
+    differ are read; files named by a template's stem and their case (``Makefile.<example>``) and files of one
+    name in sibling folders (``<example>/README``) are compared by ``_case_substitutions``. Which one is kept is
+    the preference's call."""
     groups: dict[tuple[str, str, int], list[CopyInfo]] = {}
     for info in infos:
         if info.plain_lines:
@@ -1563,24 +1582,41 @@ def _case_substitutions(infos: list[CopyInfo], found: dict[int, list[int]]) -> N
     sorted into a folder per kind), are one text where every line that differs is the other's with the cases'
     change made (``name_change`` of the cases; a token that is one case whole, or holds it whole as words, may
     read as the other's even where one case has a word more: ``cds_list_add_rcu`` → ``cds_list_add_tail_rcu``).
+    Files of one name in sibling folders (``merge_balance/README`` beside ``split_balance/README``: an example's
+    page written once per example folder) are read the same way, the folders' names the cases, whole words only
+    (no change within a word: "scans" → "sorts" beside ``scan``/``sort`` folders says what each one does).
     Across folders no line of its own is allowed: pages of one template in sibling folders that rewrite a line
     or a paragraph per case stay apart."""
     groups: dict[tuple[str, str, int], list[tuple[CopyInfo, str, str]]] = {}
     for info in infos:
-        named = case_name(info.url) if info.plain_lines else None
+        if not info.plain_lines:
+            continue
+        folder, _, name = url_path(info.url).rpartition("/")
+        named = case_name(info.url)
         if named:
-            folder = url_path(info.url).rpartition("/")[0]
             groups.setdefault((_sibling_key(info.url), named[0], info.plain_lines), []).append((info, folder, named[1]))
-    for members in groups.values():
+            continue
+        parent, _, case = folder.rpartition("/")
+        if parent:  # one name in sibling folders: the folder names the case (``list/README``)
+            groups.setdefault((parent, f"/{name}", info.plain_lines), []).append((info, folder, case.lower()))
+    for (parent, stem, _), members in groups.items():
         if len(members) < 2:
             continue
+        if stem.startswith("/"):  # sibling folders of one place only (read once a name is shared)
+            members = [member for member in members if _sibling_key(member[0].url) == parent]
+            if len(members) < 2:
+                continue
         lines = [zlib.decompress(info.plain).decode().split("\n") for info, _, _ in members]
-        # the one-folder allowance bounds both: a pair across folders, allowed none, differs in fewer shapes still
-        for y, x in _shape_candidates(lines, int(SUBSTITUTE_OWN_LINES * len(lines[0]))):
+        # the one-folder allowance bounds both: a pair across folders, allowed none, differs in fewer shapes still;
+        # files of one name lie in sibling folders only, and are compared where all their lines' shapes agree
+        allowed = 0 if stem.startswith("/") else int(SUBSTITUTE_OWN_LINES * len(lines[0]))
+        for y, x in _shape_candidates(lines, allowed):
             (a, folder_a, case_a), (b, folder_b, case_b) = members[y], members[x]
             if case_a == case_b or b.id in found.get(a.id, ()):
                 continue
             words, inner = name_change(case_a, case_b) or (frozenset(), ())
+            if stem.startswith("/"):  # folders' names change whole words: a prose word is no identifier's part
+                inner = ()  # (``scan``/``sort`` folders: "scans" → "sorts" says what each example does)
             change = (words | {(case_a, case_b)}, inner)
             own = SUBSTITUTE_OWN_LINES if folder_a == folder_b else 0.0
             if _substitution_of(change, lines[y], lines[x], own):
