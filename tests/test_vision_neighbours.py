@@ -425,3 +425,69 @@ def test_a_page_that_includes_a_program_is_lifted_as_a_reference():
     assert readings[0].includes == ("../../examples/cookbook/recipe_pinned.cpp",) and readings[1].includes == ()
     inputs = neighbours.lift_inputs(readings)
     assert list(inputs.references) == [True, False] and inputs.includes == [(), ()]
+
+
+def _read(url: str, text: str):
+    from pipeline.extract import extract
+    from pipeline.profile import default_profile
+    from pipeline.taxonomy import load_taxonomy
+    from pipeline.vision import topic
+    from pipeline.vision.reading import Reader
+
+    doc = extract(text.encode(), "text/markdown", url).documents[0]
+    row = (1, url, doc.title, doc.kind, doc.text, doc.headings, doc.code_blocks, {})
+    return Reader(topic.TopicMatcher(default_profile()), load_taxonomy()).read(row)[0]
+
+
+# our own texts: an abstract about another field, one about the field, and three stubs of a documentation tree
+OUR_ABSTRACT = (
+    "# Estimating river discharge from satellite altimetry\n\n"
+    "We estimate the daily discharge of large rivers from the water levels that radar altimeters measure along "
+    "their tracks. A rating curve fitted for each gauging station turns a level into a flow, and a filter fills "
+    "the days between two passes. Over twelve rivers the estimates agree with the gauges within eight percent. "
+    "The method needs no model of the basin and runs on a laptop in minutes.\n"
+)
+OUR_ON_TOPIC_ABSTRACT = (
+    "# Fewer bank conflicts in shared memory transposes\n\n"
+    "We study how a tiled transpose kernel reads and writes shared memory on recent GPUs. Padding each tile by one "
+    "column removes the bank conflicts of the column reads, and a swizzled layout removes them without the padding. "
+    "Both raise the kernel's memory throughput close to the device's copy bandwidth. We report the occupancy and "
+    "the warp stalls of each variant on three architectures.\n"
+)
+OUR_STUBS = (
+    "# Streams\n\n```{eval-rst}\n.. doxygengroup:: streams\n   :members:\n```\n",
+    "# tiles\n\nFast tiles for everyone. See the documentation.\n",
+    "# Memory pools\n\nSee [the pools page](https://example.org/docs/pools.html) for the details.\n",
+)
+
+
+def test_a_whole_short_text_is_not_a_stub():
+    # phase 30 (thin34): an abstract, a man page's paragraph on a command, a short answer is a whole text, however
+    # short: its own words say what it is about. Beside a feed's on-topic entries, an abstract about another field
+    # is not lifted as a stub is; one about the field keeps the lift; a stub (a directive, a two-line readme, a
+    # link to the real page) keeps it too
+    root = "https://example.org/feed/"
+    off = _read(root + "a", OUR_ABSTRACT)
+    on = _read(root + "b", OUR_ON_TOPIC_ABSTRACT)
+    stubs = [_read(root + f"s{n}", text) for n, text in enumerate(OUR_STUBS)]
+    assert neighbours.is_whole_text(off.structure, off.includes) and off.words < neighbours.THIN_FROM
+    assert neighbours.is_whole_text(on.structure, on.includes)
+    assert not any(neighbours.is_whole_text(s.structure, s.includes) for s in stubs)
+    assert off.evidence.score == 0 and on.evidence.score >= neighbours.WHOLE_EVIDENCE
+    inputs = neighbours.lift_inputs([off, on, *stubs])
+    assert inputs.thin[0] == 0.0  # the other field's abstract: believed
+    assert inputs.thin[1] == pytest.approx(neighbours.thinness(on.words))  # the field's: the whole lift
+    assert list(inputs.thin[2:]) == pytest.approx([neighbours.thinness(s.words) for s in stubs])
+    assert all(t > 0.5 for t in inputs.thin[1:])
+    # a whole text keeps the share of the lift its own evidence of the field vouches for
+    half = neighbours.WHOLE_EVIDENCE / 2
+    assert neighbours.thinness(88, whole=True, evidence=half) == pytest.approx(neighbours.thinness(88) / 2)
+    # in a feed of on-topic entries, the abstract about another field moves only as any page does
+    relevance = np.array([0.05, 0.6, 0.6, 0.6, 0.6, 0.6])
+    sources = ["feed"] * 6
+    thin = np.array([inputs.thin[0], 0.0, 0.0, 0.0, 0.0, 0.0])
+    plain, _ = neighbours.lift(relevance, sources)
+    moved, _ = neighbours.lift(relevance, sources, None, None, None, thin)
+    assert moved[0] == pytest.approx(plain[0])
+    stub_moved, _ = neighbours.lift(relevance, sources, None, None, None, np.array([inputs.thin[2], 0, 0, 0, 0, 0]))
+    assert stub_moved[0] > plain[0]

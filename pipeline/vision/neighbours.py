@@ -97,6 +97,15 @@ is, whether or not the corpus holds the file (a cookbook's recipe: a sentence an
 fold (docs/perf.md, "phase 29: pages whose substance is an include"): eight folds test16..test23 pooled AUC
 0.9706 → 0.9707, technical at high/medium 0.827 → 0.827 (test17 0.823 → 0.826), off-topic 3.9% unchanged; the
 Debian half unchanged.
+
+Phase 30 (thin34): a whole short text is not a stub. An abstract, a man page's paragraph on a command, a short
+answer or a news item (``is_whole_text``: a body of prose paragraphs, ``WHOLE_PROSE`` words at least and
+``WHOLE_SHARE`` of the page's, with no code line, no directive or markup line, no include and at most
+``WHOLE_LINKS`` lines with a link) says what it is about in its own words; its substance is not elsewhere, as a
+stub's is (a directive that pulls a reference in, a listing, a link to the real page, a two-line readme). It keeps
+of the thin-page lift only the share its own evidence of the field vouches for (none without any, all of it from
+``WHOLE_EVIDENCE``): an off-topic abstract in a feed of GPU papers is no longer lifted to its feed's median; the
+stubs keep their lift (docs/perf.md, "phase 30: a whole short text is not a stub").
 """
 
 from __future__ import annotations
@@ -113,6 +122,7 @@ from .cues import FILE_CUES, file_name, url_file_path
 
 if TYPE_CHECKING:
     from .reading import Reading
+    from .signals import Structure
 
 PRIOR_SHARE = 0.5
 FLOOR_QUANTILE = 0.1
@@ -140,6 +150,15 @@ THIN_SHARE = 0.5
 THIN_QUANTILE = 0.5
 THIN_FULL = 60
 THIN_FROM = 250
+# phase 30 (thin34): a whole short text (an abstract, a man page's paragraph on a command, a short answer, a news
+# item) is no stub: a body of prose, WHOLE_PROSE words at least and WHOLE_SHARE of the page's, with no code line,
+# no directive or markup line, no include and at most WHOLE_LINKS lines with a link. Its own words say what it is
+# about; it keeps of the thin-page lift only what its own evidence of the field vouches for: none without any of it,
+# all of it from WHOLE_EVIDENCE (topic.Evidence.score)
+WHOLE_PROSE = 40
+WHOLE_SHARE = 0.6
+WHOLE_LINKS = 1
+WHOLE_EVIDENCE = 0.1
 # phase 29 (rel31): a page whose include directives name pages of the corpus (``reading.included_names``, read from the
 # page's own folder) is read as its rendered page is, its own words and theirs: lifted to the mix of its relevance
 # and theirs, each weighed by its words, where that is higher (INCLUDE_SHARE of the way; 0: the rule off)
@@ -204,12 +223,34 @@ def is_reference(url: str) -> bool:
     return bool(_REFERENCE_NAME.search(file_name(url)) or _LIBRARY_CALL_PAGE.search(url_file_path(url)))
 
 
-def thinness(words: int, foreign: float = 0.0) -> float:
+def thinness(words: int, foreign: float = 0.0, whole: bool = False, evidence: float = 0.0) -> float:
     """How little text of its own a page has to be judged by (0..1: 1 at ``THIN_FULL`` words or fewer, 0 from
-    ``THIN_FROM``); 0 for a page whose own words are another field's (``topic.Evidence.foreign``: it has a reading)."""
+    ``THIN_FROM``); 0 for a page whose own words are another field's (``topic.Evidence.foreign``: it has a reading).
+    A whole short text (``whole``, ``is_whole_text``) keeps of it the share its own ``evidence`` of the field vouches
+    for (none at 0, all of it from ``WHOLE_EVIDENCE``): an abstract about soil moisture among a feed's GPU papers
+    says what it is about, and its words are believed."""
     if THIN_SHARE <= 0 or foreign > 0:
         return 0.0
-    return min(1.0, max(0.0, (THIN_FROM - words) / (THIN_FROM - THIN_FULL)))
+    thin = min(1.0, max(0.0, (THIN_FROM - words) / (THIN_FROM - THIN_FULL)))
+    if whole and WHOLE_EVIDENCE > 0:
+        thin *= min(1.0, max(0.0, evidence) / WHOLE_EVIDENCE)
+    return thin
+
+
+def is_whole_text(structure: Structure, includes: Sequence[str] = ()) -> bool:
+    """Whether a page's text is a whole one, however short: a body of prose paragraphs (``WHOLE_PROSE`` words at
+    least, ``WHOLE_SHARE`` of its words), with no code line, no directive or markup line (an rst title's underline
+    counts), no include directive and at most ``WHOLE_LINKS`` lines with a link; a stub's substance is elsewhere
+    (a directive that pulls a reference in, a listing, a link to the real page, a line or two of readme)."""
+    prose = structure.prose_words
+    return (
+        prose >= WHOLE_PROSE
+        and prose >= WHOLE_SHARE * structure.words
+        and not structure.code_lines
+        and not structure.rst_lines
+        and structure.link_lines <= WHOLE_LINKS
+        and not includes
+    )
 
 
 class LiftInputs(NamedTuple):
@@ -232,7 +273,12 @@ def lift_inputs(readings: Sequence[Reading]) -> LiftInputs:
         np.array([spared(r.evidence.specific) for r in readings]),
         np.array([is_record(r.url) for r in readings], dtype=bool),
         np.array([is_reference(r.url) or includes_code(r.includes, r.words) for r in readings], dtype=bool),
-        np.array([thinness(r.words, r.evidence.foreign) for r in readings]),
+        np.array(
+            [
+                thinness(r.words, r.evidence.foreign, is_whole_text(r.structure, r.includes), r.evidence.score)
+                for r in readings
+            ]
+        ),
         included_pages([r.url for r in readings], [r.includes for r in readings]),
         np.array([r.words for r in readings], dtype=float),
     )
