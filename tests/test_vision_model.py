@@ -5214,3 +5214,42 @@ def test_a_gpu_execution_apis_queues_and_command_buffers_are_the_field_a_task_qu
     assert signatures.score > 0.15  # 0.0 before: the identifiers read as words no term named
     assert jobs.score < 0.05
     assert drawing.score < 0.05  # rendering's words still count against the command buffer
+
+
+def test_memory_ordering_and_synthesis_pragmas_are_the_field_a_databases_atomics_and_a_meshs_vertices_are_not():
+    # phase 30 (rel33): a CPU concurrency library's fences (a load fence, a compiler barrier, acquire and release, the
+    # store order of a memory model, fetch-and-add, wait-free queues) and an FPGA synthesis note's pragmas (a loop
+    # pipelined to an initiation interval of one, its arrays partitioned) are the field's ideas in a CPU's or an
+    # FPGA's words; a database's atomic commit and its locks, an OS kernel's spinlock, a video's HLS stream and a mesh
+    # library's meshlets and vertex cache are other subjects
+    fences = _evidence(
+        "Our load fence orders every load before it against every load after it. Under total store order it is only "
+        "a compiler barrier; elsewhere the fence instruction is emitted. Use acquire semantics on the reader and "
+        "release semantics on the writer, and fetch-and-add the counter of the wait-free queue."
+    )
+    synthesis = _evidence(
+        "The inner loop is pipelined with #pragma HLS pipeline II=1: loop pipelining reaches an initiation interval "
+        "of one once the operand arrays are split by array partitioning into banks, and high-level synthesis turns "
+        "the loop into the FPGA's datapath."
+    )
+    database = _evidence(
+        "Each transaction commits atomically: the database writes its journal, takes the lock on every page it "
+        "changes and releases the locks after the commit, so a reader sees the whole update or none of it."
+    )
+    spinlock = _evidence(
+        "The spinlock disables interrupts on this CPU and spins until the lock is free; the mutex sleeps instead."
+    )
+    video = _evidence(
+        "The player fetches the HLS playlist, then each video segment at the bitrate the network allows; the m3u8 "
+        "file lists the segments of the live stream."
+    )
+    mesh = _evidence(
+        "The library reorders the triangles for the vertex cache, builds meshlets for mesh shading and keeps the "
+        "overdraw low; its SIMD decoder unpacks the vertex stream with SSE."
+    )
+    assert fences.domain == "parallel_computing" and fences.score > 0.3  # 0.0 before: atomics and barriers confirm
+    assert synthesis.score > 0.3  # 0.0 before: pipelining and unrolling only confirm
+    assert database.score < 0.05
+    assert spinlock.score < 0.05
+    assert video.score < 0.05
+    assert mesh.score < 0.05  # 0.07 before: the SIMD words alone
