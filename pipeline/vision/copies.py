@@ -1602,20 +1602,21 @@ def _case_substitutions(infos: list[CopyInfo], found: dict[int, list[int]]) -> N
     for (parent, stem, _), members in groups.items():
         if len(members) < 2:
             continue
-        if stem.startswith("/"):  # sibling folders of one place only (read once a name is shared)
+        one_name = stem.startswith("/")  # files of one name, each in its folder, the folder naming the case
+        if one_name:  # sibling folders of one place only (read once a name is shared)
             members = [member for member in members if _sibling_key(member[0].url) == parent]
             if len(members) < 2:
                 continue
         lines = [zlib.decompress(info.plain).decode().split("\n") for info, _, _ in members]
         # the one-folder allowance bounds both: a pair across folders, allowed none, differs in fewer shapes still;
         # files of one name lie in sibling folders only, and are compared where all their lines' shapes agree
-        allowed = 0 if stem.startswith("/") else int(SUBSTITUTE_OWN_LINES * len(lines[0]))
+        allowed = 0 if one_name else int(SUBSTITUTE_OWN_LINES * len(lines[0]))
         for y, x in _shape_candidates(lines, allowed):
             (a, folder_a, case_a), (b, folder_b, case_b) = members[y], members[x]
             if case_a == case_b or b.id in found.get(a.id, ()):
                 continue
             words, inner = name_change(case_a, case_b) or (frozenset(), ())
-            if stem.startswith("/"):  # folders' names change whole words: a prose word is no identifier's part
+            if one_name:  # folders' names change whole words: a prose word is no identifier's part
                 inner = ()  # (``scan``/``sort`` folders: "scans" → "sorts" says what each example does)
             change = (words | {(case_a, case_b)}, inner)
             own = SUBSTITUTE_OWN_LINES if folder_a == folder_b else 0.0
