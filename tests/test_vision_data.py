@@ -107,6 +107,7 @@ HELD_OUT = {
     "test24": (20, {"debian": (55, 30, 140), "github": (155, 55, 110)}, 70, 40),  # phase 28, after test23 was scored
     "test25": (20, {"debian": (55, 45, 95), "github": (150, 50, 120)}, 70, 45),  # phase 29, after test24 was scored
     "test26": (20, {"debian": (45, 22, 200), "github": (125, 45, 190)}, 82, 38),  # phase 30, after test25 was scored
+    "test27": (20, {"debian": (9, 9, 150), "github": (90, 45, 130)}, 43, 2),  # phase 31, after test26 was scored
 }
 
 
