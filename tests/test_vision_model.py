@@ -4203,6 +4203,61 @@ def test_one_header_in_two_precisions_named_by_a_suffix_is_one_file():
     assert all(found[n].duplicate_of is None for n in (1, 4, 5, 6))
 
 
+def _typed_sample(ctype: str, enum: str, check: str, alpha: str = "alpha = 1") -> str:
+    """A sample of our own, one short main written for one element type: a typedef per operand, the library's
+    enum constants of that precision, a support check and a literal, the rest the same in every precision."""
+    lines = ["// Scales a tensor by alpha and writes it out: the sample a contraction library ships per type."]
+    lines += ["#include <cstdio>", '#include "common.hpp"', "", "int main(int argc, char* argv[])", "{"]
+    lines += [
+        f"    if(!is{check}Supported())",
+        "    {",
+        '        std::puts("unsupported device");',
+        "        return 1;",
+    ]
+    lines += ["    }", f"    typedef {ctype} ADataType;", f"    typedef {ctype} DDataType;"]
+    lines += [f"    constexpr DataType typeA = LIB_{enum};", f"    constexpr DataType typeD = LIB_{enum};"]
+    lines += [f"    ADataType {alpha};", "    float beta = 0.5f;"]
+    for k in range(40):
+        lines.append(f"    stage{k}(handle, &plan{k}, typeA, typeD, modes{k}, extents{k}, workspace{k});")
+    return "\n".join([*lines, "    return 0;", "}"])
+
+
+def test_one_sample_written_for_each_precision_is_one_program_and_the_double_one_is_kept():
+    """copy37: a library's one sample written once per element type (``scale_f64_f64_compute_f64.cpp``,
+    ``scale_bf16_bf16_compute_bf16.cpp``, ``scale_cf32_cf32_compute_cf32.cpp``, …): the typedefs, the enum
+    constants of the precision, the support check and a literal change, each line more than one name (``_Float16``,
+    ``lib_bfloat16``, ``libFloatComplex``, ``LIB_R_16BF``). One program (LABELS.md), and the double-precision
+    form is kept for every member, not the first by name nor the one a pair's precision rule prefers. Another
+    program of the folder, and two files a precision part pairs whose bodies differ, stay apart."""
+    folder = "https://raw.githubusercontent.com/org/tensorlib/abc1234/samples/contraction"
+    family = {
+        1: ("scale_f64_f64_compute_f64.cpp", _typed_sample("double", "R_64F", "F64")),
+        2: ("scale_f32_f32_compute_f32.cpp", _typed_sample("float", "R_32F", "F32")),
+        3: ("scale_f16_f16_compute_f16.cpp", _typed_sample("_Float16", "R_16F", "F32")),
+        4: ("scale_bf16_bf16_compute_bf16.cpp", _typed_sample("lib_bfloat16", "R_16BF", "F32")),
+        5: ("scale_cf32_cf32_compute_cf32.cpp", _typed_sample("libFloatComplex", "C_32F", "F32", "alpha(1, 1)")),
+        6: ("scale_f64_f64_compute_f32.cpp", _typed_sample("double", "R_64F", "F64").replace("1.0", "1.0f")),
+    }
+    others = {
+        7: ("reduce_f32.cpp", _typed_sample("float", "R_32F", "F32").replace("stage", "reduce_pass")),
+        8: ("vec_float.h", "\n".join(f"static inline float lane{k}(float x) {{ return x * {k}; }}" for k in range(30))),
+        9: ("vec_bfloat16.h", "\n".join(f"uint16_t round_bits{k}(uint32_t u);" for k in range(30))),
+    }
+    files = {n: (f"{folder}/{name}", text) for n, (name, text) in (family | others).items()}
+    counts = copies.LineCounts()
+    for url, text in files.values():
+        counts.add(copies_line_hashes(text), url)
+    infos = [_info(n, url, text, kind="text", counts=counts) for n, (url, text) in files.items()]
+    assert copies.precision_parts(files[4][0]) == (f"{folder}/scale_compute.cpp", ("b", "b", "b"))
+    assert copies.precision_parts(f"{folder}/run_d.c") is None and copies.precision_parts(f"{folder}/f32.cpp") is None
+    families = copies.precision_families(infos)
+    assert {n: families[n][0] for n in families} == dict.fromkeys(range(1, 7), 1)
+    found = copies.measure(infos)
+    assert all(found[n].duplicate_of == 1 for n in range(2, 7)), {n: found[n].duplicate_of for n in found}
+    assert found[4].because == {"rule": "precision", "names": [files[1][0].rpartition("/")[2], family[4][0]]}
+    assert all(found[n].duplicate_of is None for n in (1, 7, 8, 9))
+
+
 def test_the_documentation_folder_is_kept_over_an_older_tree_of_its_pages_deeper_down():
     """A repository's pages moved from ``source/docs/*.md`` to ``docs/<section>/*.rst``, renamed and in another
     markup, the old tree left in place at the same revision. The top ``docs/`` folder is what a documentation
