@@ -4258,6 +4258,75 @@ def test_one_sample_written_for_each_precision_is_one_program_and_the_double_one
     assert all(found[n].duplicate_of is None for n in (1, 7, 8, 9))
 
 
+def _kernel_program(language: str, topic: str) -> str:
+    """One CUDA program of our own, in CUDA C or CUDA Fortran: the same kernels, runtime calls, constants and
+    messages, each dialect's syntax around them. ``topic`` names what it shows (another program)."""
+    calls = ["cudaEventCreate", "cudaEventRecord", "cudaEventSynchronize", "cudaEventElapsedTime", "cudaMemcpy"]
+    kernels = [f"{topic}Naive", f"{topic}Coalesced", f"{topic}NoBankConflicts", f"{topic}Copy"]
+    words = " ".join(f"{topic}{'abcdefghij'[k // 10]}{'klmnopqrst'[k % 10]}" for k in range(24))
+    messages = [f"Bandwidth of the {topic} kernel with tile {k} (GB/s)" for k in range(4)]
+    if language == "c":
+        lines = [f"// {words}", "#include <cstdio>", "const int TILE_DIM = 32;"]
+        for kernel in kernels:
+            lines += [f"__global__ void {kernel}(float *odata, const float *idata)", "{", "  __syncthreads();", "}"]
+        lines += ["int main(int argc, char **argv)", "{", "  cudaEvent_t startEvent, stopEvent;"]
+        lines += [f"  {call}(&startEvent);" for call in calls]
+        lines += [f"  {kernel}<<<dimGrid, dimBlock>>>(d_tdata, d_idata);" for kernel in kernels]
+        lines += [f'  printf("{message}\\n", ms);' for message in messages]
+        return "\n".join([*lines, "}"])
+    lines = [f"! {words}", "module kernels_m", "  integer, parameter :: TILE_DIM = 32", "contains"]
+    for kernel in kernels:
+        lines += [
+            f"  attributes(global) subroutine {kernel}(odata, idata)",
+            "    call syncthreads()",
+            "  end subroutine",
+        ]
+    lines += [
+        "end module kernels_m",
+        f"program {topic}",
+        "  use cudafor",
+        "  type (cudaEvent) :: startEvent, stopEvent",
+    ]
+    lines += [f"  istat = {call}(startEvent)" for call in calls]
+    lines += [f"  call {kernel}<<<dimGrid, dimBlock>>>(tdata_d, idata_d)" for kernel in kernels]
+    lines += [f"  write(*,*) '{message}', ms" for message in messages]
+    return "\n".join([*lines, f"end program {topic}"])
+
+
+def test_a_cuda_fortran_program_beside_its_cuda_c_form_is_one_program_and_the_c_one_is_kept():
+    """copy37: a series that teaches each lesson in CUDA C and in CUDA Fortran, each language in a tree of its own
+    and the names a word shorter or in another case (``cuda-fortran/shared.cuf`` beside
+    ``cuda-c/shared-memory/shared-memory.cu``, ``finiteDifference.cuf`` beside ``finite-difference.cu``): one
+    program in two languages, the CUDA C form kept as C is before Fortran. A CUDA Fortran program whose name
+    starts no CUDA C program's stays its own, and a ``.cu`` kernel beside its ``.cpp`` host code is no pair."""
+    repo = "https://raw.githubusercontent.com/org/gpu-blog/abc1234/series"
+    files = {
+        1: (f"{repo}/cuda-c/shared-memory/shared-memory.cu", _kernel_program("c", "reverse")),
+        2: (f"{repo}/cuda-fortran/shared.cuf", _kernel_program("f", "reverse")),
+        3: (f"{repo}/cuda-c/finite-difference/finite-difference.cu", _kernel_program("c", "deriv")),
+        4: (f"{repo}/cuda-fortran/finiteDifference.cuf", _kernel_program("f", "deriv")),
+        5: (f"{repo}/cuda-fortran/transpose.cuf", _kernel_program("f", "transpose")),
+        6: (f"{repo}/cuda-c/stencil/stencil.cu", _kernel_program("c", "transpose")),  # another name: no pair
+        7: (f"{repo}/cuda-c/host/scan.cu", _kernel_program("c", "scan")),
+        8: (f"{repo}/cuda-c/host/scan.cpp", _kernel_program("c", "scan").replace("__global__", "")),
+    }
+    counts = copies.LineCounts()
+    for url, text in files.values():
+        counts.add(copies_line_hashes(text), url)
+    infos = [_info(n, url, text, kind="text", counts=counts) for n, (url, text) in files.items()]
+    forms = copies.program_forms(infos)
+    assert {o for o, _, _, _ in forms[2]} == {1} and all(kept for _, _, kept, _ in forms[2])
+    assert {o for o, _, _, _ in forms[4]} == {3} and not any(kept for _, _, kept, _ in forms[3])
+    assert not {5, 6, 7, 8} & set(forms)
+    found = copies.measure(infos)
+    assert found[2].duplicate_of == 1 and found[2].because == {
+        "rule": "program",
+        "names": ["shared-memory.cu", "shared.cuf"],
+    }
+    assert found[4].duplicate_of == 3
+    assert all(found[n].score < copies.HIGH_REDUNDANCY for n in (1, 3, 5, 6))  # each its own program
+
+
 def test_the_documentation_folder_is_kept_over_an_older_tree_of_its_pages_deeper_down():
     """A repository's pages moved from ``source/docs/*.md`` to ``docs/<section>/*.rst``, renamed and in another
     markup, the old tree left in place at the same revision. The top ``docs/`` folder is what a documentation

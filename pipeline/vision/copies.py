@@ -339,6 +339,7 @@ class LineCounts:
         self.precisions: dict[str, set[str]] = {}  # a routine's name without its precision letter → the letters read
         self.exercises: set[str] = set()  # the paths of the exercises a solution's name marks (``exercise_paths``)
         self.family_bases: set[str] = set()  # the paths a program's name leaves once its precision parts go
+        self.cuda_fortran: set[str] = set()  # the places (``neighbourhood``) that hold a CUDA Fortran program
 
     @staticmethod
     def _slots(hashes: np.ndarray, bits: int) -> np.ndarray:
@@ -386,6 +387,8 @@ class LineCounts:
             family = precision_parts(url)
             if family is not None:  # a program named by its element type: the other may bear no precision part
                 self.family_bases.add(family[0])
+            if _CUDA_FORM.search(url_path(url)) and url_path(url).lower().endswith(".cuf"):
+                self.cuda_fortran.add(neighbourhood(url))
         precision = precision_of(url) if url else None
         routine = precision[0] if precision is not None else None
         if precision is not None:
@@ -1237,7 +1240,55 @@ def program_forms(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, boo
                 rank_a, rank_b = (int(mark_a is not None), lang_a), (int(mark_b is not None), lang_b)
                 found.setdefault(a.id, []).append((b.id, round(share, 4), rank_b < rank_a, lang_b))
                 found.setdefault(b.id, []).append((a.id, round(share, 4), rank_a < rank_b, lang_a))
+    _cuda_forms(infos, found)
     return found
+
+
+_CUDA_FORM = re.compile(r"/([^/]+)\.(cu|cuf|CUF)(?:\.gz)?$")  # a CUDA C program (``.cu``) or a CUDA Fortran one
+_STEM_WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")  # finiteDifference, finite-difference: finite, difference
+
+
+def _stem_words(stem: str) -> tuple[str, ...]:
+    return tuple(word.lower() for word in _STEM_WORDS.findall(stem))
+
+
+def _cuda_forms(infos: list[CopyInfo], found: dict[int, list[tuple[int, float, bool, int]]]) -> None:
+    """``program_forms`` for the GPU dialects: a CUDA Fortran program (``.cuf``) and its CUDA C form (``.cu``), one
+    program in two languages (LABELS.md), the C form kept as C is kept before Fortran. A series that teaches one
+    lesson in both languages keeps each language in a tree of its own (``cuda-fortran/transpose.cuf`` beside
+    ``cuda-cpp/transpose/transpose.cu``) and names a form a word shorter or in another case (``shared.cuf``,
+    ``shared-memory.cu``; ``finiteDifference.cuf``, ``finite-difference.cu``): the two are of one place and
+    revision, one name's words are the first words of the other's, and they share ``PROGRAM_NAMES`` of the
+    smaller one's name words (the CUDA calls, the kernels' names, the words of the messages). Each CUDA Fortran
+    program meets the CUDA C program of its place that shares the most. A ``.cu`` file beside a ``.cpp`` one is
+    a kernel and its host code, never two forms: only the two CUDA dialects are paired here."""
+    cuda_c: dict[tuple[str, str], list[tuple[CopyInfo, tuple[str, ...]]]] = {}
+    fortran: list[tuple[CopyInfo, tuple[str, ...]]] = []
+    for info in infos:
+        form = _CUDA_FORM.search(url_path(info.url))
+        if form is None or info.names is None or len(info.names) < PROGRAM_MIN_NAMES:
+            continue
+        words = _stem_words(form.group(1))
+        if not words:
+            continue
+        if form.group(2) == "cu":
+            cuda_c.setdefault((neighbourhood(info.url), str(revision_of(info.url))), []).append((info, words))
+        else:
+            fortran.append((info, words))
+    for info, words in fortran:
+        best: tuple[float, int] | None = None
+        for other, other_words in cuda_c.get((neighbourhood(info.url), str(revision_of(info.url))), ()):
+            short, long = (words, other_words) if len(words) <= len(other_words) else (other_words, words)
+            if long[: len(short)] != short:
+                continue
+            assert info.names is not None and other.names is not None
+            shared = len(np.intersect1d(info.names, other.names, assume_unique=True))
+            share = shared / min(len(info.names), len(other.names))
+            if share >= PROGRAM_NAMES and (best is None or (share, -other.id) > (best[0], -best[1])):
+                best = (share, other.id)
+        if best is not None:
+            found.setdefault(info.id, []).append((best[1], round(best[0], 4), True, 0))
+            found.setdefault(best[1], []).append((info.id, round(best[0], 4), False, 2))
 
 
 _PAGE_SUFFIX = re.compile(r"\.(?:html?|mdx?|rst|txt)(?:\.gz)?$", re.IGNORECASE)
@@ -2167,7 +2218,8 @@ class Signer:
             values = _values(original)[:FORM_VALUE_CAP]
             if len(values) < FORM_VALUES:
                 values = None
-            if values is not None or program_name(url) is not None:
+            cuda = _CUDA_FORM.search(url_path(url)) is not None and neighbourhood(url) in self.counts.cuda_fortran
+            if values is not None or program_name(url) is not None or cuda:
                 names = np.unique(np.array([hash(w.lower()) for w in _NAME_WORD.findall(original)], dtype=np.int64))
         lines = (
             shape(original, url)
