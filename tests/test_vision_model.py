@@ -2799,6 +2799,11 @@ def test_a_page_that_is_only_an_include_directive_is_a_copy_of_the_file_it_inclu
     assert found[2].duplicate_of == 1 and found[2].signal == "included" and found[2].score == 1.0
     assert found[1].duplicate_of is None and found[4].score < copies.HIGH_REDUNDANCY  # (our lessons share a template)
     assert copies.measure([licence, myst])[3].duplicate_of == 1
+    # copy37: a licence page that shows the licence file whole through a literal include (reST's or MyST's)
+    literal = "# License\n\n```{literalinclude} ../INSTALL.md\n:language: text\n```\n"
+    assert copies.measure([licence, _info(9, f"{repo}/docs/license.md", literal, kind="markdown")])[9].duplicate_of == 1
+    rest = "License\n=======\n\n.. literalinclude:: ../INSTALL.md\n   :language: text\n"
+    assert copies.measure([licence, _info(10, f"{repo}/docs/license.rst", rest, kind="text")])[10].duplicate_of == 1
     elsewhere = _info(5, f"{repo}/docs/other.rst", "Other\n=====\n\n.. include:: ../missing.md\n", kind="text")
     assert copies.measure([licence, elsewhere])[5].duplicate_of is None
     # an index that includes the overview and lists the manual's pages is the manual's entry, not a copy; a page

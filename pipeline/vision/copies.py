@@ -215,8 +215,8 @@ _RST_COMMENT = re.compile(  # ".. a note", its indented lines: never rendered (n
     r"^\.\.(?:[ \t]+(?![\w:-]+::|_|\||\[)[^\n]*)?[ \t]*(?:\n|$)(?:[ \t]*\n)*(?:[ \t]+\S[^\n]*(?:\n|$)(?:[ \t]*\n)*)*",
     re.MULTILINE,
 )
-_INCLUDE = re.compile(  # Sphinx's include directives (m2r's mdinclude) and MyST's, with the file they name
-    r"^[ \t]*(?:\.\. (?:md)?include::|[`:]{3,}[ \t]*\{include\})[ \t]+(\S+)[ \t]*$", re.MULTILINE
+_INCLUDE = re.compile(  # Sphinx's include directives (m2r's mdinclude, literalinclude) and MyST's, the file named
+    r"^[ \t]*(?:\.\. (?:md|literal)?include::|[`:]{3,}[ \t]*\{(?:literal)?include\})[ \t]+(\S+)[ \t]*$", re.MULTILINE
 )
 _TOCTREE_ENTRY = re.compile(  # a toctree that lists pages (reST's indented entries, MyST's lines in its fence)
     r"^[ \t]*\.\. toctree::[^\n]*\n(?:[ \t]*(?::[^\n]*)?\n)*[ \t]+[^\s:][^\n]*$"
@@ -227,8 +227,9 @@ _TOCTREE_ENTRY = re.compile(  # a toctree that lists pages (reST's indented entr
 
 def only_included(text: str) -> tuple[str, ...]:
     """The files a page includes when include directives are all it does: the files named (``.. include::``,
-    ``.. mdinclude::``, MyST's ``{include}``), in order, with no toctree that lists pages (an index that includes
-    the README and lists the manual's pages is the manual's entry, a page of its own) — else ``()``. ``measure``
+    ``.. mdinclude::``, MyST's ``{include}``, either's ``literalinclude``: a licence page that shows the file
+    whole), in order, with no toctree that lists pages (an index that includes the README and lists the
+    manual's pages is the manual's entry, a page of its own) — else ``()``. ``measure``
     also asks that little text of its own stands around them (``STUB_SHINGLES``): one file named is the page's
     whole text (``included``); several are parts its rendered page assembles (``rendered_by_name``)."""
     if "include" not in text:  # every directive _INCLUDE reads names itself so
