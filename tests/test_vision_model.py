@@ -2799,6 +2799,11 @@ def test_a_page_that_is_only_an_include_directive_is_a_copy_of_the_file_it_inclu
     assert found[2].duplicate_of == 1 and found[2].signal == "included" and found[2].score == 1.0
     assert found[1].duplicate_of is None and found[4].score < copies.HIGH_REDUNDANCY  # (our lessons share a template)
     assert copies.measure([licence, myst])[3].duplicate_of == 1
+    # copy37: a licence page that shows the licence file whole through a literal include (reST's or MyST's)
+    literal = "# License\n\n```{literalinclude} ../INSTALL.md\n:language: text\n```\n"
+    assert copies.measure([licence, _info(9, f"{repo}/docs/license.md", literal, kind="markdown")])[9].duplicate_of == 1
+    rest = "License\n=======\n\n.. literalinclude:: ../INSTALL.md\n   :language: text\n"
+    assert copies.measure([licence, _info(10, f"{repo}/docs/license.rst", rest, kind="text")])[10].duplicate_of == 1
     elsewhere = _info(5, f"{repo}/docs/other.rst", "Other\n=====\n\n.. include:: ../missing.md\n", kind="text")
     assert copies.measure([licence, elsewhere])[5].duplicate_of is None
     # an index that includes the overview and lists the manual's pages is the manual's entry, not a copy; a page
@@ -4201,6 +4206,130 @@ def test_one_header_in_two_precisions_named_by_a_suffix_is_one_file():
     assert found[2].duplicate_of == 1 and found[2].because["rule"] == "general"
     assert found[3].duplicate_of == 4 and found[3].because == {"rule": "precision", "precisions": ["d", "s"]}
     assert all(found[n].duplicate_of is None for n in (1, 4, 5, 6))
+
+
+def _typed_sample(ctype: str, enum: str, check: str, alpha: str = "alpha = 1") -> str:
+    """A sample of our own, one short main written for one element type: a typedef per operand, the library's
+    enum constants of that precision, a support check and a literal, the rest the same in every precision."""
+    lines = ["// Scales a tensor by alpha and writes it out: the sample a contraction library ships per type."]
+    lines += ["#include <cstdio>", '#include "common.hpp"', "", "int main(int argc, char* argv[])", "{"]
+    lines += [
+        f"    if(!is{check}Supported())",
+        "    {",
+        '        std::puts("unsupported device");',
+        "        return 1;",
+    ]
+    lines += ["    }", f"    typedef {ctype} ADataType;", f"    typedef {ctype} DDataType;"]
+    lines += [f"    constexpr DataType typeA = LIB_{enum};", f"    constexpr DataType typeD = LIB_{enum};"]
+    lines += [f"    ADataType {alpha};", "    float beta = 0.5f;"]
+    for k in range(40):
+        lines.append(f"    stage{k}(handle, &plan{k}, typeA, typeD, modes{k}, extents{k}, workspace{k});")
+    return "\n".join([*lines, "    return 0;", "}"])
+
+
+def test_one_sample_written_for_each_precision_is_one_program_and_the_double_one_is_kept():
+    """copy37: a library's one sample written once per element type (``scale_f64_f64_compute_f64.cpp``,
+    ``scale_bf16_bf16_compute_bf16.cpp``, ``scale_cf32_cf32_compute_cf32.cpp``, …): the typedefs, the enum
+    constants of the precision, the support check and a literal change, each line more than one name (``_Float16``,
+    ``lib_bfloat16``, ``libFloatComplex``, ``LIB_R_16BF``). One program (LABELS.md), and the double-precision
+    form is kept for every member, not the first by name nor the one a pair's precision rule prefers. Another
+    program of the folder, and two files a precision part pairs whose bodies differ, stay apart."""
+    folder = "https://raw.githubusercontent.com/org/tensorlib/abc1234/samples/contraction"
+    family = {
+        1: ("scale_f64_f64_compute_f64.cpp", _typed_sample("double", "R_64F", "F64")),
+        2: ("scale_f32_f32_compute_f32.cpp", _typed_sample("float", "R_32F", "F32")),
+        3: ("scale_f16_f16_compute_f16.cpp", _typed_sample("_Float16", "R_16F", "F32")),
+        4: ("scale_bf16_bf16_compute_bf16.cpp", _typed_sample("lib_bfloat16", "R_16BF", "F32")),
+        5: ("scale_cf32_cf32_compute_cf32.cpp", _typed_sample("libFloatComplex", "C_32F", "F32", "alpha(1, 1)")),
+        6: ("scale_f64_f64_compute_f32.cpp", _typed_sample("double", "R_64F", "F64").replace("1.0", "1.0f")),
+    }
+    others = {
+        7: ("reduce_f32.cpp", _typed_sample("float", "R_32F", "F32").replace("stage", "reduce_pass")),
+        8: ("vec_float.h", "\n".join(f"static inline float lane{k}(float x) {{ return x * {k}; }}" for k in range(30))),
+        9: ("vec_bfloat16.h", "\n".join(f"uint16_t round_bits{k}(uint32_t u);" for k in range(30))),
+    }
+    files = {n: (f"{folder}/{name}", text) for n, (name, text) in (family | others).items()}
+    counts = copies.LineCounts()
+    for url, text in files.values():
+        counts.add(copies_line_hashes(text), url)
+    infos = [_info(n, url, text, kind="text", counts=counts) for n, (url, text) in files.items()]
+    assert copies.precision_parts(files[4][0]) == (f"{folder}/scale_compute.cpp", ("b", "b", "b"))
+    assert copies.precision_parts(f"{folder}/run_d.c") is None and copies.precision_parts(f"{folder}/f32.cpp") is None
+    families = copies.precision_families(infos)
+    assert {n: families[n][0] for n in families} == dict.fromkeys(range(1, 7), 1)
+    found = copies.measure(infos)
+    assert all(found[n].duplicate_of == 1 for n in range(2, 7)), {n: found[n].duplicate_of for n in found}
+    assert found[4].because == {"rule": "precision", "names": [files[1][0].rpartition("/")[2], family[4][0]]}
+    assert all(found[n].duplicate_of is None for n in (1, 7, 8, 9))
+
+
+def _kernel_program(language: str, topic: str) -> str:
+    """One CUDA program of our own, in CUDA C or CUDA Fortran: the same kernels, runtime calls, constants and
+    messages, each dialect's syntax around them. ``topic`` names what it shows (another program)."""
+    calls = ["cudaEventCreate", "cudaEventRecord", "cudaEventSynchronize", "cudaEventElapsedTime", "cudaMemcpy"]
+    kernels = [f"{topic}Naive", f"{topic}Coalesced", f"{topic}NoBankConflicts", f"{topic}Copy"]
+    words = " ".join(f"{topic}{'abcdefghij'[k // 10]}{'klmnopqrst'[k % 10]}" for k in range(24))
+    messages = [f"Bandwidth of the {topic} kernel with tile {k} (GB/s)" for k in range(4)]
+    if language == "c":
+        lines = [f"// {words}", "#include <cstdio>", "const int TILE_DIM = 32;"]
+        for kernel in kernels:
+            lines += [f"__global__ void {kernel}(float *odata, const float *idata)", "{", "  __syncthreads();", "}"]
+        lines += ["int main(int argc, char **argv)", "{", "  cudaEvent_t startEvent, stopEvent;"]
+        lines += [f"  {call}(&startEvent);" for call in calls]
+        lines += [f"  {kernel}<<<dimGrid, dimBlock>>>(d_tdata, d_idata);" for kernel in kernels]
+        lines += [f'  printf("{message}\\n", ms);' for message in messages]
+        return "\n".join([*lines, "}"])
+    lines = [f"! {words}", "module kernels_m", "  integer, parameter :: TILE_DIM = 32", "contains"]
+    for kernel in kernels:
+        lines += [
+            f"  attributes(global) subroutine {kernel}(odata, idata)",
+            "    call syncthreads()",
+            "  end subroutine",
+        ]
+    lines += [
+        "end module kernels_m",
+        f"program {topic}",
+        "  use cudafor",
+        "  type (cudaEvent) :: startEvent, stopEvent",
+    ]
+    lines += [f"  istat = {call}(startEvent)" for call in calls]
+    lines += [f"  call {kernel}<<<dimGrid, dimBlock>>>(tdata_d, idata_d)" for kernel in kernels]
+    lines += [f"  write(*,*) '{message}', ms" for message in messages]
+    return "\n".join([*lines, f"end program {topic}"])
+
+
+def test_a_cuda_fortran_program_beside_its_cuda_c_form_is_one_program_and_the_c_one_is_kept():
+    """copy37: a series that teaches each lesson in CUDA C and in CUDA Fortran, each language in a tree of its own
+    and the names a word shorter or in another case (``cuda-fortran/shared.cuf`` beside
+    ``cuda-c/shared-memory/shared-memory.cu``, ``finiteDifference.cuf`` beside ``finite-difference.cu``): one
+    program in two languages, the CUDA C form kept as C is before Fortran. A CUDA Fortran program whose name
+    starts no CUDA C program's stays its own, and a ``.cu`` kernel beside its ``.cpp`` host code is no pair."""
+    repo = "https://raw.githubusercontent.com/org/gpu-blog/abc1234/series"
+    files = {
+        1: (f"{repo}/cuda-c/shared-memory/shared-memory.cu", _kernel_program("c", "reverse")),
+        2: (f"{repo}/cuda-fortran/shared.cuf", _kernel_program("f", "reverse")),
+        3: (f"{repo}/cuda-c/finite-difference/finite-difference.cu", _kernel_program("c", "deriv")),
+        4: (f"{repo}/cuda-fortran/finiteDifference.cuf", _kernel_program("f", "deriv")),
+        5: (f"{repo}/cuda-fortran/transpose.cuf", _kernel_program("f", "transpose")),
+        6: (f"{repo}/cuda-c/stencil/stencil.cu", _kernel_program("c", "transpose")),  # another name: no pair
+        7: (f"{repo}/cuda-c/host/scan.cu", _kernel_program("c", "scan")),
+        8: (f"{repo}/cuda-c/host/scan.cpp", _kernel_program("c", "scan").replace("__global__", "")),
+    }
+    counts = copies.LineCounts()
+    for url, text in files.values():
+        counts.add(copies_line_hashes(text), url)
+    infos = [_info(n, url, text, kind="text", counts=counts) for n, (url, text) in files.items()]
+    forms = copies.program_forms(infos)
+    assert {o for o, _, _, _ in forms[2]} == {1} and all(kept for _, _, kept, _ in forms[2])
+    assert {o for o, _, _, _ in forms[4]} == {3} and not any(kept for _, _, kept, _ in forms[3])
+    assert not {5, 6, 7, 8} & set(forms)
+    found = copies.measure(infos)
+    assert found[2].duplicate_of == 1 and found[2].because == {
+        "rule": "program",
+        "names": ["shared-memory.cu", "shared.cuf"],
+    }
+    assert found[4].duplicate_of == 3
+    assert all(found[n].score < copies.HIGH_REDUNDANCY for n in (1, 3, 5, 6))  # each its own program
 
 
 def test_the_documentation_folder_is_kept_over_an_older_tree_of_its_pages_deeper_down():

@@ -215,8 +215,8 @@ _RST_COMMENT = re.compile(  # ".. a note", its indented lines: never rendered (n
     r"^\.\.(?:[ \t]+(?![\w:-]+::|_|\||\[)[^\n]*)?[ \t]*(?:\n|$)(?:[ \t]*\n)*(?:[ \t]+\S[^\n]*(?:\n|$)(?:[ \t]*\n)*)*",
     re.MULTILINE,
 )
-_INCLUDE = re.compile(  # Sphinx's include directives (m2r's mdinclude) and MyST's, with the file they name
-    r"^[ \t]*(?:\.\. (?:md)?include::|[`:]{3,}[ \t]*\{include\})[ \t]+(\S+)[ \t]*$", re.MULTILINE
+_INCLUDE = re.compile(  # Sphinx's include directives (m2r's mdinclude, literalinclude) and MyST's, the file named
+    r"^[ \t]*(?:\.\. (?:md|literal)?include::|[`:]{3,}[ \t]*\{(?:literal)?include\})[ \t]+(\S+)[ \t]*$", re.MULTILINE
 )
 _TOCTREE_ENTRY = re.compile(  # a toctree that lists pages (reST's indented entries, MyST's lines in its fence)
     r"^[ \t]*\.\. toctree::[^\n]*\n(?:[ \t]*(?::[^\n]*)?\n)*[ \t]+[^\s:][^\n]*$"
@@ -227,8 +227,9 @@ _TOCTREE_ENTRY = re.compile(  # a toctree that lists pages (reST's indented entr
 
 def only_included(text: str) -> tuple[str, ...]:
     """The files a page includes when include directives are all it does: the files named (``.. include::``,
-    ``.. mdinclude::``, MyST's ``{include}``), in order, with no toctree that lists pages (an index that includes
-    the README and lists the manual's pages is the manual's entry, a page of its own) — else ``()``. ``measure``
+    ``.. mdinclude::``, MyST's ``{include}``, either's ``literalinclude``: a licence page that shows the file
+    whole), in order, with no toctree that lists pages (an index that includes the README and lists the
+    manual's pages is the manual's entry, a page of its own) — else ``()``. ``measure``
     also asks that little text of its own stands around them (``STUB_SHINGLES``): one file named is the page's
     whole text (``included``); several are parts its rendered page assembles (``rendered_by_name``)."""
     if "include" not in text:  # every directive _INCLUDE reads names itself so
@@ -338,6 +339,8 @@ class LineCounts:
         self.precision_bases: set[str] = set()  # the paths of files a precision suffix names, the suffix taken off
         self.precisions: dict[str, set[str]] = {}  # a routine's name without its precision letter → the letters read
         self.exercises: set[str] = set()  # the paths of the exercises a solution's name marks (``exercise_paths``)
+        self.family_bases: set[str] = set()  # the paths a program's name leaves once its precision parts go
+        self.cuda_fortran: set[str] = set()  # the places (``neighbourhood``) that hold a CUDA Fortran program
 
     @staticmethod
     def _slots(hashes: np.ndarray, bits: int) -> np.ndarray:
@@ -382,6 +385,11 @@ class LineCounts:
             self.precision_bases.add(suffixed[0])
         if url:
             self.exercises.update(exercise_paths(url))
+            family = precision_parts(url)
+            if family is not None:  # a program named by its element type: the other may bear no precision part
+                self.family_bases.add(family[0])
+            if _CUDA_FORM.search(url_path(url)) and url_path(url).lower().endswith(".cuf"):
+                self.cuda_fortran.add(neighbourhood(url))
         precision = precision_of(url) if url else None
         routine = precision[0] if precision is not None else None
         if precision is not None:
@@ -977,6 +985,122 @@ def precision_forms(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float]]]
     return found
 
 
+_PRECISION_PART = re.compile(  # a name part that names an element type: gemm_f64, scale_bf16, plan-double, x_cf32
+    r"float|single|double|half|bfloat16|bf16|tf32|fp(?:8|16|32|64)|f(?:16|32|64)|cf?(?:32|64)", re.IGNORECASE
+)
+_PART_LETTER = {"float": "s", "single": "s", "double": "d", "half": "h", "bfloat16": "b", "bf16": "b", "tf32": "t"}
+_FAMILY_ORDER = "dzsctbhe"  # the precision kept first (LABELS.md: double), as ``PRECISIONS`` orders BLAS's letters
+_NAME_PARTS = re.compile(r"([-_.])")
+_TYPE_SPELLING = re.compile(  # an element type's spelling inside a name: _Float16, hip_bfloat16, hipDoubleComplex,
+    # isF64Supported, HIP_R_64F, HIPTENSOR_COMPUTE_C32F, CUDA_C_32F, fp16, __half (not int32_t, nor a bare 32)
+    r"(?i:b?float|double|half|single)(?:8|16|32|64)?|(?i:[bct]?fp?|[rc]_|c)(?:8|16|32|64)f?|(?i:(?<=_)(?:16|32|64)f)"
+)
+_TYPED_NAME = re.compile(r"[A-Za-z_]\w*")  # a name that holds a type's spelling is masked whole: hip_bfloat16
+_LITERAL_SUFFIX = re.compile(r"(?<=\d)[fFhH]\b|(?<=%)l(?=[fegFEG])")  # 1.0f, 2.5h; printf's %lf beside %f
+FAMILY_SHARE = 0.9  # one program per element type: this share of the longer one's lines, types masked
+
+
+def _part_letter(part: str) -> str:
+    """The precision letter of a name part ``_PRECISION_PART`` reads (lower case): ``f64`` → ``d``, ``cf32`` → ``c``."""
+    if part in _PART_LETTER:
+        return _PART_LETTER[part]
+    bits = part.lstrip("cfp")
+    if part.startswith("c"):
+        return "z" if bits == "64" else "c"
+    return {"64": "d", "32": "s", "16": "h"}.get(bits, "e")
+
+
+def precision_parts(url: str) -> tuple[str, tuple[str, ...]] | None:
+    """A source file's name read as a program written for an element type its name's parts say (``_PRECISION_PART``:
+    ``simple_scale_contraction_f64_f64_f64_compute_f64.cpp``, ``plan_float.h``): the path with those parts taken
+    out (``…/simple_scale_contraction_compute.cpp``) and their precision letters in order (``dddd``: ``d`` double,
+    ``s`` single, ``h`` half, ``b`` bfloat16, ``c``/``z`` single/double complex, ``t`` tf32, ``e`` 8 bits); None
+    for a file that is no source file or whose name names no element type."""
+    path = url_path(url)
+    if not _CODE_FILE.search(path):
+        return None
+    folder, _, name = path.rpartition("/")
+    stem, dot, ext = name.partition(".")
+    parts = _NAME_PARTS.split(stem)
+    letters, kept = [], []
+    for i in range(0, len(parts), 2):
+        part = parts[i]
+        if _PRECISION_PART.fullmatch(part):
+            letters.append(_part_letter(part.lower()))
+        else:
+            kept.append(part)
+    if not letters or not kept:
+        return None
+    return f"{folder}/{'_'.join(kept)}{dot}{ext}", tuple(letters)
+
+
+def _typeless(line: str) -> str:
+    """A line with every name that holds an element type's spelling masked whole, literal suffixes dropped."""
+    masked = _TYPED_NAME.sub(lambda m: "#" if _TYPE_SPELLING.search(m.group()) else m.group(), line)
+    return _SPACE.sub(" ", _LITERAL_SUFFIX.sub("", masked)).strip()
+
+
+def typeless_lines(text: str) -> np.ndarray:
+    """A source file's non-blank lines, hashed in order, with every spelling of its element type masked
+    (``_TYPE_SPELLING``: the type's names, typedefs and enum or dtype constants of one precision; a literal's
+    ``f`` and printf's ``l``, ``_LITERAL_SUFFIX``) and its spacing collapsed (``precision_families``)."""
+    masked = (_typeless(line) for line in text.split("\n"))
+    return np.array([hash(line) for line in masked if line], dtype=np.int64)
+
+
+def _root(parent: dict[int, int], x: int) -> int:
+    """The root of ``x``'s set in a union-find forest (``parent``), its path halved on the way."""
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]
+        x = parent[x]
+    return x
+
+
+def precision_families(infos: list[CopyInfo]) -> dict[int, tuple[int, float]]:
+    """id → (id of the member kept, share of lines) of one program written once per element type: source files of
+    one folder and one extension whose names are one name once the parts naming a precision are taken out
+    (``precision_parts``: ``…_f64_f64_compute_f64.cpp``, ``…_bf16_bf16_compute_bf16.cpp``,
+    ``…_cf32_cf32_compute_cf32.cpp``), whose lines agree in ``FAMILY_SHARE`` of the longer one's, in order, once
+    the element type's spellings are masked (``typeless_lines``: ``_Float16``, ``hip_bfloat16``,
+    ``hipFloatComplex``, ``HIP_R_64F``, ``HIPTENSOR_COMPUTE_C32F``, a literal's ``f``). A library's sample or
+    kernel written for each precision changes a typedef, its enum constants and a check, a handful of lines and
+    more than one name each, so neither the shingles nor one name's substitution meets them all. The family is one
+    program (LABELS.md), and its member kept for every one of them is the one LABELS.md's precision rule names:
+    the name without a precision part, else the double-precision one (the fewest parts from double, ``dzsctbhe``),
+    else the first by name."""
+    groups: dict[str, list[tuple[CopyInfo, tuple[bool, int, str]]]] = {}
+    for info in infos:
+        if info.typeless is None:
+            continue
+        read = precision_parts(info.url)
+        base, letters = read if read is not None else (url_path(info.url), ())
+        rank = (len(letters) > 0, sum(_FAMILY_ORDER.index(x) for x in letters), url_path(info.url))
+        groups.setdefault(base, []).append((info, rank))
+    found: dict[int, tuple[int, float]] = {}
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        parent = {info.id: info.id for info, _ in members}
+        order = {info.id: r for info, r in members}
+        share_of: dict[int, float] = {}
+        for (a, _), (b, _) in itertools.combinations(members, 2):
+            assert a.typeless is not None and b.typeless is not None
+            short, long = (a.typeless, b.typeless) if len(a.typeless) <= len(b.typeless) else (b.typeless, a.typeless)
+            if len(short) < FAMILY_SHARE * len(long):
+                continue
+            share = _shape_share(short, long)
+            if share >= FAMILY_SHARE:
+                share_of[a.id] = max(share_of.get(a.id, 0.0), share)
+                share_of[b.id] = max(share_of.get(b.id, 0.0), share)
+                ra, rb = _root(parent, a.id), _root(parent, b.id)
+                if ra != rb:
+                    parent[max(ra, rb, key=order.__getitem__)] = min(ra, rb, key=order.__getitem__)
+        for member in share_of:
+            kept = _root(parent, member)
+            found[member] = (kept, 1.0 if kept == member else round(share_of[member], 4))
+    return found
+
+
 SOLUTION_LINES = 0.6  # an exercise is its solution's when this share of its lines stand in the solution
 
 
@@ -1117,7 +1241,55 @@ def program_forms(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, boo
                 rank_a, rank_b = (int(mark_a is not None), lang_a), (int(mark_b is not None), lang_b)
                 found.setdefault(a.id, []).append((b.id, round(share, 4), rank_b < rank_a, lang_b))
                 found.setdefault(b.id, []).append((a.id, round(share, 4), rank_a < rank_b, lang_a))
+    _cuda_forms(infos, found)
     return found
+
+
+_CUDA_FORM = re.compile(r"/([^/]+)\.(cu|cuf|CUF)(?:\.gz)?$")  # a CUDA C program (``.cu``) or a CUDA Fortran one
+_STEM_WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")  # finiteDifference, finite-difference: finite, difference
+
+
+def _stem_words(stem: str) -> tuple[str, ...]:
+    return tuple(word.lower() for word in _STEM_WORDS.findall(stem))
+
+
+def _cuda_forms(infos: list[CopyInfo], found: dict[int, list[tuple[int, float, bool, int]]]) -> None:
+    """``program_forms`` for the GPU dialects: a CUDA Fortran program (``.cuf``) and its CUDA C form (``.cu``), one
+    program in two languages (LABELS.md), the C form kept as C is kept before Fortran. A series that teaches one
+    lesson in both languages keeps each language in a tree of its own (``cuda-fortran/transpose.cuf`` beside
+    ``cuda-cpp/transpose/transpose.cu``) and names a form a word shorter or in another case (``shared.cuf``,
+    ``shared-memory.cu``; ``finiteDifference.cuf``, ``finite-difference.cu``): the two are of one place and
+    revision, one name's words are the first words of the other's, and they share ``PROGRAM_NAMES`` of the
+    smaller one's name words (the CUDA calls, the kernels' names, the words of the messages). Each CUDA Fortran
+    program meets the CUDA C program of its place that shares the most. A ``.cu`` file beside a ``.cpp`` one is
+    a kernel and its host code, never two forms: only the two CUDA dialects are paired here."""
+    cuda_c: dict[tuple[str, str], list[tuple[CopyInfo, tuple[str, ...]]]] = {}
+    fortran: list[tuple[CopyInfo, tuple[str, ...]]] = []
+    for info in infos:
+        form = _CUDA_FORM.search(url_path(info.url))
+        if form is None or info.names is None or len(info.names) < PROGRAM_MIN_NAMES:
+            continue
+        words = _stem_words(form.group(1))
+        if not words:
+            continue
+        if form.group(2) == "cu":
+            cuda_c.setdefault((neighbourhood(info.url), str(revision_of(info.url))), []).append((info, words))
+        else:
+            fortran.append((info, words))
+    for info, words in fortran:
+        best: tuple[float, int] | None = None
+        for other, other_words in cuda_c.get((neighbourhood(info.url), str(revision_of(info.url))), ()):
+            short, long = (words, other_words) if len(words) <= len(other_words) else (other_words, words)
+            if long[: len(short)] != short:
+                continue
+            assert info.names is not None and other.names is not None
+            shared = len(np.intersect1d(info.names, other.names, assume_unique=True))
+            share = shared / min(len(info.names), len(other.names))
+            if share >= PROGRAM_NAMES and (best is None or (share, -other.id) > (best[0], -best[1])):
+                best = (share, other.id)
+        if best is not None:
+            found.setdefault(info.id, []).append((best[1], round(best[0], 4), True, 0))
+            found.setdefault(best[1], []).append((info.id, round(best[0], 4), False, 2))
 
 
 _PAGE_SUFFIX = re.compile(r"\.(?:html?|mdx?|rst|txt)(?:\.gz)?$", re.IGNORECASE)
@@ -2047,7 +2219,8 @@ class Signer:
             values = _values(original)[:FORM_VALUE_CAP]
             if len(values) < FORM_VALUES:
                 values = None
-            if values is not None or program_name(url) is not None:
+            cuda = _CUDA_FORM.search(url_path(url)) is not None and neighbourhood(url) in self.counts.cuda_fortran
+            if values is not None or program_name(url) is not None or cuda:
                 names = np.unique(np.array([hash(w.lower()) for w in _NAME_WORD.findall(original)], dtype=np.int64))
         lines = (
             shape(original, url)
@@ -2059,6 +2232,11 @@ class Signer:
             precision_suffix(url) is not None or url_path(url) in self.counts.precision_bases
         ):  # one of a file's two precisions, compared with the other with its precision words masked
             unprecise = redundancy.signature(analysis.tokens(_PRECISION_WORD.sub("", original)))
+        typeless = None
+        if precision_parts(url) is not None or (
+            url_path(url) in self.counts.family_bases and _CODE_FILE.search(url_path(url))
+        ):  # a program named by its element type (or the name its precision forms' suffixes leave)
+            typeless = typeless_lines(original)
         exercise_lines = None
         if exercise_paths(url) or url_path(url) in self.counts.exercises:  # an exercise or its solution
             exercise_lines = np.unique(
@@ -2095,6 +2273,7 @@ class Signer:
             names=names,
             shape=lines if lines is not None and len(lines) >= INSTANCE_MIN_LINES else None,
             unprecise=unprecise,
+            typeless=typeless,
             lines=exercise_lines,
             release=newest_release(url, text),
             fortran=names is not None and url_path(url).endswith((".h", ".h.gz")) and written_in_fortran(original),
@@ -2328,6 +2507,7 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
     written_for = language_forms(infos)
     programs = program_forms(infos)
     precisions = precision_forms(infos)
+    families = precision_families(infos)
     solutions = solution_forms(infos)
     built_in_tree = tree_pages(infos)
     assembled = rendered_by_name(infos)
@@ -2566,6 +2746,16 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 if better:
                     best = Copy(1.0, other_id, 0.0, signal, because)
                     break
+        if info.id in families:
+            # one program written once per element type (``precision_families``): the member LABELS.md's precision
+            # rule names is kept for every one of them, and is no copy of its own family
+            kept_id, share = families[info.id]
+            if kept_id not in (info.id, best.duplicate_of):  # (a pair the preference already kept so stays)
+                names = [url_path(by_id[i].url).rpartition("/")[2] for i in (kept_id, info.id)]
+                because = {"rule": "precision", "names": names}
+                best = Copy(max(share, HIGH_REDUNDANCY), kept_id, 0.0, "instance", because)
+            elif best.duplicate_of is not None and families.get(best.duplicate_of, (None,))[0] == info.id:
+                best = NO_COPY
         if best.score < HIGH_REDUNDANCY and info.text is not None:
             # one path of one repository at two commits, however rewritten: the older state of one file, which
             # the newer replaces (``one_document``); counted at the cut, and only where nothing else holds it

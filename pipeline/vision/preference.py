@@ -102,6 +102,7 @@ class CopyInfo:
     plain_lines: int = 0  # ... and how many
     shape: np.ndarray | None = None  # a source file's lines, constants masked, hashed in order (``copies.instances``)
     unprecise: redundancy.Signature | None = None  # a file in one of two precisions, its precision words masked
+    typeless: np.ndarray | None = None  # a source file named by its precision, its element type's spellings masked
     release: tuple[int, ...] = ()  # a change log's newest release, as its headings write it (``newest_release``)
     lines: np.ndarray | None = None  # an exercise's or its solution's stripped lines, hashed (sorted, unique)
     fortran: bool = False  # a header written in Fortran (``copies.written_in_fortran``): a Fortran program's include
