@@ -5382,3 +5382,68 @@ def test_memory_ordering_and_synthesis_pragmas_are_the_field_a_databases_atomics
     assert spinlock.score < 0.05
     assert video.score < 0.05
     assert mesh.score < 0.05  # 0.07 before: the SIMD words alone
+
+
+def _call_page(name: str, parameters: list[str], extra: list[str] = ()) -> str:
+    """A manual page of our own, as the crawler stores it rendered, for one call of an I/O queue library."""
+    synopsis = [f"void {name}(struct ourq_entry *entry,", *[f"{p}," for p in parameters[:-1]], f"{parameters[-1]});"]
+    return "\n".join(
+        [
+            "NAME",
+            f"{name} - prepare a queued transfer request",
+            "",
+            "SYNOPSIS",
+            "#include <ourq.h>",
+            *synopsis,
+            "",
+            "DESCRIPTION",
+            f"The {name}(3) function prepares a queued transfer request. The queue entry entry is set up to use the",
+            "descriptor fd and to move len bytes of the buffer buf at the given offset once the queue is submitted.",
+            "The entry is owned by the queue until its completion is reaped, and the buffer must stay valid until",
+            "then: the transfer may start at any time after submission and reads or writes it asynchronously.",
+            *extra,
+            "This function prepares an asynchronous transfer request. See the queue overview for details.",
+            "",
+            "RETURN VALUE",
+            "None. The completion's result holds the number of bytes moved, or a negative error number.",
+            "",
+            "EXAMPLE",
+            f"ret = {name}(entry, fd, buf, len);",
+            "",
+            "SEE ALSO",
+            "ourq_get_entry(3), ourq_submit(3), ourq_wait_completion(3)",
+        ]
+    )
+
+
+def test_pages_of_one_template_whose_synopses_declare_other_calls_are_pages_of_their_own():
+    """Two manual pages of one folder written from one template are copies when one is the other with the name
+    changed; where the synopsis of one declares a call with other parameters (``send2`` takes ``int flags`` more
+    and says which flags), each documents its own call, however many sentences they share (``other_calls``). A
+    call in an example (``ret = f(a, b);``) declares nothing."""
+    man = "file:///usr/share/man/man3"
+    base = ["int fd", "const void *buf", "size_t len", "off_t offset"]
+    flags = [
+        "Supported values for flags are:",
+        "OURQ_HIPRI",
+        "High priority request, poll the device if possible",
+        "OURQ_APPEND",
+        "Append the data at the end of the file whatever the offset says",
+    ]
+    send = _info(1, f"{man}/ourq_prep_send.3", _call_page("ourq_prep_send", base), kind="man")
+    send2 = _info(2, f"{man}/ourq_prep_send2.3", _call_page("ourq_prep_send2", [*base, "int flags"], flags), kind="man")
+    assert copies.declared_calls(send) == (
+        tuple("void ( struct ourq_entry * entry , int fd , const void * buf , size_t len , off_t offset )".split()),
+    )
+    cache: dict = {}
+    assert copies.other_calls(send, send2, cache) and copies.other_calls(send2, send, cache)
+    found = copies.measure([send, send2])
+    assert found[1].duplicate_of is None and found[2].duplicate_of is None
+    # the same page under another call's name, its parameters the same: one template's copy, as before
+    again = _info(3, f"{man}/ourq_prep_push.3", _call_page("ourq_prep_push", base), kind="man")
+    assert not copies.other_calls(send, again, cache)
+    found = copies.measure([send, again])
+    assert found[3].duplicate_of == 1 and found[1].duplicate_of is None
+    # a qualifier the name's change does not explain is another call (``const`` on the buffer)
+    plain = _info(4, f"{man}/ourq_prep_pull.3", _call_page("ourq_prep_pull", ["int fd", "void *buf", *base[2:]]))
+    assert copies.other_calls(again, plain, cache)

@@ -1860,6 +1860,53 @@ def _substitutes(
     return True
 
 
+_DECLARATION = re.compile(
+    r"^[ \t]*((?:[A-Za-z_]\w*[ \t*]+)+)[A-Za-z_]\w*[ \t]*\(([^()]*)\)[ \t]*;", re.MULTILINE
+)  # ``int io_uring_wait_cqe(struct io_uring *ring, ...);``: a C prototype, its name set aside
+_PARAMETER_WORD = re.compile(r"[A-Za-z_]\w*")
+
+
+def declared_calls(info: CopyInfo) -> tuple[tuple[str, ...], ...]:
+    """The C functions a written page declares (a man page's or reference page's synopsis), each as the tokens of
+    its return type and parameters, its own name set aside, in order: ``void (struct io_uring_sqe * sqe , int fd
+    ...)``. A declaration's parameters are typed (two words each, or ``void``): a call in an example (``ret =
+    f(a, b);``) is none. Read from the page's plain lines (``plain_lines``); () for a source file or where none
+    is declared."""
+    if not info.plain or _CODE_FILE.search(url_path(info.url)):
+        return ()
+    calls = []
+    for match in _DECLARATION.finditer(zlib.decompress(info.plain).decode()):
+        parameters = [p.strip() for p in match.group(2).split(",")]
+        if parameters != ["void"] and not all(p == "..." or len(_PARAMETER_WORD.findall(p)) >= 2 for p in parameters):
+            continue
+        calls.append(tuple(t for t in _TOKEN.findall(f"{match.group(1)} ({match.group(2)})") if not t.isspace()))
+    return tuple(calls)
+
+
+def other_calls(a: CopyInfo, b: CopyInfo, calls: dict[int, tuple[tuple[str, ...], ...]]) -> bool:
+    """Whether two written pages of one folder document other calls: both declare C functions (``declared_calls``)
+    and the declarations differ in more than what differs between the two file names (``name_change``), in their
+    number or in a type, a parameter or a qualifier (``readv`` beside ``readv2``, which takes ``int flags`` more;
+    ``wait_cqe`` beside ``wait_cqe_nr``; ``openat`` beside ``openat2``, which takes a ``struct open_how`` where
+    the other takes ``flags`` and ``mode``). Such pages of one template say different things (other parameters,
+    other semantics: LABELS.md), whatever share of their sentences they keep; a generator's page per routine whose
+    synopsis is the other's with the name changed is a copy (the per-operation pages of one atomic family).
+    ``calls`` caches each page's reading."""
+    for info in (a, b):
+        if info.id not in calls:
+            calls[info.id] = declared_calls(info)
+    ours, theirs = calls[a.id], calls[b.id]
+    if not ours or not theirs:
+        return False
+    if len(ours) != len(theirs):
+        return True
+    change = name_change(_stem(a.url), _stem(b.url)) or (frozenset(), ())
+    return any(
+        len(x) != len(y) or any(s != t and not _explained(s, t, change) for s, t in zip(x, y, strict=True))
+        for x, y in zip(ours, theirs, strict=True)
+    )
+
+
 def shape(text: str, url: str = "") -> np.ndarray:
     """A file's non-blank lines in order, each hashed with its constants masked (numbers, booleans, and a name's
     short last part, the variant mark a generator appends: ``kernel_1a`` and ``kernel_2b`` alike), the names its
@@ -2543,6 +2590,7 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
             (page_name(a.url) != page_name(b.url) and not precision_twins(a.url, b.url)) or place[a.id] != place[b.id]
         )
 
+    calls: dict[int, tuple[tuple[str, ...], ...]] = {}  # ``other_calls``' reading of a page, once
     result: dict[int, Copy] = {}
     for info in infos:
         best = twin = NO_COPY  # twin: the page this one was rendered into, beside it under its name
@@ -2592,6 +2640,13 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                     # two pages of one template: one folder, two names; or one name in two sibling folders, where
                     # the folders, not a date or a copyright year, say which variant each is
                     continue
+                if (
+                    better
+                    and not _earlier_form(because)
+                    and siblings(info.url, other.url)
+                    and other_calls(info, other, calls)
+                ):
+                    continue  # two reference pages of one folder whose synopses declare other calls
                 if better and score > best.score:  # only a better copy to keep makes this one redundant
                     best = Copy(round(score, 4), other_id, round(jaccard, 4), signal, because)
                 if better and score >= HIGH_REDUNDANCY and score > twin.score and rendered_twins(other, info):
