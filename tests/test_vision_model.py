@@ -5447,3 +5447,35 @@ def test_pages_of_one_template_whose_synopses_declare_other_calls_are_pages_of_t
     # a qualifier the name's change does not explain is another call (``const`` on the buffer)
     plain = _info(4, f"{man}/ourq_prep_pull.3", _call_page("ourq_prep_pull", ["int fd", "void *buf", *base[2:]]))
     assert copies.other_calls(again, plain, cache)
+
+
+def test_a_proof_vms_memory_consistency_and_a_terminals_warp_are_not_the_fields():
+    # phase 31 (rel34): "Triton", "memory consistency", "accumulator" and "warp" are the field's words (a Triton
+    # kernel, a GPU's memory model, an MMA's fp32 accumulator, a warp's lanes), and also a zero-knowledge virtual
+    # machine's (its RAM table proved consistent by a permutation argument over the execution trace, its running
+    # accumulators), and a terminal app's name: the page's other words tell which
+    gpu_model = _evidence(
+        "The GPU memory model gives memory consistency between threads: a store before a release fence is seen by a "
+        "load after an acquire, and the cache of each SM is coherent only at those points."
+    )
+    triton_kernel = _evidence(
+        "The Triton kernel loads a tile with tl.load, multiplies it with tl.dot into an fp32 accumulator and writes "
+        "it back with tl.store; triton.jit compiles it for the GPU with num_warps = 4, and each warp owns 32 lanes."
+    )
+    proof_vm = _evidence(
+        "Triton VM is a zero-knowledge virtual machine: the prover runs the program, records its execution trace and "
+        "proves memory consistency of the RAM table with a permutation argument and a lookup argument. Each "
+        "accumulator column sums the rows as a polynomial over a field element, so the STARK proof stays short."
+    )
+    terminal = _evidence(
+        "Warp is a terminal app with a built-in coding agent. Open a tab, run a shell command, and let the agent "
+        "explain the output; join the Warp Slack community to ask how to contribute to Warp."
+    )
+    assert gpu_model.senses["memory consistency"] > 0.8 and gpu_model.score > 0.1
+    assert triton_kernel.senses["triton"] > 0.8 and triton_kernel.senses["warp"] > 0.8
+    assert triton_kernel.senses["accumulator"] > 0.8 and triton_kernel.score > 0.5
+    assert proof_vm.senses["triton"] < 0.3 and proof_vm.senses["memory consistency"] < 0.3
+    assert proof_vm.senses["accumulator"] < 0.3 and terminal.senses["warp"] < 0.3
+    for trap in (proof_vm, terminal):
+        assert trap.score < 0.02
+        assert topic.learned_share(trap) < 0.5 * topic.LEARNED_FLOOR  # the floor, 0.7, before phase 31
