@@ -491,3 +491,72 @@ def test_a_whole_short_text_is_not_a_stub():
     assert moved[0] == pytest.approx(plain[0])
     stub_moved, _ = neighbours.lift(relevance, sources, None, None, None, np.array([inputs.thin[2], 0, 0, 0, 0, 0]))
     assert stub_moved[0] > plain[0]
+
+
+def _read_plain(url: str, text: str):
+    from pipeline.extract import extract
+    from pipeline.profile import default_profile
+    from pipeline.taxonomy import load_taxonomy
+    from pipeline.vision import topic
+    from pipeline.vision.reading import Reader
+
+    doc = extract(text.encode(), "text/plain", url).documents[0]
+    row = (1, url, doc.title, doc.kind, doc.text, doc.headings, doc.code_blocks, {})
+    return Reader(topic.TopicMatcher(default_profile()), load_taxonomy()).read(row)[0]
+
+
+# our own program texts: a plotting helper of another field, and a launcher of the field, as a forge serves them
+OUR_PLOTTING_HELPER = (
+    "function showLevels(levels, stations)\n"
+    "% Plots the water level of each gauging station over the year\n"
+    "figure;\n"
+    "hold on;\n"
+    "for k = 1:numel(stations)\n"
+    "    plot(levels(:, k), 'DisplayName', stations{k});\n"
+    "end\n"
+    "legend show;\n"
+    "xlabel('day'); ylabel('level (m)');\n"
+    "end\n"
+)
+OUR_KERNEL_LAUNCHER = (
+    "function out = runTranspose(tile)\n"
+    "% Launches the tiled transpose CUDA kernel on the GPU with one thread block per tile\n"
+    "kernel = parallel.gpu.CUDAKernel('transpose.ptx', 'transpose.cu');\n"
+    "kernel.ThreadBlockSize = [tile tile 1];\n"
+    "kernel.GridSize = [64 64];\n"
+    "out = feval(kernel, gpuArray.zeros(1024, 'single'));\n"
+    "% shared memory padding avoids bank conflicts in the column reads\n"
+    "end\n"
+)
+
+
+def test_a_whole_program_text_is_not_a_stub():
+    # phase 31 (nb35): a plain-text program file (a plotting helper, a timing printer beside a GPU source's samples)
+    # is complete in itself: its code is its substance, as a whole prose text's paragraphs are. Beside on-topic
+    # pages it keeps of the thin-page lift only what its own evidence of the field vouches for; a program of the
+    # field keeps the lift; the stubs of a documentation tree (a directive, a two-line readme, a link) keep theirs
+    root = "https://example.org/samples/"
+    helper = _read_plain(root + "showLevels.m", OUR_PLOTTING_HELPER)
+    launcher = _read_plain(root + "runTranspose.m", OUR_KERNEL_LAUNCHER)
+    stubs = [_read(root + f"s{n}.md", text) for n, text in enumerate(OUR_STUBS)]
+    assert helper.kind == "text" and not neighbours.is_reference(helper.url)
+    assert neighbours.is_whole_code(helper.structure, helper.includes, helper.kind)
+    assert neighbours.is_whole_code(launcher.structure, launcher.includes, launcher.kind)
+    assert not any(neighbours.is_whole_code(s.structure, s.includes, s.kind) for s in stubs)
+    # the same lines as a markdown page are no program file; an include directive's substance is elsewhere
+    assert not neighbours.is_whole_code(helper.structure, helper.includes, "markdown")
+    assert not neighbours.is_whole_code(helper.structure, ("a.h",), helper.kind)
+    assert helper.words < neighbours.THIN_FULL and helper.evidence.score == 0
+    assert launcher.evidence.score >= neighbours.WHOLE_EVIDENCE
+    inputs = neighbours.lift_inputs([helper, launcher, *stubs])
+    assert inputs.thin[0] == 0.0  # the plotting helper: believed
+    assert inputs.thin[1] == pytest.approx(neighbours.thinness(launcher.words))  # the field's program: the lift
+    assert list(inputs.thin[2:]) == pytest.approx([neighbours.thinness(s.words) for s in stubs])
+    # among a source's on-topic pages the helper moves only as any page does; as a stub it would be lifted
+    relevance = np.array([0.1, 0.6, 0.6, 0.6, 0.6, 0.6])
+    sources = ["samples"] * 6
+    plain, _ = neighbours.lift(relevance, sources)
+    moved, _ = neighbours.lift(relevance, sources, None, None, None, np.array([inputs.thin[0], 0, 0, 0, 0, 0]))
+    assert moved[0] == pytest.approx(plain[0])
+    as_stub, _ = neighbours.lift(relevance, sources, None, None, None, np.array([1.0, 0, 0, 0, 0, 0]))
+    assert as_stub[0] > plain[0] + 0.1

@@ -106,6 +106,14 @@ stub's is (a directive that pulls a reference in, a listing, a link to the real 
 of the thin-page lift only the share its own evidence of the field vouches for (none without any, all of it from
 ``WHOLE_EVIDENCE``): an off-topic abstract in a feed of GPU papers is no longer lifted to its feed's median; the
 stubs keep their lift (docs/perf.md, "phase 30: a whole short text is not a stub").
+
+Phase 31 (nb35): nor is a whole program text. A plain-text page whose lines are code (``is_whole_code``: a program file
+as a forge or a package serves it, ``WHOLE_CODE_SHARE`` of its lines code, no link, no directive, no include) is
+complete in itself, as a whole prose text is: a plotting helper, a timing printer or a label reader among a GPU
+source's samples says in its own code what it is about. It keeps of the thin-page lift only the share its own evidence
+of the field vouches for; a library's header or example program keeps the reference lift, which reads its name, and
+the stubs of a documentation tree (markdown or HTML pages of a title and a directive) keep theirs (docs/perf.md,
+"phase 31: a whole program text is not a stub").
 """
 
 from __future__ import annotations
@@ -159,6 +167,11 @@ WHOLE_PROSE = 40
 WHOLE_SHARE = 0.6
 WHOLE_LINKS = 1
 WHOLE_EVIDENCE = 0.1
+# phase 31 (nb35): a whole program text is no stub either: a plain-text page (a program file as a forge serves it, kind
+# "text") whose lines are code, WHOLE_CODE_SHARE of them at least, with no link line, no directive or markup line and
+# no include. A plotting helper, a timing printer, a label reader of a GPU source's samples is complete in itself; it
+# keeps of the thin-page lift only what its own evidence of the field vouches for, as a whole prose text does
+WHOLE_CODE_SHARE = 0.2
 # phase 29 (rel31): a page whose include directives name pages of the corpus (``reading.included_names``, read from the
 # page's own folder) is read as its rendered page is, its own words and theirs: lifted to the mix of its relevance
 # and theirs, each weighed by its words, where that is higher (INCLUDE_SHARE of the way; 0: the rule off)
@@ -226,9 +239,9 @@ def is_reference(url: str) -> bool:
 def thinness(words: int, foreign: float = 0.0, whole: bool = False, evidence: float = 0.0) -> float:
     """How little text of its own a page has to be judged by (0..1: 1 at ``THIN_FULL`` words or fewer, 0 from
     ``THIN_FROM``); 0 for a page whose own words are another field's (``topic.Evidence.foreign``: it has a reading).
-    A whole short text (``whole``, ``is_whole_text``) keeps of it the share its own ``evidence`` of the field vouches
-    for (none at 0, all of it from ``WHOLE_EVIDENCE``): an abstract about soil moisture among a feed's GPU papers
-    says what it is about, and its words are believed."""
+    A whole short text (``whole``, ``is_whole_text`` or ``is_whole_code``) keeps of it the share its own ``evidence``
+    of the field vouches for (none at 0, all of it from ``WHOLE_EVIDENCE``): an abstract about soil moisture among a
+    feed's GPU papers, or a plotting helper among its GPU samples, says what it is about, and is believed."""
     if THIN_SHARE <= 0 or foreign > 0:
         return 0.0
     thin = min(1.0, max(0.0, (THIN_FROM - words) / (THIN_FROM - THIN_FULL)))
@@ -249,6 +262,22 @@ def is_whole_text(structure: Structure, includes: Sequence[str] = ()) -> bool:
         and not structure.code_lines
         and not structure.rst_lines
         and structure.link_lines <= WHOLE_LINKS
+        and not includes
+    )
+
+
+def is_whole_code(structure: Structure, includes: Sequence[str] = (), kind: str = "text") -> bool:
+    """Whether a page is a whole program text, however short: a plain-text page (``kind`` "text": a program file as a
+    forge or a package serves it, not a markdown or HTML page) whose lines are code (``WHOLE_CODE_SHARE`` of them at
+    least), with no line with a link, no directive or markup line and no include directive. Its code is the page's
+    substance, as a whole prose text's paragraphs are; a stub's is elsewhere (a documentation page of a title and a
+    directive, a readme of a line or two, a link to the real page)."""
+    return (
+        kind == "text"
+        and structure.code_lines > 0
+        and structure.code_lines >= WHOLE_CODE_SHARE * structure.lines
+        and not structure.link_lines
+        and not structure.rst_lines
         and not includes
     )
 
@@ -275,7 +304,12 @@ def lift_inputs(readings: Sequence[Reading]) -> LiftInputs:
         np.array([is_reference(r.url) or includes_code(r.includes, r.words) for r in readings], dtype=bool),
         np.array(
             [
-                thinness(r.words, r.evidence.foreign, is_whole_text(r.structure, r.includes), r.evidence.score)
+                thinness(
+                    r.words,
+                    r.evidence.foreign,
+                    is_whole_text(r.structure, r.includes) or is_whole_code(r.structure, r.includes, r.kind),
+                    r.evidence.score,
+                )
                 for r in readings
             ]
         ),
