@@ -138,16 +138,12 @@ _DEVICE_OPEN = re.compile(
     r"(?<=@)(?:triton|cuda|numba\.cuda)\.jit\b|(?<=#)\s*pragma\s+(?:acc|omp\s+target)\b|(?<=!)\$(?i:acc)\b)"
 )
 _DEVICE_HINTS = ("__global__", "__device__", "__kernel", "ttributes", "TTRIBUTES", ".jit", "pragma", "$acc", "$ACC")
-# what may stand before an opener on its line: a linkage, a storage class, a template's parameters
-_DEVICE_PREFIX = re.compile(
-    r'(?:extern\s+"C"\s*|static\s+|inline\s+|template\s*<[^<>]*>\s*|__host__\s+|__forceinline__\s+)*'
-)
 _FORTRAN_END = re.compile(r"[eE](?i:nd)\s*(?i:subroutine|function|do)\b|!\$(?i:acc)\s+(?i:end)\b")
 
 
 def device_lines(text: str) -> int:
     """How many of the text's non-empty lines are device code: each line that opens a kernel, a device function
-    or an offload region (``_DEVICE_OPEN``, opening the line but for ``_DEVICE_PREFIX``), and the lines of its body: to the brace that closes it (C, C++, CUDA,
+    or an offload region (``_DEVICE_OPEN``, on a line that is not a sentence or a comment), and the lines of its body: to the brace that closes it (C, C++, CUDA,
     OpenCL; a directive's loop without braces, to its first statement's end), to its ``end subroutine``,
     ``end do`` or ``!$acc end`` (Fortran), or while indented under it (Python). A ``__device__`` variable ends at
     its semicolon."""
@@ -192,8 +188,9 @@ def device_lines(text: str) -> int:
                 mode = ""
             continue
         found = _DEVICE_OPEN.search(line)
-        if not found or not _DEVICE_PREFIX.fullmatch(line, 0, found.start()) or _FORTRAN_END.match(line):
-            continue  # a name in prose or in a comment opens nothing; nor does an offload region's end
+        prose = len(line.split()) >= PROSE_LINE_WORDS and _SENTENCE_END.search(line + " ")
+        if not found or prose or line.startswith(("//", "/*", "* ")) or _FORTRAN_END.match(line):
+            continue  # a name in a sentence or a comment opens nothing; nor does an offload region's end
         count += 1
         opener = found.group(0)
         if opener.startswith("@"):
