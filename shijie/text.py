@@ -562,6 +562,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "turns between code and prose lines (code explained as it goes)",
         "代码行与文字说明行之间的交替次数（边写代码边讲解）",
     ),
+    "feature.device_code": (
+        "share of lines that run on the device (kernels, device functions, offload regions)",
+        "在设备上运行的代码行占比（内核、设备函数、卸载区域）",
+    ),
     "feature.relevance": ("relevance to the topic", "与主题的相关性"),
     "feature.words_value": ("what its words suggest", "其用词所示的价值"),
     "feature.source_words_value": (

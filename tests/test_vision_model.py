@@ -5479,3 +5479,67 @@ def test_a_proof_vms_memory_consistency_and_a_terminals_warp_are_not_the_fields(
     for trap in (proof_vm, terminal):
         assert trap.score < 0.02
         assert topic.learned_share(trap) < 0.5 * topic.LEARNED_FLOOR  # the floor, 0.7, before phase 31
+
+
+def test_the_value_reads_the_share_of_a_samples_lines_that_run_on_the_device_and_the_type_model_does_not():
+    from pipeline.vision import signals
+    from shijie.explain import feature_words
+
+    # a sample that teaches overlap: its kernel, and the streams and asynchronous copies around it
+    sample = [
+        "// each stream copies its part in, runs the kernel on it and copies it back while the next part copies in",
+        "__global__ void scale(float* a, int offset) {",
+        "  int i = offset + blockIdx.x * blockDim.x + threadIdx.x;",
+        "  a[i] = a[i] * 2.0f;",
+        "}",
+        "int main() {",
+        "  cudaStream_t stream[4];",
+        "  for (int i = 0; i < 4; ++i) cudaStreamCreate(&stream[i]);",
+        "  for (int i = 0; i < 4; ++i) {",
+        "    cudaMemcpyAsync(&d[i * n], &h[i * n], part, cudaMemcpyHostToDevice, stream[i]);",
+        "    scale<<<n / 256, 256, 0, stream[i]>>>(d, i * n);",
+        "  }",
+        "}",
+    ]
+    # the helper of the same sample: it parses the arguments, allocates, copies, times and prints
+    helper = [
+        "int main(int argc, char** argv) {",
+        "  int n = argc > 1 ? atoi(argv[1]) : 1024;",
+        "  cudaMalloc(&d, n * sizeof(float));",
+        "  cudaEventRecord(start); run(d, n); cudaEventRecord(stop);",
+        '  printf("%d elements: %f ms\\n", n, ms);',
+        "}",
+    ]
+    # the same kernel in CUDA Fortran, a device variable, an OpenACC loop and a Triton kernel: device code each
+    fortran = [
+        "attributes(global) subroutine scale(a, offset)",
+        "  i = offset + threadIdx%x + blockDim%x * (blockIdx%x - 1)",
+        "  a(i) = a(i) * 2.0",
+        "end subroutine scale",
+        "program main",
+        "  print *, 'done'",
+        "end program main",
+    ]
+    directive = [
+        "__device__ float bias;",
+        "#pragma acc parallel loop",
+        "for (i = 0; i < n; i++)",
+        "  a[i] = 0;",
+        "b = a;",
+    ]
+    triton = ["@triton.jit", "def add(x, n):", "    tl.store(x, 1)", "", "def main():", "    add[(1,)](x, 1)"]
+    prose = "A kernel marked __global__ runs on the device, and the host launches it."
+
+    def share(lines: list[str] | str) -> float:
+        text = lines if isinstance(lines, str) else "\n".join(lines)
+        return signals.read("t", text, [], [], len(text.split()), {}, {}).features()["device_code"]
+
+    assert share(sample) == pytest.approx(4 / 13)  # the kernel's four lines of thirteen
+    assert share(helper) == 0.0  # the helper runs nothing on the device
+    assert share(fortran) == pytest.approx(4 / 7)  # to its "end subroutine"
+    assert share(directive) == pytest.approx(4 / 5)  # the variable, and the directive to its loop's statement
+    assert share(triton) == pytest.approx(3 / 5)  # the decorated function, not the one after it
+    assert share(prose) == 0.0  # a name in prose opens nothing
+    assert "device_code" in signals.VALUE_ONLY  # the value reads it; the type model keeps its inputs
+    assert signals.VALUE_ONLY.isdisjoint(load_model().doctype["features"])
+    assert feature_words("device_code", "en") != "device_code" and feature_words("device_code", "zh") != "device_code"

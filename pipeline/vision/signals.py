@@ -129,8 +129,84 @@ _TEST_CHECK = re.compile(
     r"\bassert\w*|\b(?:EXPECT|ASSERT)_[A-Z_]+|@pytest\b|\bpytest\b|\bTEST(?:_F|_P)?\s*\(|"
     r"\b(?:np|numpy|torch)\.testing\b|\bunittest\b"
 )
+# device code: a line that opens a kernel or a device function (CUDA and HIP ``__global__``/``__device__``, OpenCL
+# ``__kernel``, CUDA Fortran ``attributes(global)``, a Triton or Numba ``@jit``) or an offload region (OpenACC, OpenMP
+# ``target``). The lines of what it opens are the device code a page teaches with; the host code around it (its
+# allocation, copies, argument parsing and printing) is not. Read by ``device_lines``, for ``device_code``
+_DEVICE_OPEN = re.compile(
+    r"[_aA@#!](?:(?<=_)_(?:global|device|kernel)__\b|(?<=[aA])(?i:ttributes)\s*\(\s*(?i:global|device)\s*\)|"
+    r"(?<=@)(?:triton|cuda|numba\.cuda)\.jit\b|(?<=#)\s*pragma\s+(?:acc|omp\s+target)\b|(?<=!)\$(?i:acc)\b)"
+)
+_DEVICE_HINTS = ("__global__", "__device__", "__kernel", "ttributes", "TTRIBUTES", ".jit", "pragma", "$acc", "$ACC")
+_FORTRAN_END = re.compile(r"[eE](?i:nd)\s*(?i:subroutine|function|do)\b|!\$(?i:acc)\s+(?i:end)\b")
+
+
+def device_lines(text: str) -> int:
+    """How many of the text's non-empty lines are device code: each line that opens a kernel, a device function
+    or an offload region (``_DEVICE_OPEN``, on a line that is not a sentence or a comment), and the lines of its body: to the brace that closes it (C, C++, CUDA,
+    OpenCL; a directive's loop without braces, to its first statement's end), to its ``end subroutine``,
+    ``end do`` or ``!$acc end`` (Fortran), or while indented under it (Python). A ``__device__`` variable ends at
+    its semicolon."""
+    if not any(hint in text for hint in _DEVICE_HINTS):
+        return 0
+    starts = [found.start() for found in _DEVICE_OPEN.finditer(text)]
+    if not starts:
+        return 0
+    # the lines an opener is on (a line is searched again only there; the others are read only inside a region)
+    openers, line_no, last = set(), 0, 0
+    for at in starts:
+        line_no += text.count("\n", last, at)
+        last = at
+        openers.add(line_no)
+    count = 0
+    mode = ""  # "c": braces, "f": Fortran, "py": indentation
+    depth = 0
+    opened = False
+    indent = 0
+    for number, raw in enumerate(text.split("\n")):
+        if not mode and number not in openers:
+            continue
+        line = raw.strip()
+        if not line:
+            continue
+        if mode == "py":  # the decorated function's header (to its colon), then its indented body
+            if opened or len(raw) - len(raw.lstrip()) > indent:
+                count += 1
+                opened = opened and not line.endswith(":")
+                continue
+            mode = ""
+        elif mode == "f":
+            count += 1
+            if _FORTRAN_END.match(line):
+                mode = ""
+            continue
+        elif mode == "c":
+            count += 1
+            depth += line.count("{") - line.count("}")
+            opened = opened or "{" in line
+            if (opened and depth <= 0) or (not opened and line.endswith(";")):
+                mode = ""
+            continue
+        found = _DEVICE_OPEN.search(line)
+        prose = len(line.split()) >= PROSE_LINE_WORDS and _SENTENCE_END.search(line + " ")
+        if not found or prose or line.startswith(("//", "/*", "* ")) or _FORTRAN_END.match(line):
+            continue  # a name in a sentence or a comment opens nothing; nor does an offload region's end
+        count += 1
+        opener = found.group(0)
+        if opener.startswith("@"):
+            mode, indent, opened = "py", len(raw) - len(raw.lstrip()), True
+        elif opener[0] in "aA!" or line.startswith("!"):
+            mode = "f"
+        else:
+            depth = line.count("{") - line.count("}")
+            opened = "{" in line
+            if not (opened and depth <= 0) and not line.endswith(";"):
+                mode = "c"
+    return count
+
+
 # figures only the value model reads: the document-type model is fitted without them (training.fit_word_models)
-VALUE_ONLY = frozenset({"kernel_code", "test_share", "code_prose_turns"})
+VALUE_ONLY = frozenset({"kernel_code", "test_share", "code_prose_turns", "device_code"})
 # a line of prose for ``code_prose_turns``: this many words or more, with a sentence end (code lines are read as
 # ``code_lines`` reads them)
 PROSE_LINE_WORDS = 8
@@ -177,6 +253,7 @@ class Structure:
     test_lines: int = 0  # lines holding a test's check (``_TEST_CHECK``): assertions, gtest macros, pytest
     code_prose_turns: int = 0  # turns between a run of code lines and a run of prose lines (``PROSE_LINE_WORDS``)
     kernel_names: int = 0  # distinct kernel names (cues.KERNEL_NAMES: tiles, shared memory, warps, tl.dot, …)
+    device_lines: int = 0  # lines of kernels, device functions and offload regions (``device_lines``)
     title_markup: bool = False  # the title is markup ("========"), as in a Sphinx source copy
     source_copy: bool = False  # a Sphinx/markdown source copy (_sources/, .rst.txt): a crawler sees the URL
     cues: dict[str, int] = field(default_factory=dict)  # cue phrase occurrences per group
@@ -231,6 +308,9 @@ class Structure:
             # value only: code explained as it goes, the turns between code and prose (log): a lesson that shows a
             # step and says what it does turns often; a source file, or a page of code with a paragraph on top, seldom
             "code_prose_turns": math.log1p(self.code_prose_turns),
+            # value only: the share of the lines that run on the device (kernels, device functions, offload
+            # regions): a sample that teaches a kernel against the host program that only allocates and prints
+            "device_code": min(1.0, self.device_lines / lines),
         }
         for group in CUES:
             out[f"cue_{group}"] = per_k(self.cues.get(group, 0))
@@ -256,6 +336,7 @@ def read(
     s.cues, s.distinct_cues = group_counts(found)
     s.head_cues, _ = group_counts(head_found)
     s.kernel_names = sum(1 for name in KERNEL_NAMES if name in found)
+    s.device_lines = device_lines(text)
     name = file_name(url)
     s.file_cues = {k: 1 for k, pattern in FILE_CUES.items() if pattern.search(name)}
     s.source_copy = bool(_SOURCE_PATH.search(url))
