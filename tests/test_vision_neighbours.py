@@ -427,14 +427,14 @@ def test_a_page_that_includes_a_program_is_lifted_as_a_reference():
     assert list(inputs.references) == [True, False] and inputs.includes == [(), ()]
 
 
-def _read(url: str, text: str):
+def _read(url: str, text: str, media_type: str = "text/markdown"):
     from pipeline.extract import extract
     from pipeline.profile import default_profile
     from pipeline.taxonomy import load_taxonomy
     from pipeline.vision import topic
     from pipeline.vision.reading import Reader
 
-    doc = extract(text.encode(), "text/markdown", url).documents[0]
+    doc = extract(text.encode(), media_type, url).documents[0]
     row = (1, url, doc.title, doc.kind, doc.text, doc.headings, doc.code_blocks, {})
     return Reader(topic.TopicMatcher(default_profile()), load_taxonomy()).read(row)[0]
 
@@ -493,18 +493,6 @@ def test_a_whole_short_text_is_not_a_stub():
     assert stub_moved[0] > plain[0]
 
 
-def _read_plain(url: str, text: str):
-    from pipeline.extract import extract
-    from pipeline.profile import default_profile
-    from pipeline.taxonomy import load_taxonomy
-    from pipeline.vision import topic
-    from pipeline.vision.reading import Reader
-
-    doc = extract(text.encode(), "text/plain", url).documents[0]
-    row = (1, url, doc.title, doc.kind, doc.text, doc.headings, doc.code_blocks, {})
-    return Reader(topic.TopicMatcher(default_profile()), load_taxonomy()).read(row)[0]
-
-
 # our own program texts: a plotting helper of another field, and a launcher of the field, as a forge serves them
 OUR_PLOTTING_HELPER = (
     "function showLevels(levels, stations)\n"
@@ -536,8 +524,8 @@ def test_a_whole_program_text_is_not_a_stub():
     # pages it keeps of the thin-page lift only what its own evidence of the field vouches for; a program of the
     # field keeps the lift; the stubs of a documentation tree (a directive, a two-line readme, a link) keep theirs
     root = "https://example.org/samples/"
-    helper = _read_plain(root + "showLevels.m", OUR_PLOTTING_HELPER)
-    launcher = _read_plain(root + "runTranspose.m", OUR_KERNEL_LAUNCHER)
+    helper = _read(root + "showLevels.m", OUR_PLOTTING_HELPER, "text/plain")
+    launcher = _read(root + "runTranspose.m", OUR_KERNEL_LAUNCHER, "text/plain")
     stubs = [_read(root + f"s{n}.md", text) for n, text in enumerate(OUR_STUBS)]
     assert helper.kind == "text" and not neighbours.is_reference(helper.url)
     assert neighbours.is_whole_code(helper.structure, helper.includes, helper.kind)

@@ -312,6 +312,18 @@ technical pages high/medium 0.750 (0.75: the driver control library's samples an
 exchange format's headers, the shader compiler's man page and header under the cut), off-topic high/medium 2.3%
 (0.03). Since phase 31 it is training data (its floors stay where phase 30 measured them, as regression floors).
 
+``test27`` is the held-out split of phase 31: 20 sources labelled after test26 was scored (docs/perf.md, "test27"),
+read by no training and no choice of the Vision, scored once by the merged phase 31. Its Debian part (180 documents:
+a portable SIMD header library, a Vulkan loader, an OpenCL compiler library, a SIMD JSON parser's header, the AMD
+device libraries and five GPU and BLAS headers of a sparse solver suite on topic; the suite's other 65 headers, a
+tracker-music library, a system stress tool, an SVM library's tools and an audio tool off-topic) measured: relevance
+AUC 0.927 (floor 0.92), Spearman 0.435 (0.43), traps below the median 1.0 (1.0), near-copy recall 0.375 (0.37: the
+solver suite's numeric and symbolic header pairs and the music library's C and C++ overviews and empty Doxygen stubs,
+none found), false copy flags 1.7% (0.02), the copy to keep kept 0.875 (0.87), technical pages high/medium 0.900
+(0.9), off-topic high/medium 33.8% (0.34: 48 of the solver suite's off-topic headers read medium or high, the
+labelled set's precedent for a sparse solver being split). Since phase 32 it is training data (its floors stay where
+phase 31 measured them, as regression floors).
+
 Phase 11 (rel12: the learned topic probability counts in full only where the profile's terms find the topic,
 ``topic.evidence_weight``) lowers two in-sample AUC floors: with a model retrained on the ten training splits, the
 Debian part of test2 measures 0.986 (floor 0.99 -> 0.98) and of test3 0.965 (0.98 -> 0.96). In sample the learned
@@ -640,6 +652,17 @@ FLOORS = {
         "technical_high_medium": (">=", 0.75),
         "off_high_medium": ("<=", 0.03),
     },
+    "test27": {
+        **TARGETS,
+        "relevance_auc": (">=", 0.92),
+        "spearman": (">=", 0.43),
+        "traps_below_median": (">=", 1.0),
+        "copy_recall": (">=", 0.37),
+        "false_flags": ("<=", 0.02),
+        "newer_kept": (">=", 0.87),
+        "technical_high_medium": (">=", 0.9),
+        "off_high_medium": ("<=", 0.34),
+    },
     "dev": {**TARGETS, "technical_high_medium": (">=", 0.6), "traps_below_median": (">=", 0.9)},
 }
 MIN_DOCUMENTS = 80  # fewer read means the Debian packages are missing: apt-get install $(tools/vision_packages.py)
@@ -663,12 +686,16 @@ def figures(request, tmp_path_factory):
     return split, result
 
 
+# test27's Debian part holds 10 technical pages: label29 found few on-topic Debian packages left unlabelled
+FEW_TECHNICAL = {"test27": 10}
+
+
 def test_the_split_holds_what_the_floors_need(figures):
-    _, result = figures
+    split, result = figures
     counts = result["counts"]
     # 30 technical, 10 admin: test12's Debian part, mostly off-topic packages around a packet kit and profilers,
     # holds 30 and 12
-    assert counts["technical"] >= 30 and counts["admin"] >= 10 and counts["off"] >= 15
+    assert counts["technical"] >= FEW_TECHNICAL.get(split, 30) and counts["admin"] >= 10 and counts["off"] >= 15
     assert result["traps"] >= 5 and result["copy_pairs"] >= 1
 
 
