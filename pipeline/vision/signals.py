@@ -142,11 +142,11 @@ _FORTRAN_END = re.compile(r"[eE](?i:nd)\s*(?i:subroutine|function|do)\b|!\$(?i:a
 
 
 def device_lines(text: str) -> int:
-    """How many of the text's non-empty lines are device code: each line that opens a kernel, a device function
-    or an offload region (``_DEVICE_OPEN``, on a line that is not a sentence or a comment), and the lines of its body: to the brace that closes it (C, C++, CUDA,
-    OpenCL; a directive's loop without braces, to its first statement's end), to its ``end subroutine``,
-    ``end do`` or ``!$acc end`` (Fortran), or while indented under it (Python). A ``__device__`` variable ends at
-    its semicolon."""
+    """How many of the text's non-empty lines are device code: each line that opens a kernel, a device function or an
+    offload region (``_DEVICE_OPEN``, on a line that is not a sentence or a comment), and the lines of its body: to
+    the brace that closes it (C, C++, CUDA, OpenCL; a directive's loop without braces, to its first statement's
+    end), to its ``end subroutine``, ``end do`` or ``!$acc end`` (Fortran), or while indented under it (Python). A
+    ``__device__`` variable ends at its semicolon."""
     if not any(hint in text for hint in _DEVICE_HINTS):
         return 0
     starts = [found.start() for found in _DEVICE_OPEN.finditer(text)]
