@@ -341,6 +341,7 @@ class LineCounts:
         self.exercises: set[str] = set()  # the paths of the exercises a solution's name marks (``exercise_paths``)
         self.family_bases: set[str] = set()  # the paths a program's name leaves once its precision parts go
         self.cuda_fortran: set[str] = set()  # the places (``neighbourhood``) that hold a CUDA Fortran program
+        self.letter_forms: dict[str, set[str]] = {}  # a source name with a routine's precision letter out → letters
 
     @staticmethod
     def _slots(hashes: np.ndarray, bits: int) -> np.ndarray:
@@ -388,6 +389,8 @@ class LineCounts:
             family = precision_parts(url)
             if family is not None:  # a program named by its element type: the other may bear no precision part
                 self.family_bases.add(family[0])
+            for base, letter in letter_parts(url):  # a routine's precision letter: sgemm beside hgemm
+                self.letter_forms.setdefault(base, set()).add(letter)
             if _CUDA_FORM.search(url_path(url)) and url_path(url).lower().endswith(".cuf"):
                 self.cuda_fortran.add(neighbourhood(url))
         precision = precision_of(url) if url else None
@@ -406,6 +409,12 @@ class LineCounts:
                 self._add(self.named, self._keyed(fresh, name), NAMED_BITS)
             if routine is not None:  # its lines counted as the routine's too: its precisions are one page
                 self._add(self.named, self._keyed(fresh, routine), NAMED_BITS)
+
+    def letter_family(self, url: str) -> bool:
+        """Whether a source file's name holds a routine's precision letter (``letter_parts``) that another file's
+        name, the same but for that letter, holds otherwise: one sample per precision, ``example_sgemm.cpp`` beside
+        ``example_hgemm.cpp``."""
+        return any(len(self.letter_forms.get(base, ())) > 1 for base, _ in letter_parts(url))
 
     def page(self, url: str) -> str:
         """The page a URL is one form of, for the template count (``Signer._content``): its ``page_name``, or for
@@ -1034,6 +1043,31 @@ def precision_parts(url: str) -> tuple[str, tuple[str, ...]] | None:
     return f"{folder}/{'_'.join(kept)}{dot}{ext}", tuple(letters)
 
 
+_LETTER_PART = re.compile(r"([sdczh])([a-z]{3,}[0-9]*)")  # a routine named with BLAS's precision letter: sgemm, hgemm
+
+
+def letter_parts(url: str) -> list[tuple[str, str]]:
+    """A source file's name read as a routine's sample or kernel written for the precision BLAS's letter before the
+    routine's name says (``example_sgemm.cpp``, ``example_hgemm.cpp``: ``s`` single, ``h`` half, ``d``, ``c``,
+    ``z``): for each lower-case name part such a letter may lead, the path with the letter taken out
+    (``…/example_?gemm.cpp``) and the letter. Most such parts are words (``scale``, ``dense``): a part is read so
+    only where another file's name is the same but for that letter (``LineCounts.letter_family``,
+    ``precision_families``)."""
+    path = url_path(url)
+    if not _CODE_FILE.search(path):
+        return []
+    folder, _, name = path.rpartition("/")
+    stem, dot, ext = name.partition(".")
+    parts = _NAME_PARTS.split(stem)
+    read = []
+    for i in range(0, len(parts), 2):
+        match = _LETTER_PART.fullmatch(parts[i])
+        if match:
+            named = "".join([*parts[:i], "?" + match.group(2), *parts[i + 1 :]])
+            read.append((f"{folder}/{named}{dot}{ext}", match.group(1)))
+    return read
+
+
 def _typeless(line: str) -> str:
     """A line with every name that holds an element type's spelling masked whole, literal suffixes dropped."""
     masked = _TYPED_NAME.sub(lambda m: "#" if _TYPE_SPELLING.search(m.group()) else m.group(), line)
@@ -1067,12 +1101,22 @@ def precision_families(infos: list[CopyInfo]) -> dict[int, tuple[int, float]]:
     more than one name each, so neither the shingles nor one name's substitution meets them all. The family is one
     program (LABELS.md), and its member kept for every one of them is the one LABELS.md's precision rule names:
     the name without a precision part, else the double-precision one (the fewest parts from double, ``dzsctbhe``),
-    else the first by name."""
+    else the first by name. A routine's precision letter (``letter_parts``: ``example_sgemm.cpp`` beside
+    ``example_hgemm.cpp``) names the precision where two such files' names differ in that letter only."""
+    lettered: dict[str, set[str]] = {}
+    for info in infos:
+        if info.typeless is not None:
+            for base, letter in letter_parts(info.url):
+                lettered.setdefault(base, set()).add(letter)
     groups: dict[str, list[tuple[CopyInfo, tuple[bool, int, str]]]] = {}
     for info in infos:
         if info.typeless is None:
             continue
         read = precision_parts(info.url)
+        if read is None:
+            read = next(
+                ((base, (letter,)) for base, letter in letter_parts(info.url) if len(lettered[base]) > 1), None
+            )
         base, letters = read if read is not None else (url_path(info.url), ())
         rank = (len(letters) > 0, sum(_FAMILY_ORDER.index(x) for x in letters), url_path(info.url))
         groups.setdefault(base, []).append((info, rank))
@@ -2280,9 +2324,12 @@ class Signer:
         ):  # one of a file's two precisions, compared with the other with its precision words masked
             unprecise = redundancy.signature(analysis.tokens(_PRECISION_WORD.sub("", original)))
         typeless = None
-        if precision_parts(url) is not None or (
-            url_path(url) in self.counts.family_bases and _CODE_FILE.search(url_path(url))
-        ):  # a program named by its element type (or the name its precision forms' suffixes leave)
+        if (
+            precision_parts(url) is not None
+            or (url_path(url) in self.counts.family_bases and _CODE_FILE.search(url_path(url)))
+            or self.counts.letter_family(url)
+        ):  # a program named by its element type (or the name its precision forms' suffixes leave, or a routine's
+            # precision letter that a sibling's name holds otherwise)
             typeless = typeless_lines(original)
         exercise_lines = None
         if exercise_paths(url) or url_path(url) in self.counts.exercises:  # an exercise or its solution
