@@ -1751,6 +1751,7 @@ def substituted(infos: list[CopyInfo]) -> dict[int, list[int]]:
 
 
 _WORD_TOKEN = re.compile(r"[A-Za-z0-9_]+")
+_RULER = re.compile(r"([^\w\s])\1{3,}")  # a ruler drawn in one mark (``=====``, ``-----``): its length is no word
 
 
 def _shape_candidates(lines: list[list[str]], own: int) -> list[tuple[int, int]]:
@@ -1766,7 +1767,7 @@ def _shape_candidates(lines: list[list[str]], own: int) -> list[tuple[int, int]]
     bounds = [n * k // runs for k in range(runs + 1)]
     buckets: dict[tuple[int, int], list[int]] = {}
     for i, text in enumerate(lines):
-        shapes = [_WORD_TOKEN.sub("w", line) for line in text]
+        shapes = [_RULER.sub(r"\1\1\1", _WORD_TOKEN.sub("w", line)) for line in text]
         for k in range(runs):
             buckets.setdefault((k, hash(tuple(shapes[bounds[k] : bounds[k + 1]]))), []).append(i)
     pairs = {(y, x) for members in buckets.values() for j, x in enumerate(members) for y in members[:j]}
@@ -1877,6 +1878,12 @@ def _substitution_of(
     return differ > 0
 
 
+def _ruler(token: str) -> str:
+    """A token with every ruler in it drawn three marks long (``/* === name ===…= */`` framed to one width: the
+    rule is as much longer as the name is shorter); a word is left as it is."""
+    return _RULER.sub(r"\1\1\1", token) if not token[0].isalnum() and token[0] != "_" else token
+
+
 def _substitutes(
     la: str,
     lb: str,
@@ -1891,7 +1898,7 @@ def _substitutes(
         return False
     pairs: dict[str, str] = {}
     for xa, xb in zip(ta, tb, strict=True):
-        if xa == xb:
+        if xa == xb or (xa[0] == xb[0] and _ruler(xa) == _ruler(xb)):
             continue
         if forward.get(xa, xb) != xb or backward.get(xb, xa) != xa or pairs.setdefault(xa, xb) != xb:
             return False
@@ -1902,6 +1909,46 @@ def _substitutes(
     forward.update(pairs)
     backward.update((xb, xa) for xa, xb in pairs.items())
     return True
+
+
+_HEADER_FILE = re.compile(r"\.(?:h|hh|hpp|hxx|cuh)$", re.IGNORECASE)
+_INCLUDE_LINE = re.compile(r"^#[ \t]*include[ \t]*[<\"]([^>\"]+)[>\"]", re.MULTILINE)  # #include "umfpack_x.h"
+
+
+def include_lists(infos: list[CopyInfo], folder: str) -> list[list[str]]:
+    """The names of the files each header of one folder includes, in order (``#include "x_numeric.h"`` → ``x_numeric.h``):
+    a library's umbrella header lists its headers so, its index (``listed_first``). Read from the plain lines
+    (``plain_lines``)."""
+    lists = []
+    for info in infos:
+        path = url_path(info.url)
+        if info.plain and _HEADER_FILE.search(path) and path.rpartition("/")[0] == folder:
+            text = zlib.decompress(info.plain).decode()
+            if "#" in text:
+                names = [name.rpartition("/")[2] for name in _INCLUDE_LINE.findall(text)]
+                if len(names) > 1:
+                    lists.append(names)
+    return lists
+
+
+def listed_first(a: CopyInfo, b: CopyInfo, infos: list[CopyInfo], lists: dict[str, list[list[str]]]) -> int:
+    """+1 where a header of two headers' folder includes ``a`` before ``b`` (the library's umbrella header: its
+    index's order), -1 where it includes ``b`` first, 0 where no header of the folder includes both or the two are
+    no headers of one folder. Two headers of one template (``substituted``: ``x_free_numeric.h`` beside
+    ``x_free_symbolic.h``), neither newer nor fuller, keep the one the source lists first (LABELS.md), where the
+    shingles' sizes (``complete``) read only which lines other headers happen to share. ``lists`` caches each
+    folder's ``include_lists``."""
+    path_a, path_b = url_path(a.url), url_path(b.url)
+    folder, _, name_a = path_a.rpartition("/")
+    other_folder, _, name_b = path_b.rpartition("/")
+    if folder != other_folder or not (_HEADER_FILE.search(name_a) and _HEADER_FILE.search(name_b)):
+        return 0
+    if folder not in lists:
+        lists[folder] = include_lists(infos, folder)
+    for names in lists[folder]:
+        if name_a in names and name_b in names:
+            return 1 if names.index(name_a) < names.index(name_b) else -1
+    return 0
 
 
 _DECLARATION = re.compile(
@@ -2598,6 +2645,7 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
     instantiated = instances(infos)
     swaps = swapped(infos)
     substitutions = substituted(infos)
+    listings: dict[str, list[list[str]]] = {}  # a folder's headers' include lists (``listed_first``), read lazily
     written_for = language_forms(infos)
     programs = program_forms(infos)
     precisions = precision_forms(infos)
@@ -2843,6 +2891,10 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                     # ``instances`` keeps)
                     names = [url_path(by_id[other_id].url), url_path(info.url)]
                     better, because = names[0] < names[1], {"rule": "id", "names": names}
+                listed = listed_first(by_id[other_id], info, infos, listings) if signal == "substituted" else 0
+                if listed:  # two headers of one template: the one the library's umbrella header includes first
+                    names = [url_path(by_id[other_id].url), url_path(info.url)]
+                    better, because = listed > 0, {"rule": "id", "from": "include order", "names": names}
                 if signal == "substituted" and instantiated.get(other_id, (None,))[0] == info.id:
                     better = False  # the instance kept of a template (``instances``) is no copy of its own instance
                 if better:
