@@ -2151,12 +2151,24 @@ def folder_variants(a: str, b: str) -> bool:
     return bool(kept_x) and kept_x == kept_y and len(kept_x) < len(name_x) - 1 and len(kept_y) < len(name_y) - 1
 
 
+_MEMBER_LIST = re.compile(r"/([^/]+)-members\.html?$", re.IGNORECASE)  # Doxygen's classx_1_1module-members.html
+
+
+def member_lists(a: str, b: str) -> bool:
+    """Whether two pages are a documentation generator's member lists of two classes (Doxygen's
+    ``<class>-members.html``, "the complete list of members for X, including all inherited members"): each lists
+    its own class's members, a derived class's list its base's as well, so one list holds nearly all of the other
+    while documenting another class. One class's list in two versions keeps one name, and is compared as ever."""
+    one, other = _MEMBER_LIST.search(a), _MEMBER_LIST.search(b)
+    return one is not None and other is not None and one.group(1) != other.group(1)
+
+
 def held_apart(a: str, b: str) -> bool:
     """Whether two URLs name two documents whatever their texts share (``HELD_APART``, in that order): pages of a
     numbered series, one program's variants per folder, a release's notes and the history, a form and a guide, a
     module's source page and a reference page, a source file and its man page, an exercise and its solution, a
-    program and a page that quotes it, a package's copyright record and another of its files. Both the candidates'
-    loop and the contained texts' loop of ``measure`` ask it, ``a`` the page measured."""
+    program and a page that quotes it, a package's copyright record and another of its files, two classes' member
+    lists. Both the candidates' loop and the contained texts' loop of ``measure`` ask it, ``a`` the page measured."""
     return any(rule(a, b) for rule in HELD_APART)
 
 
@@ -2616,6 +2628,7 @@ HELD_APART = (  # ``held_apart``'s readings, each (measured page, other page) ->
     exercise_and_solution,
     quoted_program,
     packaged_copyright,
+    member_lists,
 )
 
 
