@@ -1114,9 +1114,7 @@ def precision_families(infos: list[CopyInfo]) -> dict[int, tuple[int, float]]:
             continue
         read = precision_parts(info.url)
         if read is None:
-            read = next(
-                ((base, (letter,)) for base, letter in letter_parts(info.url) if len(lettered[base]) > 1), None
-            )
+            read = next(((base, (letter,)) for base, letter in letter_parts(info.url) if len(lettered[base]) > 1), None)
         base, letters = read if read is not None else (url_path(info.url), ())
         rank = (len(letters) > 0, sum(_FAMILY_ORDER.index(x) for x in letters), url_path(info.url))
         groups.setdefault(base, []).append((info, rank))
