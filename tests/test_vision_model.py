@@ -5449,6 +5449,132 @@ def test_pages_of_one_template_whose_synopses_declare_other_calls_are_pages_of_t
     assert copies.other_calls(again, plain, cache)
 
 
+def _gemm_sample(letter: str, ctype: str) -> str:
+    """A GEMM sample of our own written for one precision: the element type on every buffer and the routine's
+    precision letter (``ourblasSgemm``, ``ourblasHgemm``), the rest the same."""
+    lines = ["// Multiplies two matrices on the device and checks the product against a loop on the host."]
+    lines += ['#include "ourblas.h"', "#include <vector>", "", "int main()", "{"]
+    lines += [f"    {ctype} alpha = 1.1, beta = 0.9;", f'    std::puts("{letter}gemm sample");']
+    lines += [f"    std::vector<{ctype}> h{x}(size_{x});" for x in "abc"]
+    lines += [f"    {ctype} *d{x};" for x in "abc"]
+    lines += [f"    ourMalloc(&d{x}, size_{x} * sizeof({ctype}));" for x in "abc"]
+    for k in range(20):
+        lines.append(f"    fill{k}(h{'abc'[k % 3]}.data(), rows{k}, cols{k}, seed{k});")
+    lines.append(
+        f"    ourblas{letter.upper()}gemm(handle, transa, transb, m, n, k, &alpha, da, lda, db, ldb, &beta, dc, ldc);"
+    )
+    lines += [f"    check{k}(hc.data(), gold{k}, tolerance{k});" for k in range(10)]
+    return "\n".join([*lines, "    return 0;", "}"])
+
+
+def test_one_sample_per_precision_named_by_blas_letters_is_one_program():
+    """copy39: a BLAS library's GEMM sample in single and in half precision (``example_sgemm.cpp``,
+    ``example_hgemm.cpp``): the element type on every buffer, the routine's precision letter in its call. The
+    names say the precision by BLAS's letter before the routine's name, not by a part of their own, so only where a
+    sibling's name differs in that letter alone is it read so (``letter_parts``); neither is double, and the
+    single-precision one is kept (the nearest double, ``dzsctbhe``). A sample whose name only starts with such a
+    letter (``example_scale.cpp``) reads no precision."""
+    folder = "https://raw.githubusercontent.com/org/ourblas/abc1234/clients/samples"
+    files = {
+        1: f"{folder}/example_hgemm.cpp",
+        2: f"{folder}/example_sgemm.cpp",
+        3: f"{folder}/example_scale.cpp",
+    }
+    texts = {1: _gemm_sample("h", "_Float16"), 2: _gemm_sample("s", "float"), 3: _gemm_sample("s", "float")}
+    texts[3] = texts[3].replace("fill", "scale_by")
+    counts = copies.LineCounts()
+    for n, url in files.items():
+        counts.add(copies_line_hashes(texts[n]), url)
+    infos = [_info(n, url, texts[n], kind="text", counts=counts) for n, url in files.items()]
+    found = copies.measure(infos)
+    assert found[1].duplicate_of == 2 and found[2].duplicate_of is None and found[3].duplicate_of is None
+    assert copies.precision_families(infos) == {1: (2, pytest.approx(0.95, abs=0.05)), 2: (2, 1.0)}
+    assert infos[2].typeless is None  # no precision read: its lines are not read for one
+    assert copies.letter_parts(files[2]) == [(f"{folder}/example_?gemm.cpp", "s")]
+    assert counts.letter_family(files[1]) and counts.letter_family(files[2]) and not counts.letter_family(files[3])
+    alone = copies.LineCounts()  # without its sibling the half sample's name names no precision
+    alone.add(copies_line_hashes(texts[1]), files[1])
+    assert not alone.letter_family(files[1])
+
+
+def _object_header(verb: str, obj: str, width: int = 78, own: str = "") -> str:
+    """A header of our own per object of a solver (``oursolve_free_numeric.h``): a banner ruled to one width, the
+    prototypes per index type, a usage note; the object's name changed on every line that names it."""
+    title = f"/* === oursolve_{verb}_{obj} "
+    lines = [title + "=" * (width - len(title) - 3) + " */", "", f"#ifndef OURSOLVE_{verb.upper()}_{obj.upper()}_H"]
+    for index in ("di", "dl", "zi", "zl"):
+        lines += [f"void oursolve_{index}_{verb}_{obj}", "(", f"    void **{obj.capitalize()}", ") ;", ""]
+    for index in ("di", "dl", "zi", "zl"):
+        lines += [f"    void *{obj.capitalize()} ;", f"    oursolve_{index}_{verb}_{obj} (&{obj.capitalize()}) ;"]
+    lines += [
+        f"    Releases the {obj.capitalize()} object and sets its handle to NULL; nothing else may release it.",
+        f"    void **{obj.capitalize()} ;    Input argument, NULL on output.",
+        own or f"    {obj.capitalize()} is an object made by oursolve_*_{obj}; a NULL one is left as it is.",
+    ]
+    lines += [
+        f"    Note {k}: the {obj.capitalize()} object keeps its workspace {k} until it is released." for k in range(20)
+    ]
+    return "\n".join([*lines, "#endif"])
+
+
+def test_two_headers_of_one_template_keep_the_one_the_umbrella_header_includes_first():
+    """copy39: a sparse solver's header per factorisation object (``oursolve_free_numeric.h`` beside
+    ``oursolve_free_symbolic.h``): the object's name changed on every line, the banner's ruler as much shorter as
+    the name is longer (its length is no word), one sentence worded apart. One template (LABELS.md), and of two
+    pages none newer or fuller, the one the source lists first is kept: the library's umbrella header includes the
+    symbolic object's header first. Without the umbrella the preference decides as before."""
+    folder = "file:///usr/include/oursolve"
+    numeric = _info(1, f"{folder}/oursolve_free_numeric.h", _object_header("free", "numeric"), kind="code")
+    symbolic = _info(
+        2,
+        f"{folder}/oursolve_free_symbolic.h",
+        _object_header("free", "symbolic", own="    Points to a Symbolic object made by oursolve_*_symbolic, or NULL."),
+        kind="code",
+    )
+    assert copies.substituted([numeric, symbolic]) == {1: [2], 2: [1]}
+    umbrella_text = "\n".join(
+        ["/* oursolve: the solver's one header */", '#include "oursolve_config.h"']
+        + [f'#include "oursolve_{verb}_{obj}.h"' for verb in ("free", "save") for obj in ("symbolic", "numeric")]
+    )
+    umbrella = _info(3, f"{folder}/oursolve.h", umbrella_text, kind="code")
+    for order in ([numeric, symbolic, umbrella], [umbrella, symbolic, numeric]):
+        found = copies.measure(order)
+        assert (found[1].duplicate_of, found[2].duplicate_of) == (2, None)
+        assert found[1].because["from"] == "include order"
+    assert copies.listed_first(symbolic, numeric, [numeric, symbolic, umbrella], {}) == 1
+    assert copies.listed_first(symbolic, numeric, [numeric, symbolic], {}) == 0
+    # a ruler's length alone is no line of its own; a word in it is
+    assert copies._substitutes("/* === a ====== */", "/* === b ===== */", (frozenset({("a", "b")}), ()), {}, {})
+    assert not copies._substitutes("/* === a ====== */", "/* === b ==-== */", (frozenset({("a", "b")}), ()), {}, {})
+
+
+def test_two_classes_generated_member_lists_are_pages_of_their_own():
+    """copy39: a documentation generator's member list of a class beside its derived class's (``…module-members.html``,
+    ``…module__ext-members.html``): the derived list holds every inherited member and a few of its own, nearly all
+    of the other's text, yet documents another class. One class's list at two versions stays one page."""
+    html = "file:///usr/share/doc/ourmod-doc/html"
+    members = [f"set_option_{k}(const std::string &value) ourmod::module" for k in range(40)]
+
+    def page(cls: str, extra: list[str]) -> str:
+        head = [
+            f"ourmod::{cls} Member List",
+            f"This is the complete list of members for ourmod::{cls}, including all inherited members.",
+        ]
+        return "\n\n".join([*head, *members, *extra])
+
+    base = _info(1, f"{html}/classourmod_1_1module-members.html", page("module", []))
+    derived = _info(
+        2,
+        f"{html}/classourmod_1_1module__ext-members.html",
+        page("module_ext", ["get_interface(const std::string &id) ourmod::module_ext"]),
+    )
+    found = copies.measure([base, derived])
+    assert found[1].duplicate_of is None and found[2].duplicate_of is None
+    assert copies.member_lists(derived.url, base.url) and not copies.member_lists(base.url, base.url)
+    newer = "file:///usr/share/doc/ourmod-doc-2/html/classourmod_1_1module-members.html"
+    assert not copies.member_lists(newer, base.url)
+
+
 def test_a_proof_vms_memory_consistency_and_a_terminals_warp_are_not_the_fields():
     # phase 31 (rel34): "Triton", "memory consistency", "accumulator" and "warp" are the field's words (a Triton
     # kernel, a GPU's memory model, an MMA's fp32 accumulator, a warp's lanes), and also a zero-knowledge virtual

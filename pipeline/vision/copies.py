@@ -341,6 +341,7 @@ class LineCounts:
         self.exercises: set[str] = set()  # the paths of the exercises a solution's name marks (``exercise_paths``)
         self.family_bases: set[str] = set()  # the paths a program's name leaves once its precision parts go
         self.cuda_fortran: set[str] = set()  # the places (``neighbourhood``) that hold a CUDA Fortran program
+        self.letter_forms: dict[str, set[str]] = {}  # a source name with a routine's precision letter out → letters
 
     @staticmethod
     def _slots(hashes: np.ndarray, bits: int) -> np.ndarray:
@@ -388,6 +389,8 @@ class LineCounts:
             family = precision_parts(url)
             if family is not None:  # a program named by its element type: the other may bear no precision part
                 self.family_bases.add(family[0])
+            for base, letter in letter_parts(url):  # a routine's precision letter: sgemm beside hgemm
+                self.letter_forms.setdefault(base, set()).add(letter)
             if _CUDA_FORM.search(url_path(url)) and url_path(url).lower().endswith(".cuf"):
                 self.cuda_fortran.add(neighbourhood(url))
         precision = precision_of(url) if url else None
@@ -406,6 +409,12 @@ class LineCounts:
                 self._add(self.named, self._keyed(fresh, name), NAMED_BITS)
             if routine is not None:  # its lines counted as the routine's too: its precisions are one page
                 self._add(self.named, self._keyed(fresh, routine), NAMED_BITS)
+
+    def letter_family(self, url: str) -> bool:
+        """Whether a source file's name holds a routine's precision letter (``letter_parts``) that another file's
+        name, the same but for that letter, holds otherwise: one sample per precision, ``example_sgemm.cpp`` beside
+        ``example_hgemm.cpp``."""
+        return any(len(self.letter_forms.get(base, ())) > 1 for base, _ in letter_parts(url))
 
     def page(self, url: str) -> str:
         """The page a URL is one form of, for the template count (``Signer._content``): its ``page_name``, or for
@@ -1034,6 +1043,31 @@ def precision_parts(url: str) -> tuple[str, tuple[str, ...]] | None:
     return f"{folder}/{'_'.join(kept)}{dot}{ext}", tuple(letters)
 
 
+_LETTER_PART = re.compile(r"([sdczh])([a-z]{3,}[0-9]*)")  # a routine named with BLAS's precision letter: sgemm, hgemm
+
+
+def letter_parts(url: str) -> list[tuple[str, str]]:
+    """A source file's name read as a routine's sample or kernel written for the precision BLAS's letter before the
+    routine's name says (``example_sgemm.cpp``, ``example_hgemm.cpp``: ``s`` single, ``h`` half, ``d``, ``c``,
+    ``z``): for each lower-case name part such a letter may lead, the path with the letter taken out
+    (``…/example_?gemm.cpp``) and the letter. Most such parts are words (``scale``, ``dense``): a part is read so
+    only where another file's name is the same but for that letter (``LineCounts.letter_family``,
+    ``precision_families``)."""
+    path = url_path(url)
+    if not _CODE_FILE.search(path):
+        return []
+    folder, _, name = path.rpartition("/")
+    stem, dot, ext = name.partition(".")
+    parts = _NAME_PARTS.split(stem)
+    read = []
+    for i in range(0, len(parts), 2):
+        match = _LETTER_PART.fullmatch(parts[i])
+        if match:
+            named = "".join([*parts[:i], "?" + match.group(2), *parts[i + 1 :]])
+            read.append((f"{folder}/{named}{dot}{ext}", match.group(1)))
+    return read
+
+
 def _typeless(line: str) -> str:
     """A line with every name that holds an element type's spelling masked whole, literal suffixes dropped."""
     masked = _TYPED_NAME.sub(lambda m: "#" if _TYPE_SPELLING.search(m.group()) else m.group(), line)
@@ -1067,12 +1101,20 @@ def precision_families(infos: list[CopyInfo]) -> dict[int, tuple[int, float]]:
     more than one name each, so neither the shingles nor one name's substitution meets them all. The family is one
     program (LABELS.md), and its member kept for every one of them is the one LABELS.md's precision rule names:
     the name without a precision part, else the double-precision one (the fewest parts from double, ``dzsctbhe``),
-    else the first by name."""
+    else the first by name. A routine's precision letter (``letter_parts``: ``example_sgemm.cpp`` beside
+    ``example_hgemm.cpp``) names the precision where two such files' names differ in that letter only."""
+    lettered: dict[str, set[str]] = {}
+    for info in infos:
+        if info.typeless is not None:
+            for base, letter in letter_parts(info.url):
+                lettered.setdefault(base, set()).add(letter)
     groups: dict[str, list[tuple[CopyInfo, tuple[bool, int, str]]]] = {}
     for info in infos:
         if info.typeless is None:
             continue
         read = precision_parts(info.url)
+        if read is None:
+            read = next(((base, (letter,)) for base, letter in letter_parts(info.url) if len(lettered[base]) > 1), None)
         base, letters = read if read is not None else (url_path(info.url), ())
         rank = (len(letters) > 0, sum(_FAMILY_ORDER.index(x) for x in letters), url_path(info.url))
         groups.setdefault(base, []).append((info, rank))
@@ -1707,6 +1749,7 @@ def substituted(infos: list[CopyInfo]) -> dict[int, list[int]]:
 
 
 _WORD_TOKEN = re.compile(r"[A-Za-z0-9_]+")
+_RULER = re.compile(r"([^\w\s])\1{3,}")  # a ruler drawn in one mark (``=====``, ``-----``): its length is no word
 
 
 def _shape_candidates(lines: list[list[str]], own: int) -> list[tuple[int, int]]:
@@ -1722,7 +1765,7 @@ def _shape_candidates(lines: list[list[str]], own: int) -> list[tuple[int, int]]
     bounds = [n * k // runs for k in range(runs + 1)]
     buckets: dict[tuple[int, int], list[int]] = {}
     for i, text in enumerate(lines):
-        shapes = [_WORD_TOKEN.sub("w", line) for line in text]
+        shapes = [_RULER.sub(r"\1\1\1", _WORD_TOKEN.sub("w", line)) for line in text]
         for k in range(runs):
             buckets.setdefault((k, hash(tuple(shapes[bounds[k] : bounds[k + 1]]))), []).append(i)
     pairs = {(y, x) for members in buckets.values() for j, x in enumerate(members) for y in members[:j]}
@@ -1833,6 +1876,12 @@ def _substitution_of(
     return differ > 0
 
 
+def _ruler(token: str) -> str:
+    """A token with every ruler in it drawn three marks long (``/* === name ===…= */`` framed to one width: the
+    rule is as much longer as the name is shorter); a word is left as it is."""
+    return _RULER.sub(r"\1\1\1", token) if not token[0].isalnum() and token[0] != "_" else token
+
+
 def _substitutes(
     la: str,
     lb: str,
@@ -1847,7 +1896,7 @@ def _substitutes(
         return False
     pairs: dict[str, str] = {}
     for xa, xb in zip(ta, tb, strict=True):
-        if xa == xb:
+        if xa == xb or (xa[0] == xb[0] and _ruler(xa) == _ruler(xb)):
             continue
         if forward.get(xa, xb) != xb or backward.get(xb, xa) != xa or pairs.setdefault(xa, xb) != xb:
             return False
@@ -1858,6 +1907,46 @@ def _substitutes(
     forward.update(pairs)
     backward.update((xb, xa) for xa, xb in pairs.items())
     return True
+
+
+_HEADER_FILE = re.compile(r"\.(?:h|hh|hpp|hxx|cuh)$", re.IGNORECASE)
+_INCLUDE_LINE = re.compile(r"^#[ \t]*include[ \t]*[<\"]([^>\"]+)[>\"]", re.MULTILINE)  # #include "umfpack_x.h"
+
+
+def include_lists(infos: list[CopyInfo], folder: str) -> list[list[str]]:
+    """The names of the files each header of one folder includes, in order (``#include "x_numeric.h"`` → ``x_numeric.h``):
+    a library's umbrella header lists its headers so, its index (``listed_first``). Read from the plain lines
+    (``plain_lines``)."""
+    lists = []
+    for info in infos:
+        path = url_path(info.url)
+        if info.plain and _HEADER_FILE.search(path) and path.rpartition("/")[0] == folder:
+            text = zlib.decompress(info.plain).decode()
+            if "#" in text:
+                names = [name.rpartition("/")[2] for name in _INCLUDE_LINE.findall(text)]
+                if len(names) > 1:
+                    lists.append(names)
+    return lists
+
+
+def listed_first(a: CopyInfo, b: CopyInfo, infos: list[CopyInfo], lists: dict[str, list[list[str]]]) -> int:
+    """+1 where a header of two headers' folder includes ``a`` before ``b`` (the library's umbrella header: its
+    index's order), -1 where it includes ``b`` first, 0 where no header of the folder includes both or the two are
+    no headers of one folder. Two headers of one template (``substituted``: ``x_free_numeric.h`` beside
+    ``x_free_symbolic.h``), neither newer nor fuller, keep the one the source lists first (LABELS.md), where the
+    shingles' sizes (``complete``) read only which lines other headers happen to share. ``lists`` caches each
+    folder's ``include_lists``."""
+    path_a, path_b = url_path(a.url), url_path(b.url)
+    folder, _, name_a = path_a.rpartition("/")
+    other_folder, _, name_b = path_b.rpartition("/")
+    if folder != other_folder or not (_HEADER_FILE.search(name_a) and _HEADER_FILE.search(name_b)):
+        return 0
+    if folder not in lists:
+        lists[folder] = include_lists(infos, folder)
+    for names in lists[folder]:
+        if name_a in names and name_b in names:
+            return 1 if names.index(name_a) < names.index(name_b) else -1
+    return 0
 
 
 _DECLARATION = re.compile(
@@ -2060,12 +2149,24 @@ def folder_variants(a: str, b: str) -> bool:
     return bool(kept_x) and kept_x == kept_y and len(kept_x) < len(name_x) - 1 and len(kept_y) < len(name_y) - 1
 
 
+_MEMBER_LIST = re.compile(r"/([^/]+)-members\.html?$", re.IGNORECASE)  # Doxygen's classx_1_1module-members.html
+
+
+def member_lists(a: str, b: str) -> bool:
+    """Whether two pages are a documentation generator's member lists of two classes (Doxygen's
+    ``<class>-members.html``, "the complete list of members for X, including all inherited members"): each lists
+    its own class's members, a derived class's list its base's as well, so one list holds nearly all of the other
+    while documenting another class. One class's list in two versions keeps one name, and is compared as ever."""
+    one, other = _MEMBER_LIST.search(a), _MEMBER_LIST.search(b)
+    return one is not None and other is not None and one.group(1) != other.group(1)
+
+
 def held_apart(a: str, b: str) -> bool:
     """Whether two URLs name two documents whatever their texts share (``HELD_APART``, in that order): pages of a
     numbered series, one program's variants per folder, a release's notes and the history, a form and a guide, a
     module's source page and a reference page, a source file and its man page, an exercise and its solution, a
-    program and a page that quotes it, a package's copyright record and another of its files. Both the candidates'
-    loop and the contained texts' loop of ``measure`` ask it, ``a`` the page measured."""
+    program and a page that quotes it, a package's copyright record and another of its files, two classes' member
+    lists. Both the candidates' loop and the contained texts' loop of ``measure`` ask it, ``a`` the page measured."""
     return any(rule(a, b) for rule in HELD_APART)
 
 
@@ -2280,9 +2381,12 @@ class Signer:
         ):  # one of a file's two precisions, compared with the other with its precision words masked
             unprecise = redundancy.signature(analysis.tokens(_PRECISION_WORD.sub("", original)))
         typeless = None
-        if precision_parts(url) is not None or (
-            url_path(url) in self.counts.family_bases and _CODE_FILE.search(url_path(url))
-        ):  # a program named by its element type (or the name its precision forms' suffixes leave)
+        if (
+            precision_parts(url) is not None
+            or (url_path(url) in self.counts.family_bases and _CODE_FILE.search(url_path(url)))
+            or self.counts.letter_family(url)
+        ):  # a program named by its element type (or the name its precision forms' suffixes leave, or a routine's
+            # precision letter that a sibling's name holds otherwise)
             typeless = typeless_lines(original)
         exercise_lines = None
         if exercise_paths(url) or url_path(url) in self.counts.exercises:  # an exercise or its solution
@@ -2522,6 +2626,7 @@ HELD_APART = (  # ``held_apart``'s readings, each (measured page, other page) ->
     exercise_and_solution,
     quoted_program,
     packaged_copyright,
+    member_lists,
 )
 
 
@@ -2551,6 +2656,7 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
     instantiated = instances(infos)
     swaps = swapped(infos)
     substitutions = substituted(infos)
+    listings: dict[str, list[list[str]]] = {}  # a folder's headers' include lists (``listed_first``), read lazily
     written_for = language_forms(infos)
     programs = program_forms(infos)
     precisions = precision_forms(infos)
@@ -2796,6 +2902,10 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                     # ``instances`` keeps)
                     names = [url_path(by_id[other_id].url), url_path(info.url)]
                     better, because = names[0] < names[1], {"rule": "id", "names": names}
+                listed = listed_first(by_id[other_id], info, infos, listings) if signal == "substituted" else 0
+                if listed:  # two headers of one template: the one the library's umbrella header includes first
+                    names = [url_path(by_id[other_id].url), url_path(info.url)]
+                    better, because = listed > 0, {"rule": "id", "from": "include order", "names": names}
                 if signal == "substituted" and instantiated.get(other_id, (None,))[0] == info.id:
                     better = False  # the instance kept of a template (``instances``) is no copy of its own instance
                 if better:
