@@ -87,7 +87,8 @@ def test_test5_holds_what_a_held_out_split_needs_and_training_refuses_test28():
 # off), copies at least, of them Debian at least), as labelled
 HELD_OUT = {
     "test6": (20, {"debian": (55, 35, 55), "github": (65, 50, 35)}, 35, 10),  # phase 7, labelled after test5 was scored
-    "test7": (19, {"debian": (50, 40, 60), "github": (65, 40, 50)}, 40, 15),  # phase 8, labelled after test6 was scored
+    # test7: 50 → 45 Debian technical, since rel35's numerical-library rule (LABELS.md) set four solve-driver pages off
+    "test7": (19, {"debian": (45, 40, 60), "github": (65, 40, 50)}, 40, 15),  # phase 8, after test6 was scored
     "test8": (20, {"debian": (55, 50, 75), "github": (85, 45, 60)}, 40, 15),  # phase 9, labelled after test7 was scored
     "test9": (20, {"debian": (55, 50, 75), "github": (95, 55, 45)}, 55, 25),  # phase 10, labelled once test8 was scored
     "test10": (20, {"debian": (45, 25, 90), "github": (110, 60, 40)}, 65, 25),  # phase 12, after test9 was scored
