@@ -322,7 +322,19 @@ solver suite's numeric and symbolic header pairs and the music library's C and C
 none found), false copy flags 1.7% (0.02), the copy to keep kept 0.875 (0.87), technical pages high/medium 0.900
 (0.9), off-topic high/medium 33.8% (0.34: 48 of the solver suite's off-topic headers read medium or high, the
 labelled set's precedent for a sparse solver being split). Since phase 32 it is training data (its floors stay where
-phase 31 measured them, as regression floors).
+phase 31 measured them, as regression floors). Phase 32 (rel35) read numerical libraries page by page (LABELS.md):
+two of the suite's headers became technical, and with the sparse solve's task names as [general] terms 10 of its 12
+technical pages read high/medium in sample (floor 0.9 -> 0.83).
+
+``test28`` is the held-out split of phase 32: 20 sources labelled after test27 was scored (docs/perf.md, "test28"),
+read by no training and no choice of the Vision, scored once by the merged phase 32. Its Debian part (234 documents
+read: a fixed-point division header, the tensor exchange header, a CPU-features library, the video acceleration
+API's headers and tool, and GLib's thread pages on topic; an async networking library, the sound library's
+reference, the rest of GLib, an initramfs tool and a wavelet library off-topic) measured: relevance AUC 0.932
+(floor 0.93), Spearman 0.590 (0.59), traps below the median 1.0 (1.0), near-copy recall 0.861 (0.86), false copy
+flags 0.0% (0.02), the copy to keep kept 1.0 (1.0), technical pages high/medium 0.444 (0.44: GLib's thread pages and
+the video API's headers under the cut), off-topic high/medium 2.7% (0.03). Since phase 33 it is training data (its
+floors stay where phase 32 measured them, as regression floors).
 
 Phase 11 (rel12: the learned topic probability counts in full only where the profile's terms find the topic,
 ``topic.evidence_weight``) lowers two in-sample AUC floors: with a model retrained on the ten training splits, the
@@ -660,8 +672,19 @@ FLOORS = {
         "copy_recall": (">=", 0.37),
         "false_flags": ("<=", 0.02),
         "newer_kept": (">=", 0.87),
-        "technical_high_medium": (">=", 0.9),
+        "technical_high_medium": (">=", 0.83),
         "off_high_medium": ("<=", 0.34),
+    },
+    "test28": {
+        **TARGETS,
+        "relevance_auc": (">=", 0.93),
+        "spearman": (">=", 0.59),
+        "traps_below_median": (">=", 1.0),
+        "copy_recall": (">=", 0.86),
+        "false_flags": ("<=", 0.02),
+        "newer_kept": (">=", 1.0),
+        "technical_high_medium": (">=", 0.44),
+        "off_high_medium": ("<=", 0.03),
     },
     "dev": {**TARGETS, "technical_high_medium": (">=", 0.6), "traps_below_median": (">=", 0.9)},
 }
@@ -686,8 +709,9 @@ def figures(request, tmp_path_factory):
     return split, result
 
 
-# test27's Debian part holds 10 technical pages: label29 found few on-topic Debian packages left unlabelled
-FEW_TECHNICAL = {"test27": 10}
+# test27's and test28's Debian parts hold 12 and 18 technical pages: label29 and label30 found few on-topic Debian
+# packages left unlabelled
+FEW_TECHNICAL = {"test27": 12, "test28": 18}
 
 
 def test_the_split_holds_what_the_floors_need(figures):
