@@ -1103,18 +1103,16 @@ def precision_families(infos: list[CopyInfo]) -> dict[int, tuple[int, float]]:
     the name without a precision part, else the double-precision one (the fewest parts from double, ``dzsctbhe``),
     else the first by name. A routine's precision letter (``letter_parts``: ``example_sgemm.cpp`` beside
     ``example_hgemm.cpp``) names the precision where two such files' names differ in that letter only."""
+    typed = [(info, letter_parts(info.url)) for info in infos if info.typeless is not None]
     lettered: dict[str, set[str]] = {}
-    for info in infos:
-        if info.typeless is not None:
-            for base, letter in letter_parts(info.url):
-                lettered.setdefault(base, set()).add(letter)
+    for _, parts in typed:
+        for base, letter in parts:
+            lettered.setdefault(base, set()).add(letter)
     groups: dict[str, list[tuple[CopyInfo, tuple[bool, int, str]]]] = {}
-    for info in infos:
-        if info.typeless is None:
-            continue
+    for info, parts in typed:
         read = precision_parts(info.url)
         if read is None:
-            read = next(((base, (letter,)) for base, letter in letter_parts(info.url) if len(lettered[base]) > 1), None)
+            read = next(((base, (letter,)) for base, letter in parts if len(lettered[base]) > 1), None)
         base, letters = read if read is not None else (url_path(info.url), ())
         rank = (len(letters) > 0, sum(_FAMILY_ORDER.index(x) for x in letters), url_path(info.url))
         groups.setdefault(base, []).append((info, rank))
