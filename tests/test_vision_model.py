@@ -3090,6 +3090,29 @@ def test_a_platform_or_gpu_generation_named_confirms_but_does_not_make_the_topic
     assert with_field.score > without.score > 0.3
 
 
+def test_a_sparse_solves_task_names_confirm_but_do_not_make_the_topic():
+    # phase 32: a solver's calling sequence names its task (an LU factorization of a sparse matrix, a triangular
+    # solve) as a GPU factorisation page does; like "BLAS" and "LAPACK" beside them they are [general] terms: alone
+    # they make no evidence, beside the field's words they count
+    usage = _evidence(
+        "Call the symbolic analysis once per sparse matrix pattern, then the LU factorization for each set of values, "
+        "then a triangular solve for each right-hand side; the control array sets the pivot tolerance."
+    )
+    assert usage.score == 0.0
+    assert {"lu factorization", "lu factorisation", "triangular solve", "sparse matrix", "sparse matrices"} <= (
+        PROFILE.general
+    )
+    with_task = _evidence(
+        "The supernodal LU factorization of the sparse matrix sends each supernode's update to the GPU as a batched "
+        "GEMM on device memory, and the triangular solve runs one thread block per level."
+    )
+    without = _evidence(
+        "The supernodal factorisation sends each supernode's update to the GPU as a batched GEMM on device memory, "
+        "and the solve runs one thread block per level."
+    )
+    assert with_task.score > without.score > 0.2
+
+
 def test_simd_code_and_a_lock_free_ring_read_as_the_field():
     # phase 17: code written with SIMD intrinsics' vector types, non-temporal stores, and a lock-free ring read in
     # the field's words; their plain-words twins do not
