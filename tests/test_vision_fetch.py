@@ -16,7 +16,7 @@ from pipeline.vision.labelled import Label, file_of, load_documents
 from tests.conftest import REPO
 
 sys.path.insert(0, str(REPO / "tools"))
-from fetch_vision_texts import fetch_all
+from fetch_vision_texts import copy_all, fetch_all
 
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
 GUIDE = b"# Tiling for shared memory\n\nEach block loads a tile of A and B into shared memory before the loop.\n"
@@ -71,3 +71,20 @@ def test_the_script_says_what_it_could_not_have(tmp_path):
     summary = result.stdout.strip().splitlines()[-1]
     assert summary.startswith(f"{tmp_path / 'cache'}: 0 fetched, 0 already there, 0 with other bytes")
     assert "HTTP 404" in result.stderr
+
+
+def test_reads_a_clone_whose_git_directory_is_a_checkouts(tmp_path):
+    # a snapshot taken from a checkout arrives as <owner>+<repo>/repo/.git, beside bare ones as <owner>+<repo>/repo
+    work = tmp_path / "clones" / "owner+kernels" / "repo"
+    (work / "docs").mkdir(parents=True)
+    (work / "docs" / "tiling.md").write_bytes(GUIDE)
+    git = ["git", "-C", str(work), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "guide"], check=True)
+    commit = subprocess.run([*git, "rev-parse", "HEAD"], check=True, capture_output=True, text=True).stdout.strip()
+    wanted = label("docs/tiling.md", GUIDE)
+    wanted = Label(**{**wanted.__dict__, "commit": commit})
+    outcome = copy_all([wanted], tmp_path / "clones", tmp_path / "cache")
+    assert outcome["fetched"] == [wanted.key] and not outcome["failed"]
+    assert file_of(wanted, tmp_path / "cache").read_bytes() == GUIDE

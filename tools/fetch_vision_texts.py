@@ -12,7 +12,8 @@ other bytes: the weights would not be the ones it describes); a failed request i
 problem and a summary, and exits 1 when any labelled file could not be had. Debian texts come from the packages
 (``apt-get install $(python3 tools/vision_packages.py)``), not from here. With ``--git DIR`` nothing goes over the
 network: each file is read at its commit from a clone (bare or not) of its repository under DIR, named
-``<owner>+<repo>`` (its git directory there or in its ``repo`` sub-folder), for machines that reach no raw file host.
+``<owner>+<repo>`` (its git directory there or in its ``repo`` sub-folder, bare or as ``.git`` of a checkout), for
+machines that reach no raw file host.
 """
 
 from __future__ import annotations
@@ -75,9 +76,13 @@ def _store(target: Path, data: bytes) -> None:
 
 
 def _git_dir(clones: Path, source: str) -> Path | None:
-    """The git directory of ``gh:owner/repo`` under ``clones``, or None when there is no clone."""
+    """The git directory of ``gh:owner/repo`` under ``clones``, or None when there is no clone.
+
+    A bare clone is the folder itself or its ``repo`` sub-folder; a clone with a work tree keeps it in ``.git`` of
+    either (a snapshot taken from a checkout arrives as ``repo/.git``).
+    """
     base = clones / source.removeprefix("gh:").replace("/", "+")
-    for candidate in (base / "repo", base / ".git", base):
+    for candidate in (base / "repo", base / "repo" / ".git", base / ".git", base):
         if (candidate / "HEAD").is_file():
             return candidate
     return None
