@@ -110,6 +110,7 @@ HELD_OUT = {
     "test26": (20, {"debian": (45, 22, 200), "github": (125, 45, 190)}, 82, 38),  # phase 30, after test25 was scored
     "test27": (20, {"debian": (9, 9, 150), "github": (90, 45, 130)}, 43, 2),  # phase 31, after test26 was scored
     "test28": (20, {"debian": (17, 30, 175), "github": (170, 62, 105)}, 78, 27),  # phase 32, after test27 was scored
+    "test29": (20, {"debian": (130, 25, 105), "github": (200, 70, 85)}, 45, 6),  # phase 33, after test28 was scored
 }
 
 
