@@ -5692,3 +5692,201 @@ def test_the_value_reads_the_share_of_a_samples_lines_that_run_on_the_device_and
     assert "device_code" in signals.VALUE_ONLY  # the value reads it; the type model keeps its inputs
     assert signals.VALUE_ONLY.isdisjoint(load_model().doctype["features"])
     assert feature_words("device_code", "en") != "device_code" and feature_words("device_code", "zh") != "device_code"
+
+
+def _dot_program(language: str, pragma: str) -> str:
+    """A short program of our own, a dot product offloaded with one directive, in C or in Fortran."""
+    if language == "c":
+        return "\n".join(
+            [
+                "#include <stdio.h>",
+                "#define LENGTH 4096",
+                "int main(void)",
+                "{",
+                "  double left[LENGTH], right[LENGTH], product[LENGTH];",
+                "  /* fill the operands */",
+                "  for (int k = 0; k < LENGTH; k++) { left[k] = 0.5 * k; right[k] = 2.0; }",
+                f"  #pragma omp {pragma}",
+                "  for (int k = 0; k < LENGTH; k++) product[k] = left[k] * right[k];",
+                "  double total = 0.0;",
+                "  for (int k = 0; k < LENGTH; k++) total += product[k];",
+                '  printf("dot total %f\\n", total);',
+                "  return 0;",
+                "}",
+            ]
+        )
+    return "\n".join(
+        [
+            "program dot",
+            "  implicit none",
+            "  integer, parameter :: length = 4096",
+            "  real, dimension(length) :: left, right, product",
+            "  real :: total",
+            "  integer :: k",
+            "  ! fill the operands",
+            "  do k = 1, length",
+            "     left(k) = 0.5 * k",
+            "     right(k) = 2.0",
+            "  end do",
+            f"  !$omp {pragma.replace('for', 'do')}",
+            "  do k = 1, length",
+            "     product(k) = left(k) * right(k)",
+            "  end do",
+            "  total = sum(product)",
+            "  write(*,*) 'dot total', total",
+            "end program dot",
+        ]
+    )
+
+
+def test_a_short_program_beside_its_fortran_form_under_one_name_is_one_program():
+    """A course's example written in C and in Fortran under one name (``dot.c``, ``dot.f90``): a short program
+    has few name words, and each language spends half of them on its own keywords (``int``, ``void``;
+    ``integer``, ``implicit``). Its own words once those go (its variables, calls and messages) are one
+    program's, so the C form is kept; two programs of one language, or under two names, stay apart."""
+    folder = "https://raw.githubusercontent.com/org/offload-course/abc1234/examples"
+    files = {
+        1: (f"{folder}/dot.c", _dot_program("c", "target")),
+        2: (f"{folder}/dot.f90", _dot_program("f", "target")),
+        3: (f"{folder}/axpy.f90", _words("axpy", 30)),
+    }
+    infos = [_info(n, url, text, kind="text") for n, (url, text) in files.items()]
+    a, b = infos[0].names, infos[1].names
+    assert a is not None and b is not None  # all their words: under the share that says one program
+    assert len(np.intersect1d(a, b)) / min(len(a), len(b)) < copies.PROGRAM_NAMES
+    forms = copies.program_forms(infos)
+    assert [(o, kept) for o, _, kept, _ in forms[2]] == [(1, True)]
+    assert 3 not in forms
+    found = copies.measure(infos)
+    assert found[2].duplicate_of == 1 and found[2].because["rule"] == "program"
+    assert found[1].duplicate_of is None and found[3].duplicate_of is None
+
+
+def test_a_program_in_a_solution_folder_is_the_solution_of_the_file_at_its_path_without_it():
+    """A course ships the exercise to fill in (``ex02/ex02.c``: one directive left bare) and, in a solution
+    folder, the same program filled in under the same name (``ex02/solution/ex02.c``; or
+    ``exercise/solution/mapping/core.c`` of ``exercise/mapping/core.c``). The solution is kept, the exercise is its
+    copy; a solution folder's README names no exercise."""
+    repo = "https://raw.githubusercontent.com/org/offload-course/abc1234/content/exercise"
+    files = {
+        1: (f"{repo}/ex02/ex02.c", _dot_program("c", "target")),
+        2: (f"{repo}/ex02/solution/ex02.c", _dot_program("c", "target teams distribute parallel for")),
+        3: (f"{repo}/mapping/core.c", _dot_program("c", "target")),
+        4: (f"{repo}/solution/mapping/core.c", _dot_program("c", "target map(to: left, right)")),
+    }
+    assert preference.exercise_paths(files[2][0]) == (files[1][0],)
+    assert preference.exercise_paths(files[4][0]) == (files[3][0],)
+    assert preference.exercise_paths(f"{repo}/ex02/solution/README.md") == ()
+    assert preference.solution_pair(files[2][0], files[1][0]) == 1
+    counts = copies.LineCounts()
+    for url, text in files.values():
+        counts.add(copies_line_hashes(text), url)
+    infos = [_info(n, url, text, kind="text", counts=counts) for n, (url, text) in files.items()]
+    found = copies.measure(infos)
+    assert found[1].duplicate_of == 2 and found[1].because["rule"] == "solution"
+    assert found[3].duplicate_of == 4 and found[3].because["rule"] == "solution"
+    assert found[2].duplicate_of is None and found[4].duplicate_of is None
+
+
+def test_episode_stubs_of_one_template_keep_the_one_the_index_lists_first():
+    """A lesson's unwritten episodes are one stub template, the title and one question apart: copies of each
+    other, none newer, fuller or rendered. The one kept is the one the manual's index lists first in its toctree
+    (LABELS.md), not the one stored first; a page the index does not list changes nothing."""
+    folder = "https://raw.githubusercontent.com/org/offload-lesson/abc1234/content"
+    frame = "\n\n".join(
+        f"Heading {k}\n----------\n\nTODO write the part {k} of this episode: the text, a figure of the stencil, a "
+        f"type-along of the field structure in C++ and Fortran, and the build line for step {k}."
+        for k in range(8)
+    )
+
+    def stub(title: str) -> str:
+        return f"{title}\n{'=' * len(title)}\n\n.. questions::\n\n   - {title}?\n\n{frame}\n"
+
+    index = "\n".join(
+        ["The lessons", "===========", "", ".. toctree::", "   :maxdepth: 1", "   :caption: Lessons", ""]
+        + [f"   {name}" for name in ("introduction", "profiling", "optimization", "Multiple GPUs <multi-gpu>")]
+        + ["", "Who is the course for?", "----------------------", "", "Engineers who port loops to GPUs."]
+    )
+    files = {
+        1: (f"{folder}/multi-gpu.rst", stub("How do I run on several GPUs")),
+        2: (f"{folder}/optimization.rst", stub("How do I make offloaded loops fast")),
+        3: (f"{folder}/profiling.rst", stub("Which parts of my code matter")),
+        4: (f"{folder}/index.rst", index),
+    }
+    counts = copies.LineCounts()
+    for url, text in files.values():
+        counts.add(copies_line_hashes(text), url)
+    infos = [_info(n, url, text, kind="text", counts=counts) for n, (url, text) in files.items()]
+    assert copies.index_lists(infos, folder) == [["introduction", "profiling", "optimization", "multi-gpu"]]
+    assert copies.index_first(infos[2], infos[0], infos, {}) == 1
+    found = copies.measure(infos)
+    assert found[3].duplicate_of is None and found[4].duplicate_of is None
+    assert found[2].duplicate_of == 3 and found[1].duplicate_of in (2, 3)
+    assert found[2].because == {"rule": "id", "from": "index order", "names": ["profiling.rst", "optimization.rst"]}
+
+
+_TERMS = "\n".join(
+    [
+        "The Permissive Licence",
+        "",
+        "Permission is hereby granted, free of charge, to any person obtaining a copy of this software, to deal in",
+        "the software without restriction, including the rights to use, copy, modify, merge and publish it, subject",
+        "to the following conditions: the above copyright notice and this permission notice shall be included in",
+        "all copies or substantial portions of the software.",
+        "",
+        "THE SOFTWARE IS PROVIDED AS IS, WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED. IN NO EVENT SHALL THE",
+        "AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER LIABILITY ARISING FROM THE SOFTWARE.",
+    ]
+)
+
+
+def _licence(*holders: str) -> str:
+    lines = _TERMS.split("\n")
+    return "\n".join([lines[0], "", *holders, *lines[1:]])
+
+
+def test_a_projects_licence_repeated_in_a_folder_is_the_root_licences_copy_a_vendored_one_is_not():
+    """A course repeats its licence in each exercise folder, the same terms, its holder line naming fewer of the
+    course's holders (or none): one licence, the root's kept. A library vendored in a folder under the same
+    terms names other holders and stays its own; so does the same text in another repository."""
+    repo = "https://raw.githubusercontent.com/org/offload-lesson/abc1234"
+    files = {
+        1: (f"{repo}/LICENSE.code", _licence("Copyright (c) 2021, Ada Lindqvist and contributors of Northlab")),
+        2: (f"{repo}/exercise/ex02/LICENSE-MIT", _licence("Copyright (c) 2019 Northlab", "Copyright (c) 2021 Ada")),
+        3: (f"{repo}/tools/editor-syntax/LICENSE.txt", _licence("Copyright (c) 2022")),
+        4: (f"{repo}/third_party/fmtlib/LICENSE", _licence("Copyright (c) 2012 Victor Mountain")),
+        5: ("https://raw.githubusercontent.com/org/other-lesson/def5678/LICENSE", _licence("Copyright (c) 2021 Ada")),
+    }
+    infos = [_info(n, url, text, kind="text") for n, (url, text) in files.items()]
+    assert len({info.terms for info in infos}) == 1 and infos[0].terms
+    assert infos[1].holders == frozenset({"northlab", "ada"})
+    assert copies.one_licence(infos) == {2: 1, 3: 1}
+    found = copies.measure(infos)
+    assert found[2].duplicate_of == 1 and found[3].duplicate_of == 1
+    assert all(found[n].duplicate_of is None for n in (1, 4, 5))
+
+
+def test_a_steps_solution_inside_the_next_steps_exercise_is_kept():
+    """A course starts each exercise from the last step's solution and adds the functions to fill in: the next
+    exercise holds that solution whole and is larger, yet it is its own solution's copy, and the solution of
+    the step before is kept, not read as a part of the next exercise."""
+    repo = "https://raw.githubusercontent.com/org/offload-course/abc1234/exercise"
+    loop = _dot_program("c", "target teams distribute parallel for")
+    blanks = "\n".join(
+        f"void update_step_{k}(double *field, int rows, int columns)\n{{\n  int size = rows * columns;\n"
+        f"  /* add the data mapping for step {k} here */\n}}"
+        for k in range(1)
+    )
+    filled = blanks.replace("/* add the data mapping for", "#pragma omp target update from(field[0:size]) /*")
+    files = {
+        1: (f"{repo}/solution/offloading/core.c", loop),
+        2: (f"{repo}/mapping/core.c", loop + "\n" + blanks),
+        3: (f"{repo}/solution/mapping/core.c", loop + "\n" + filled),
+    }
+    counts = copies.LineCounts()
+    for url, text in files.values():
+        counts.add(copies_line_hashes(text), url)
+    infos = [_info(n, url, text, kind="text", counts=counts) for n, (url, text) in files.items()]
+    found = copies.measure(infos)
+    assert found[2].duplicate_of == 3 and found[2].because["rule"] == "solution"
+    assert found[1].duplicate_of is None and found[3].duplicate_of is None

@@ -87,8 +87,15 @@ the corpus, not its square):
   its name's suffix tells (``precision_forms``: ``plan_float.h`` beside ``plan.h``), one text once the precision
   words are masked (``unprecise``), the preference saying which is kept;
 - an exercise beside its solution under its name (``solution_forms``: ``stencil.cu`` beside
-  ``stencil_solution.cu``, or ``solutions/<name>__SOLUTION.ipynb``), ``SOLUTION_LINES`` of the exercise's lines in
-  the solution however much of the text the answer is: the solution is kept (``preference.solution_pair``).
+  ``stencil_solution.cu``, or ``solutions/<name>__SOLUTION.ipynb``, or a program under its own name in a solution
+  folder, ``ex02/solution/ex02.c`` of ``ex02/ex02.c``), ``SOLUTION_LINES`` of the exercise's lines in
+  the solution however much of the text the answer is: the solution is kept (``preference.solution_pair``), and is
+  no copy of the next step's exercise that starts from it;
+- a project's licence repeated in a folder of its repository (``one_licence``): the same terms, its holders among
+  the root file's; the one nearer the root is kept.
+
+Of two pages of one template that nothing else tells apart (the preference's ``id``), the one a toctree of their
+folder lists first is kept (``index_first``: the manual's index order, LABELS.md).
 
 Some pairs are held apart whatever they share: two files of a numbered series (``series_pair``) but as
 ``renumbered`` reads them; one program's variants named after their folders (``folder_variants``); a module's
@@ -192,7 +199,17 @@ FORM_ORDER = 0.95  # ... this share of the shorter list in the same order ...
 FORM_NAMES = 0.8  # ... and this share of the smaller one's name words (``language_forms``)
 FORM_VALUE_CAP = 4000  # values compared in order at most (the opening of a long list orders it well enough)
 PROGRAM_NAMES = 0.6  # one program in two languages shares this share of the smaller one's name words ...
-PROGRAM_MIN_NAMES = 20  # ... of at least this many (``program_forms``)
+PROGRAM_MIN_NAMES = 20  # ... of at least this many (``program_forms``) ...
+SMALL_PROGRAM_NAMES = 6  # ... or, for two forms under one name, this many once each language's words go
+_LANGUAGE_WORDS = frozenset(  # the words a C, C++ or Fortran program writes for its language, not its task
+    "auto break case char const continue default do double else enum extern float for goto if inline int long "
+    "register restrict return short signed sizeof static struct switch typedef union unsigned void volatile while "
+    "include define ifdef ifndef endif undef pragma bool true false class namespace public protected template "
+    "typename using new delete virtual operator std this nullptr "
+    "program end subroutine function module use implicit none integer real precision complex logical character "
+    "parameter dimension allocatable allocate deallocate intent in out inout call then endif enddo contains "
+    "print write read format stop type kind only result".split()
+)
 MIRROR_SHARE = 0.95  # a program form this much inside its own file in another folder is that mirror's copy first
 SKETCH_ROWS, SKETCH_BITS = 3, 22
 NEAR_BITS = 24  # the fine line count: 3 rows of 2^24 uint16 counters (96 MB); see LineCounts
@@ -1247,11 +1264,18 @@ def program_forms(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, boo
     language, no such pair; nor is a marked header written in C (``printf.h`` beside ``print.h``: two C headers,
     ``written_in_fortran``). A C form's name may mark it with a ``C`` (``diffusionC.c`` beside ``diffusion.cpp``,
     ``seed_c.c``: ``_c_unmarked``), a mark of a C file beside its C++ or Fortran form only (copy36). Headers are no
-    program: ``x.h`` beside ``x.hpp`` or ``x.f90`` is an interface per language, each a page of its own."""
+    program: ``x.h`` beside ``x.hpp`` or ``x.f90`` is an interface per language, each a page of its own. Two forms
+    under one name whose words fall under that share, or a short program under ``PROGRAM_MIN_NAMES`` words (a
+    directive's example in C and Fortran), are read by their own words, each language's keywords set aside
+    (``_LANGUAGE_WORDS``: ``int``, ``void``; ``integer``, ``implicit``), from ``SMALL_PROGRAM_NAMES`` of them."""
     by_name: dict[tuple[str, str], list[tuple[CopyInfo, int | None, int]]] = {}
+    language = np.array(sorted({hash(word) for word in _LANGUAGE_WORDS}), dtype=np.int64)
     for info in infos:
         name = program_name(info.url)
-        if name is None or info.names is None or len(info.names) < PROGRAM_MIN_NAMES:
+        if name is None or info.names is None:
+            continue
+        if len(info.names) < PROGRAM_MIN_NAMES:  # a short program: only its other form under its own name
+            by_name.setdefault((name[0], name[1]), []).append((info, None, name[2]))
             continue
         by_name.setdefault((name[0], name[1]), []).append((info, None, name[2]))
         for plain in _unmarked(name[1]):
@@ -1275,8 +1299,17 @@ def program_forms(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, boo
                     if not (marked == 2 and unmarked in (0, 1)) and not header:
                         continue  # the mark names a Fortran form: not of a Fortran file, nor a C file or header
             assert a.names is not None and b.names is not None
-            shared = len(np.intersect1d(a.names, b.names, assume_unique=True))
-            share = shared / min(len(a.names), len(b.names))
+            share = 0.0
+            if min(len(a.names), len(b.names)) >= PROGRAM_MIN_NAMES:
+                shared = len(np.intersect1d(a.names, b.names, assume_unique=True))
+                share = shared / min(len(a.names), len(b.names))
+            if share < PROGRAM_NAMES and mark_a is None and mark_b is None:
+                # two forms under one name (``Example_target.1.c``, ``Example_target.1.f90``): their own words,
+                # each language's keywords set aside, are the program's (its calls, variables, messages), however
+                # short it is and however many words each language spends on declaring them
+                own_a, own_b = (np.setdiff1d(n, language, assume_unique=True) for n in (a.names, b.names))
+                if min(len(own_a), len(own_b)) >= SMALL_PROGRAM_NAMES:
+                    share = len(np.intersect1d(own_a, own_b, assume_unique=True)) / min(len(own_a), len(own_b))
             if share >= PROGRAM_NAMES:
                 rank_a, rank_b = (int(mark_a is not None), lang_a), (int(mark_b is not None), lang_b)
                 found.setdefault(a.id, []).append((b.id, round(share, 4), rank_b < rank_a, lang_b))
@@ -1947,6 +1980,59 @@ def listed_first(a: CopyInfo, b: CopyInfo, infos: list[CopyInfo], lists: dict[st
     return 0
 
 
+_TOCTREE_OPEN = re.compile(r"^(?:\.\. toctree::|[`:]{3,} ?\{toctree\})")  # reST's toctree, MyST's fence
+_TOCTREE_NAME = re.compile(r"^(?:[^<>]*<)?([\w./-]+?)(?:\.(?:rst|md|txt))?>?$")  # intro, Intro <intro>, intro.md
+
+
+def index_lists(infos: list[CopyInfo], folder: str) -> list[list[str]]:
+    """The page names each written page of one folder lists in its toctrees, in order (``.. toctree::`` and its
+    entries, ``Title <name>`` read as ``name``; MyST's ``{toctree}`` fence): a manual's index, the order its reader
+    meets the pages in (``index_first``). Read from the plain lines (``plain_lines``: blank lines gone, spacing
+    collapsed), an entry the line after the options until a line that names no page."""
+    lists = []
+    for info in infos:
+        path = url_path(info.url)
+        if not (info.plain and path.rpartition("/")[0] == folder and _WRITTEN_FILE.search(path)):
+            continue
+        text = zlib.decompress(info.plain).decode()
+        if "toctree" not in text:
+            continue
+        names: list[str] = []
+        entries = False
+        for line in text.split("\n"):
+            if _TOCTREE_OPEN.match(line):
+                entries = True
+            elif entries and line.startswith(":"):
+                continue  # an option (:maxdepth: 1, :caption: Lessons)
+            elif entries and (found := _TOCTREE_NAME.match(line)) is not None:
+                names.append(found.group(1).rpartition("/")[2])
+            else:
+                entries = False
+        if len(names) > 1:
+            lists.append(names)
+    return lists
+
+
+def index_first(a: CopyInfo, b: CopyInfo, infos: list[CopyInfo], lists: dict[str, list[list[str]]]) -> int:
+    """+1 where a page of two written pages' folder lists ``a`` before ``b`` in its toctree (the manual's index), -1
+    where it lists ``b`` first, 0 where none lists both or the two are no written pages of one folder. Two pages
+    of one template (an episode stub per lesson, the same text but its title), neither newer, fuller nor
+    rendered, keep the one the index lists first (LABELS.md: "else the one the source lists first"), not the one
+    stored first. ``lists`` caches each folder's ``index_lists``."""
+    path_a, path_b = url_path(a.url), url_path(b.url)
+    folder, _, name_a = path_a.rpartition("/")
+    other_folder, _, name_b = path_b.rpartition("/")
+    if folder != other_folder or not (_written(a.url, a.kind) and _written(b.url, b.kind)):
+        return 0
+    if folder not in lists:
+        lists[folder] = index_lists(infos, folder)
+    stem_a, stem_b = name_a.rpartition(".")[0], name_b.rpartition(".")[0]
+    for names in lists[folder]:
+        if stem_a in names and stem_b in names:
+            return 1 if names.index(stem_a) < names.index(stem_b) else -1
+    return 0
+
+
 _DECLARATION = re.compile(
     r"^[ \t]*((?:[A-Za-z_]\w*[ \t*]+)+)[A-Za-z_]\w*[ \t]*\(([^()]*)\)[ \t]*;", re.MULTILINE
 )  # ``int io_uring_wait_cqe(struct io_uring *ring, ...);``: a C prototype, its name set aside
@@ -2328,7 +2414,9 @@ class Signer:
         text = own_number(url, text)
         licence = _has_licence(text)
         content, templated = None, False
+        terms, holders = 0, frozenset[str]()
         if licence and _licence_share(text) >= LICENCE_DOMINATED:
+            terms, holders = licence_terms(text)
             all_toks = analysis.tokens(text)
             toks = analysis.tokens("\n".join(line for line in text.split("\n") if _HOLDER_LINE.search(line)))
             if len(toks) < HOLDER_MIN_TOKENS:  # a holder line or two tell no copy apart
@@ -2426,6 +2514,8 @@ class Signer:
             lines=exercise_lines,
             release=newest_release(url, text),
             fortran=names is not None and url_path(url).endswith((".h", ".h.gz")) and written_in_fortran(original),
+            terms=terms,
+            holders=holders,
         )
 
 
@@ -2602,6 +2692,56 @@ def _licence_share(text: str) -> float:
     return licence / total if total else 0.0
 
 
+_TERMS_WORD = re.compile(r"[^\W\d_]{2,}")
+_HOLDER_NOISE = frozenset(
+    "copyright all rights reserved and the by of from for its individual contributors authors other".split()
+)
+
+
+def licence_terms(text: str) -> tuple[int, frozenset[str]]:
+    """A licence text read as its terms (the words of every line but its holder lines, ``_HOLDER_LINE``, as one
+    checksum: spacing, case and marks aside) and its holders (the words of those lines, copyright's own words
+    aside): two files of one repository under the same terms whose holders are one's among the other's are the
+    project's one licence (``one_licence``)."""
+    terms: list[str] = []
+    holders: set[str] = set()
+    for line in text.split("\n"):
+        words = [w.lower() for w in _TERMS_WORD.findall(line)]
+        if _HOLDER_LINE.search(line):
+            holders.update(w for w in words if w not in _HOLDER_NOISE)
+        else:
+            terms.extend(words)
+    return (zlib.crc32(" ".join(terms).encode()) or 1) if terms else 0, frozenset(holders)
+
+
+def one_licence(infos: list[CopyInfo]) -> dict[int, int]:
+    """copy id → the licence kept: a project's licence repeated in a folder of its repository (an exercise's, a
+    bundled tool's: ``exercise/LICENSE-MIT`` beside the root's ``LICENSE.code``), the same terms at the same
+    revision, its holders among the root file's or the other way (the same project's holders, one line naming
+    more of them, or none named). Holder lines are all that tells two licences of one kind apart (``Signer.sign``
+    compares such texts by them alone), and they differ here only in how many of the project's holders they
+    name; a vendored library's licence names other holders and stays its own. The one nearer the repository's
+    root is kept (the file a reader of the project meets), and two at one depth are left to the other rules."""
+    groups: dict[tuple[str, str, int], list[CopyInfo]] = {}
+    for info in infos:
+        if info.terms:
+            groups.setdefault((neighbourhood(info.url), str(revision_of(info.url)), info.terms), []).append(info)
+    found: dict[int, int] = {}
+    for members in groups.values():
+        members.sort(key=lambda info: (url_path(info.url).count("/"), info.id))
+        for copy in members[1:]:
+            depth = url_path(copy.url).count("/")
+            for kept in members:
+                if url_path(kept.url).count("/") >= depth:
+                    break
+                if (copy.holders <= kept.holders or kept.holders <= copy.holders) and not held_apart(
+                    copy.url, kept.url
+                ):
+                    found[copy.id] = kept.id
+                    break
+    return found
+
+
 @dataclass(frozen=True)
 class Copy:
     score: float  # containment in the copy preferred over it (0: none)
@@ -2655,11 +2795,17 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
     swaps = swapped(infos)
     substitutions = substituted(infos)
     listings: dict[str, list[list[str]]] = {}  # a folder's headers' include lists (``listed_first``), read lazily
+    indexes: dict[str, list[list[str]]] = {}  # a folder's toctrees (``index_first``), read lazily
     written_for = language_forms(infos)
     programs = program_forms(infos)
     precisions = precision_forms(infos)
     families = precision_families(infos)
     solutions = solution_forms(infos)
+    exercises = {
+        i for i, pairs in solutions.items() for other, _ in pairs if solution_pair(by_id[other].url, by_id[i].url) > 0
+    }
+    solved = {info.id for info in infos if exercises and exercise_paths(info.url)}  # a solution, by its name
+    licences = one_licence(infos)
     built_in_tree = tree_pages(infos)
     assembled = rendered_by_name(infos)
     moves = moved(infos, states)
@@ -2721,6 +2867,11 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 if signal == "text" and (stubs(info, other) or two_pointers(info, other)):
                     continue
                 better, because = preference(other, info)
+                if because["rule"] == "id":  # neither newer, fuller nor rendered: the one the index lists first
+                    listed = index_first(other, info, infos, indexes)
+                    if listed:
+                        names = [url_path(u).rpartition("/")[2] for u in (other.url, info.url)]
+                        better, because = listed > 0, {"rule": "id", "from": "index order", "names": names}
                 held = jaccard  # two pages (HTML, or Markdown) met by their code examples are siblings by their texts
                 if signal == "code":
                     pages = (
@@ -2927,6 +3078,12 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 if better and one_document(info, by_id[other_id]):
                     best = Copy(HIGH_REDUNDANCY, other_id, jaccard, "history", because)
                     break
+        if best.score < HIGH_REDUNDANCY and info.id in licences:
+            # a project's licence repeated in a folder of its repository (``one_licence``): the root's is kept
+            names = [url_path(by_id[i].url).rpartition("/")[2] for i in (licences[info.id], info.id)]
+            best = Copy(
+                1.0, licences[info.id], 0.0, "text", {"rule": "id", "from": "licence at the root", "names": names}
+            )
         for other_id, share in translations.get(info.id, ()):
             # one page in two languages (the same name in one place, a language marked on one path): their words
             # differ, the names, identifiers and numbers both write alike do not
@@ -2973,6 +3130,15 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 info.text is None or (target_text is not None and info.text.size <= target_text.size)
             ):
                 best = Copy(1.0, target, 0.0, "included", {"rule": "complete"})
+        if (
+            best.duplicate_of in exercises
+            and info.id in solved
+            and best.signal in ("text", "code", "contained")
+            and (best.because or {}).get("rule") in WEAK_RULES
+        ):
+            # a step's solution inside the next step's exercise (the course starts each exercise from the last
+            # solution and adds the blanks to fill): the exercise is its own solution's copy, the solution is kept
+            best = NO_COPY
         result[info.id] = best
     for cycle in _cycles(result):
         # the preference's tolerances (a month, 5% of the text) can make three copies prefer each other in a

@@ -106,6 +106,8 @@ class CopyInfo:
     release: tuple[int, ...] = ()  # a change log's newest release, as its headings write it (``newest_release``)
     lines: np.ndarray | None = None  # an exercise's or its solution's stripped lines, hashed (sorted, unique)
     fortran: bool = False  # a header written in Fortran (``copies.written_in_fortran``): a Fortran program's include
+    terms: int = 0  # a licence's terms, its words but its holder lines', as one checksum (``copies.licence_terms``)
+    holders: frozenset[str] = frozenset()  # ... and the words of its holder lines (a year's line, copyright noise out)
 
 
 RULE_WEIGHT = {
@@ -342,12 +344,20 @@ _SOLUTION_NAME = re.compile(
 _SOLUTION_DIR = re.compile(r"solutions?|answers?|solved", re.IGNORECASE)
 
 
+_PROGRAM_SOURCE = re.compile(
+    r"\.(?:cu|cuh|c|cc|cpp|cxx|h|hh|hpp|hxx|hip|cl|py|ipynb|f|f90|F90|f95|f03|for|jl|rs|go|java|js|ts)$", re.IGNORECASE
+)
+
+
 def exercise_paths(url: str) -> tuple[str, ...]:
     """The paths of the exercise a file's name marks it the solution of: the same name without its solution mark
     (``max_reduction_solution.cu`` of ``max_reduction.cu``; ``_sol``, ``-solution``, ``solution_`` alike, in any
     case), the same extension, in its own folder, or, for a file in a solution folder (``solutions/``,
     ``answers/``), in the folder above it; () for a name with no such mark. A name that only holds the word
-    (``solver_solution_notes.md``, ``solutions.md``) marks no exercise."""
+    (``solver_solution_notes.md``, ``solutions.md``) marks no exercise. A program or notebook under its own name
+    in a solution folder is the solution of the file at its path without that folder (``ex02/solution/ex02.c`` of
+    ``ex02/ex02.c``, ``exercise/solution/mapping/core.cpp`` of ``exercise/mapping/core.cpp``): the course ships
+    the program to fill in and, in a folder of its own, the same program filled in."""
     path = url_path(url)
     folder, _, name = path.rpartition("/")
     stem, dot, extension = name.rpartition(".")
@@ -355,7 +365,14 @@ def exercise_paths(url: str) -> tuple[str, ...]:
         return ()
     found = _SOLUTION_NAME.match(stem)
     if found is None:
-        return ()
+        if not _PROGRAM_SOURCE.search(name):
+            return ()
+        parts = folder.split("/")
+        return tuple(
+            "/".join([*parts[:i], *parts[i + 1 :], name])
+            for i, part in enumerate(parts)
+            if _SOLUTION_DIR.fullmatch(part)
+        )
     exercise = (found.group("after") or found.group("before")).strip("-_.")
     if not exercise:
         return ()
