@@ -336,6 +336,18 @@ flags 0.0% (0.02), the copy to keep kept 1.0 (1.0), technical pages high/medium 
 the video API's headers under the cut), off-topic high/medium 2.7% (0.03). Since phase 33 it is training data (its
 floors stay where phase 32 measured them, as regression floors).
 
+``test29`` is the held-out split of phase 33: 20 sources labelled after test28 was scored (docs/perf.md, "test29"),
+read by no training and no choice of the Vision, scored once by the merged phase 33. Its Debian part (262 documents
+read: a vectorised maths library's headers, a SIMD vector-types library, a media driver's runtime header, a GPU
+compiler's intrinsics headers, a message-passing library's man pages and a genome assembler's MPI design notes on
+topic; a similarity-search library's headers, the assembler's other pages, a syscall-filter library, a BPF loader
+library and a parallel I/O library off-topic) measured: relevance AUC 0.791 (floor 0.79), Spearman 0.424 (0.42),
+traps below the median 1.0 (1.0), near-copy recall 0.333 (0.33: the maths library's template headers and examples
+and one man page, none found), false copy flags 0.4% (0.02), the copy to keep kept 1.0 (1.0), technical pages
+high/medium 0.557 (0.55: the message-passing man pages and the maths headers under the cut), off-topic high/medium
+27.4% (0.28: 23 of the similarity-search library's 31 off-topic headers read medium or high). Since phase 34 it is
+training data (its floors stay where phase 33 measured them, as regression floors).
+
 Phase 11 (rel12: the learned topic probability counts in full only where the profile's terms find the topic,
 ``topic.evidence_weight``) lowers two in-sample AUC floors: with a model retrained on the ten training splits, the
 Debian part of test2 measures 0.986 (floor 0.99 -> 0.98) and of test3 0.965 (0.98 -> 0.96). In sample the learned
@@ -399,6 +411,11 @@ Phase 29 (the protocol that made test24 training data, the model retrained on tw
 Debian off-topic share reads 6.1% in sample (floor 0.05 → 0.07). With test24's pages in training the medium cut falls
 0.2286 → 0.2226, and four of test7's 66 off-topic Debian pages reach it, one more than before (three of a sparse
 solver's source listings at 0.24-0.35, a memory checker's no-op tool page at 0.24); held out in phase 8 it read 4.5%.
+
+Phase 34 (the protocol that made test29 training data, the model retrained on thirty-one splits) lowers one: test24's
+Debian Spearman reads 0.322 in sample (floor 0.33 → 0.32). Its 59 technical Debian pages hold seven of tier B; the
+value model, refitted with test29's 334 technical pages (131 of them Debian, mostly C-tier man pages and headers),
+reorders a few of its B and C headers; held out in phase 28 it read 0.348.
 """
 
 from __future__ import annotations
@@ -635,7 +652,7 @@ FLOORS = {
         "relevance_auc": (">=", 0.92),
         # phase 30 (rel33): 0.34 -> 0.33, the retrain with the memory-ordering and synthesis terms reads 0.339 (0.342
         # before): the value model's profile inputs moved, no value target was aimed at (docs/perf.md)
-        "spearman": (">=", 0.33),
+        "spearman": (">=", 0.32),
         "traps_below_median": (">=", 1.0),
         "copy_recall": (">=", 0.95),
         "false_flags": ("<=", 0.01),
@@ -685,6 +702,17 @@ FLOORS = {
         "newer_kept": (">=", 1.0),
         "technical_high_medium": (">=", 0.44),
         "off_high_medium": ("<=", 0.03),
+    },
+    "test29": {
+        **TARGETS,
+        "relevance_auc": (">=", 0.79),
+        "spearman": (">=", 0.42),
+        "traps_below_median": (">=", 1.0),
+        "copy_recall": (">=", 0.33),
+        "false_flags": ("<=", 0.02),
+        "newer_kept": (">=", 1.0),
+        "technical_high_medium": (">=", 0.55),
+        "off_high_medium": ("<=", 0.28),
     },
     "dev": {**TARGETS, "technical_high_medium": (">=", 0.6), "traps_below_median": (">=", 0.9)},
 }

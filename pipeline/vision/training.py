@@ -7,7 +7,8 @@ phase 9 test7, since phase 10 test8, since phase 12 test9, since phase 14 test10
 test11, since phase 17 test12, since phase 18 test13, since phase 19 test14, since phase 20 test15, since phase 21
 test16, since phase 22 test17, since phase 23 test18, since phase 24 test19, since phase 25 test20,
 since phase 26 test21, since phase 27 test22, since phase 28 test23, since phase 29 test24, since phase 30 test25,
-since phase 31 test26, since phase 32 test27, since phase 33 test28; never test29, the held-out split):
+since phase 31 test26, since phase 32 test27, since phase 33 test28,
+since phase 34 test29; never test30, the held-out split):
 
 1. vocabulary: stems and stem pairs in at least ``MIN_DF`` documents of at least ``MIN_FAMILIES`` families
    (a word only one project uses is that project's quirk, not the field's), the ``MAX_TERMS`` spread over
