@@ -1274,10 +1274,9 @@ def program_forms(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, boo
         name = program_name(info.url)
         if name is None or info.names is None:
             continue
-        if len(info.names) < PROGRAM_MIN_NAMES:  # a short program: only its other form under its own name
-            by_name.setdefault((name[0], name[1]), []).append((info, None, name[2]))
-            continue
         by_name.setdefault((name[0], name[1]), []).append((info, None, name[2]))
+        if len(info.names) < PROGRAM_MIN_NAMES:  # a short program: only its other form under its own name
+            continue
         for plain in _unmarked(name[1]):
             by_name.setdefault((name[0], plain), []).append((info, 2, name[2]))
         for plain in _c_unmarked(name[1]):
