@@ -95,7 +95,7 @@ HELD_OUT = {
     "test11": (20, {"debian": (35, 20, 105), "github": (135, 65, 60)}, 65, 25),  # phase 14, after test10 was scored
     "test12": (20, {"debian": (30, 10, 150), "github": (120, 30, 60)}, 65, 40),  # phase 16, after test11 was scored
     "test13": (20, {"debian": (50, 15, 95), "github": (145, 80, 55)}, 50, 10),  # phase 17, after test12 was scored
-    "test14": (20, {"debian": (45, 20, 105), "github": (135, 50, 60)}, 60, 25),  # phase 18, after test13 was scored
+    "test14": (20, {"debian": (45, 20, 101), "github": (135, 50, 60)}, 60, 25),  # phase 18, after test13 was scored
     "test15": (20, {"debian": (85, 20, 145), "github": (175, 45, 80)}, 80, 45),  # phase 19, after test14 was scored
     "test16": (20, {"debian": (60, 20, 135), "github": (170, 65, 75)}, 85, 35),  # phase 20, after test15 was scored
     "test17": (20, {"debian": (140, 30, 150), "github": (205, 60, 110)}, 115, 30),  # phase 21, after test16 was scored
@@ -109,7 +109,7 @@ HELD_OUT = {
     "test25": (20, {"debian": (55, 45, 95), "github": (150, 50, 120)}, 70, 45),  # phase 29, after test24 was scored
     "test26": (20, {"debian": (45, 22, 200), "github": (125, 45, 190)}, 82, 38),  # phase 30, after test25 was scored
     "test27": (20, {"debian": (9, 9, 150), "github": (90, 45, 130)}, 43, 2),  # phase 31, after test26 was scored
-    "test28": (20, {"debian": (17, 30, 175), "github": (170, 62, 105)}, 78, 27),  # phase 32, after test27 was scored
+    "test28": (20, {"debian": (15, 30, 175), "github": (170, 62, 105)}, 78, 27),  # phase 32, after test27 was scored
     "test29": (20, {"debian": (130, 25, 105), "github": (200, 70, 85)}, 45, 6),  # phase 33, after test28 was scored
 }
 
