@@ -95,6 +95,7 @@ HELD_OUT = {
     "test11": (20, {"debian": (35, 20, 105), "github": (135, 65, 60)}, 65, 25),  # phase 14, after test10 was scored
     "test12": (20, {"debian": (30, 10, 150), "github": (120, 30, 60)}, 65, 40),  # phase 16, after test11 was scored
     "test13": (20, {"debian": (50, 15, 95), "github": (145, 80, 55)}, 50, 10),  # phase 17, after test12 was scored
+    # test14: 105 → 101 Debian off-topic, test28: 17 → 15 Debian technical, since lab37's media-API rule (LABELS.md)
     "test14": (20, {"debian": (45, 20, 101), "github": (135, 50, 60)}, 60, 25),  # phase 18, after test13 was scored
     "test15": (20, {"debian": (85, 20, 145), "github": (175, 45, 80)}, 80, 45),  # phase 19, after test14 was scored
     "test16": (20, {"debian": (60, 20, 135), "github": (170, 65, 75)}, 85, 35),  # phase 20, after test15 was scored
