@@ -3409,11 +3409,11 @@ def test_a_sphinx_source_finds_its_page_by_its_path_even_when_licence_text_leave
     licence = "\n\n".join(
         [
             "Licence\n=======",
-            "Permission is hereby granted, free of charge, to any person obtaining a copy of this software and "
-            "associated documentation files, to deal in the Software without restriction, including without "
-            "limitation the rights to use, copy, modify, merge, publish and distribute it.",
-            "THE SOFTWARE IS PROVIDED AS IS, WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED, INCLUDING BUT NOT "
-            "LIMITED TO THE WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE.",
+            # our own words: each sentence names a licence's matter (redistribution, the licensor, warranty)
+            "Redistribution of these tools, changed or not, is welcome wherever this notice and the copyright "
+            "lines travel with every copy; the licensor asks nothing in return for the redistribution.",
+            "No warranty of any kind comes with the tools: the licensor answers for no loss their use may cause, "
+            "and whoever relies on them does so without warranty of fitness for any purpose.",
         ]
     )
     source = _info(1, f"{html}/_sources/misc.rst.txt", licence, kind="text")
@@ -5825,17 +5825,15 @@ def test_episode_stubs_of_one_template_keep_the_one_the_index_lists_first():
     assert found[2].because == {"rule": "id", "from": "index order", "names": ["profiling.rst", "optimization.rst"]}
 
 
-_TERMS = "\n".join(
+_TERMS = "\n".join(  # a licence in our own words: every line but the title names a licence's matter
     [
-        "The Permissive Licence",
+        "The Open Lesson Licence",
         "",
-        "Permission is hereby granted, free of charge, to any person obtaining a copy of this software, to deal in",
-        "the software without restriction, including the rights to use, copy, modify, merge and publish it, subject",
-        "to the following conditions: the above copyright notice and this permission notice shall be included in",
-        "all copies or substantial portions of the software.",
+        "Redistribution of these lessons, changed or not, is welcome wherever this notice and the copyright",
+        "lines above travel with every copy; the licensor asks nothing in return for the redistribution.",
         "",
-        "THE SOFTWARE IS PROVIDED AS IS, WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED. IN NO EVENT SHALL THE",
-        "AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER LIABILITY ARISING FROM THE SOFTWARE.",
+        "No warranty of any kind comes with the lessons: the licensor answers for no loss their use may cause,",
+        "and whoever relies on them does so without warranty of fitness for any purpose.",
     ]
 )
 
