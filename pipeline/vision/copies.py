@@ -1971,8 +1971,17 @@ def listed_first(a: CopyInfo, b: CopyInfo, infos: list[CopyInfo], lists: dict[st
     other_folder, _, name_b = path_b.rpartition("/")
     if folder != other_folder or not (_HEADER_FILE.search(name_a) and _HEADER_FILE.search(name_b)):
         return 0
+    return _listed_order(name_a, name_b, folder, lists, lambda folder: include_lists(infos, folder))
+
+
+def _listed_order(
+    name_a: str, name_b: str, folder: str, lists: dict[str, list[list[str]]], read: Callable[[str], list[list[str]]]
+) -> int:
+    """+1 where a list of ``folder``'s (``read(folder)``, cached in ``lists``) names ``name_a`` before ``name_b``, -1
+    where it names ``name_b`` first, 0 where none names both: the order a source lists two pages in, whatever list
+    it is (``listed_first``'s include lists, ``index_first``'s toctrees)."""
     if folder not in lists:
-        lists[folder] = include_lists(infos, folder)
+        lists[folder] = read(folder)
     for names in lists[folder]:
         if name_a in names and name_b in names:
             return 1 if names.index(name_a) < names.index(name_b) else -1
@@ -2023,13 +2032,8 @@ def index_first(a: CopyInfo, b: CopyInfo, infos: list[CopyInfo], lists: dict[str
     other_folder, _, name_b = path_b.rpartition("/")
     if folder != other_folder or not (_written(a.url, a.kind) and _written(b.url, b.kind)):
         return 0
-    if folder not in lists:
-        lists[folder] = index_lists(infos, folder)
     stem_a, stem_b = name_a.rpartition(".")[0], name_b.rpartition(".")[0]
-    for names in lists[folder]:
-        if stem_a in names and stem_b in names:
-            return 1 if names.index(stem_a) < names.index(stem_b) else -1
-    return 0
+    return _listed_order(stem_a, stem_b, folder, lists, lambda folder: index_lists(infos, folder))
 
 
 _DECLARATION = re.compile(
