@@ -2807,7 +2807,6 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
     exercises = {
         i for i, pairs in solutions.items() for other, _ in pairs if solution_pair(by_id[other].url, by_id[i].url) > 0
     }
-    solved = {info.id for info in infos if exercises and exercise_paths(info.url)}  # a solution, by its name
     licences = one_licence(infos)
     built_in_tree = tree_pages(infos)
     assembled = rendered_by_name(infos)
@@ -3135,9 +3134,9 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 best = Copy(1.0, target, 0.0, "included", {"rule": "complete"})
         if (
             best.duplicate_of in exercises
-            and info.id in solved
             and best.signal in ("text", "code", "contained")
             and (best.because or {}).get("rule") in WEAK_RULES
+            and exercise_paths(info.url)  # a solution, by its name
         ):
             # a step's solution inside the next step's exercise (the course starts each exercise from the last
             # solution and adds the blanks to fill): the exercise is its own solution's copy, the solution is kept
