@@ -108,8 +108,8 @@ Vision then tuned on the twenty-nine splits before it), under the same terms as 
 ``test29`` is the twenty-eighth fresh held-out split, labelled after ``test28`` had been scored and reported (and the
 Vision then tuned on the thirty splits before it), under the same terms as ``test2``.
 
-``test30`` is the twenty-ninth fresh held-out split, to be labelled now that ``test29`` has been scored and reported
-(and the Vision tuned on the thirty-one splits before it), under the same terms as ``test2``.
+``test30`` is the twenty-ninth fresh held-out split, labelled after ``test29`` had been scored and reported (and the
+Vision then tuned on the thirty-one splits before it), under the same terms as ``test2``.
 """
 
 from __future__ import annotations
