@@ -2619,6 +2619,39 @@ def test_placing_a_virtual_machine_reads_as_virtualisation_not_the_field():
     assert alone.score > 0.5 * program.score
 
 
+def test_provisioning_a_gpu_cluster_reads_as_container_orchestration_not_the_field():
+    # phase 34 (rel37): a GPU operator's deployment pages name the GPU, its driver, MIG and the device plugin on every
+    # line, but what they do is place containers on a cluster's nodes: Kubernetes, kubectl, DaemonSets, ConfigMaps,
+    # Helm charts and service accounts are container orchestration's own words, another field's, as
+    # virtualisation's are; the learned topic model, which reads "GPU", "driver" and "MIG", keeps little of its say
+    setup = (
+        "The {what} starts the GPU driver, the container toolkit and the device plugin on every GPU node, and the "
+        "MIG manager splits each GPU into the profiles its settings list. {tail}"
+    )
+    cluster = _evidence(
+        setup.format(
+            what="operator",
+            tail="Install the Helm chart with kubectl access to the Kubernetes cluster: a DaemonSet runs each "
+            "component, a ConfigMap holds the MIG profiles, and a ServiceAccount of its own lets each one read "
+            "the node's labels.",
+        )
+    )
+    host = _evidence(
+        setup.format(what="install script", tail="Run it once on each machine, and check the versions it prints.")
+    )
+    assert cluster.foreign > 0 and cluster.specific == 0
+    assert host.foreign == 0  # a container, a node, a driver: every HPC page's words, not the other field's
+    assert topic.learned_share(cluster) < 0.5 * topic.learned_share(host)
+    # not "custom resource" (a memory allocator's resources are the field's) nor "apiVersion" (a Vulkan instance's)
+    for text in (
+        "Pass a custom resource to the pool so that every allocation of device memory on the CUDA stream comes from it.",
+        "Set the apiVersion of the instance to 1.3, then record the compute dispatch in a command buffer and submit it "
+        "to the compute queue.",
+    ):
+        field = _evidence(text)
+        assert field.foreign == 0 and field.specific > 0
+
+
 def test_a_hardware_trace_page_reads_as_profiling():
     # phase 23 (rel24): a processor's trace unit, its packets decoded back into the program's flow, and the analysis
     # of a program's event traces are profiling as a kernel engineer reads it, in the field's words; the same pages
