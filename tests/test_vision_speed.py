@@ -4,6 +4,7 @@ IGNORECASE reads as ASCII ones, badges, math, words between marks, lines), and o
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 
@@ -179,3 +180,64 @@ def test_group_counts_as_each_group_walked():
         distinct = {g: sum(1 for p in ps if p in found) for g, ps in CUES.items()}
         got = group_counts(found)
         assert list(got[0].items()) == list(total.items()) and list(got[1].items()) == list(distinct.items())
+
+
+def _stock_tfidf(documents, min_df, max_df):
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    from pipeline.vision import analysis
+
+    vectorizer = TfidfVectorizer(
+        analyzer=analysis.prepared, sublinear_tf=True, min_df=min_df, max_df=max_df, dtype=np.float32
+    )
+    return vectorizer, vectorizer.fit_transform(documents)
+
+
+def _feature_lists(n: int, seed: int = 38) -> list[list[str]]:
+    """Pages of stems and stem pairs over a small vocabulary: some in every page, most in a few, a page with none."""
+    rng = random.Random(seed)
+    words = [f"w{i}" for i in range(300)] + ["shared", "memori", "warp", "tile"]
+    pages = []
+    for _ in range(n):
+        stems = [words[min(int(rng.paretovariate(1.1)) - 1, len(words) - 1)] for _ in range(rng.randint(0, 60))]
+        pages.append(stems + [f"{a} {b}" for a, b in itertools.pairwise(stems)])
+    return pages
+
+
+@pytest.mark.parametrize(("n", "min_df", "max_df"), [(200, 2, 0.9), (12, 1, 1.0), (60, 3, 0.5), (40, 2, 7)])
+def test_corpus_tfidf_as_scikit_learns_vectorizer(n, min_df, max_df):
+    from pipeline.vision import analysis
+
+    pages = _feature_lists(n)
+    stock, expected = _stock_tfidf(pages, min_df, max_df)
+    fitted, matrix = analysis.corpus_tfidf(iter(pages), min_df, max_df)
+    assert type(matrix) is type(expected) and matrix.dtype == expected.dtype and matrix.shape == expected.shape
+    # entry for entry, in scikit-learn's order within each row (a row's norm adds its entries in that order)
+    for got, want in (
+        (matrix.indptr, expected.indptr),
+        (matrix.indices, expected.indices),
+        (matrix.data, expected.data),
+    ):
+        assert got.dtype == want.dtype and np.array_equal(got, want)
+    assert list(fitted.vocabulary_.items()) == list(stock.vocabulary_.items())
+    assert fitted.idf_.dtype == stock.idf_.dtype and np.array_equal(fitted.idf_, stock.idf_)
+    assert list(fitted.get_feature_names_out()) == list(stock.get_feature_names_out())
+    probe = [pages[0], ["shared", "memori", "shared memori", "unseen"], []]
+    assert np.array_equal(fitted.transform(probe).toarray(), stock.transform(probe).toarray())
+
+
+@pytest.mark.parametrize(
+    ("pages", "min_df", "max_df", "message"),
+    [
+        ([[], []], 1, 1.0, "empty vocabulary"),
+        ([["a"], ["b"], ["c"]], 2, 1.0, "no terms remain"),
+        ([["a"], ["b"]], 2, 0.9, "max_df corresponds"),
+    ],
+)
+def test_corpus_tfidf_refuses_what_scikit_learn_refuses(pages, min_df, max_df, message):
+    from pipeline.vision import analysis
+
+    with pytest.raises(ValueError, match=message):
+        _stock_tfidf(pages, min_df, max_df)
+    with pytest.raises(ValueError, match=message):
+        analysis.corpus_tfidf(pages, min_df, max_df)

@@ -15,16 +15,28 @@ Python, and it remembers the first surface form of each stem to show stems as wo
 are neither English stop words nor numbers nor single Latin letters, plus each pair of adjacent such stems
 ("share memori", "bank conflict"). It is handed to scikit-learn's ``TfidfVectorizer`` as ready-made
 features (``analyzer=prepared``), so a text is tokenized once for every use.
+
+``corpus_tfidf(features, min_df, max_df)`` is ``TfidfVectorizer(analyzer=prepared, sublinear_tf=True, min_df=...,
+max_df=..., dtype=float32).fit_transform(features)``, the same vectorizer and the same matrix bit for bit, counted
+faster: scikit-learn counts a callable analyzer's features one at a time in a Python loop and prunes the vocabulary
+term by term (a corpus's million stem pairs, most seen once); here ``Counter`` counts a page and the pruning and the
+alphabetical order are array operations, the rest (the idf, the weights) scikit-learn's own ``TfidfTransformer``.
 """
 
 from __future__ import annotations
 
 import itertools
 import re
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from functools import cache
+from typing import TYPE_CHECKING
 
+import numpy as np
 import Stemmer
+
+if TYPE_CHECKING:
+    from sklearn.feature_extraction.text import TfidfVectorizer
 
 _TOKEN = re.compile(r"[a-z0-9_]+|[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _CACHE_LIMIT = 2_000_000  # distinct words kept; a bound on memory for endless vocabularies (ids, hashes)
@@ -96,3 +108,58 @@ def tfidf_features(toks: Sequence[str]) -> list[str]:
 def prepared(features: list[str]) -> list[str]:
     """The analyzer handed to TfidfVectorizer: the features are already made (``tfidf_features``)."""
     return features
+
+
+def corpus_tfidf(documents: Iterable[list[str]], min_df: int, max_df: float) -> tuple[TfidfVectorizer, object]:
+    """The corpus's TF-IDF vectorizer, fitted, and its matrix of ``documents`` (each one's ``tfidf_features``): what
+    ``TfidfVectorizer(analyzer=prepared, sublinear_tf=True, min_df=min_df, max_df=max_df, dtype=np.float32)
+    .fit_transform(documents)`` returns, entry for entry and in the same order, and the same ValueErrors (no word at
+    all; none left after pruning). A feature's first sighting numbers it, as scikit-learn's does, so each row's
+    entries are stored in the order scikit-learn stores them (the rows' norms add them up in that order)."""
+    from scipy import sparse
+    from sklearn.feature_extraction.text import TfidfTransformer, TfidfVectorizer
+
+    seen: defaultdict[str, int] = defaultdict()
+    seen.default_factory = seen.__len__  # a new feature takes the next number
+    indices: list[int] = []
+    counts: list[int] = []
+    indptr = [0]
+    for features in documents:
+        counted = Counter(features)
+        indices.extend(map(seen.__getitem__, counted))
+        counts.extend(counted.values())
+        indptr.append(len(indices))
+    if not seen:
+        raise ValueError("empty vocabulary; perhaps the documents only contain stop words")
+    index_type = np.int64 if indptr[-1] > np.iinfo(np.int32).max else np.int32
+    counts_matrix = sparse.csr_matrix(
+        (
+            np.asarray(counts, dtype=np.intc),
+            np.asarray(indices, dtype=index_type),
+            np.asarray(indptr, dtype=index_type),
+        ),
+        shape=(len(indptr) - 1, len(seen)),
+        dtype=np.float32,
+    )
+    counts_matrix.sort_indices()
+    n_docs = counts_matrix.shape[0]
+    most = max_df if isinstance(max_df, int) else max_df * n_docs
+    if most < min_df:
+        raise ValueError("max_df corresponds to < documents than min_df")
+    df = np.bincount(counts_matrix.indices, minlength=len(seen))
+    kept = (df <= most) & (df >= min_df)
+    if not kept.any():
+        raise ValueError("After pruning, no terms remain. Try a lower min_df or a higher max_df.")
+    counts_matrix = counts_matrix[:, np.flatnonzero(kept)]
+    terms = list(itertools.compress(seen, kept))  # in the order first seen
+    alphabetical = sorted(range(len(terms)), key=terms.__getitem__)
+    rank = np.empty(len(terms), dtype=counts_matrix.indices.dtype)
+    rank[alphabetical] = np.arange(len(terms), dtype=rank.dtype)
+    counts_matrix.indices = rank.take(counts_matrix.indices, mode="clip")
+    weights = TfidfTransformer(sublinear_tf=True).fit(counts_matrix)
+    matrix = weights.transform(counts_matrix, copy=False)
+    vectorizer = TfidfVectorizer(
+        analyzer=prepared, sublinear_tf=True, vocabulary=dict(zip(terms, rank.tolist(), strict=True)), dtype=np.float32
+    )
+    vectorizer.idf_ = weights.idf_  # sets its vocabulary too: fitted, as ``fit_transform`` leaves it
+    return vectorizer, matrix

@@ -7,7 +7,8 @@ hold the reasons for ``shijie show``; ``pipeline.score.score_corpus`` runs it ov
 
     pass 1   each text is read once (reading.Reader): stems, phrase counts (profile terms, sense words,
              taxonomy concepts, cue phrases), structure, lines into the boilerplate sketch; its stem features
-             go straight into TfidfVectorizer.fit_transform, and its vector over the model vocabulary gives
+             go straight into the corpus's TF-IDF (analysis.corpus_tfidf: TfidfVectorizer.fit_transform's
+             matrix, counted faster), and its vector over the model vocabulary gives
              the learned topic probability and words value right away; nothing keeps the text
     corpus   cosine of every document to the profile vector in the corpus's TF-IDF space;
              relevance  = profile score (topic.relevance), blended RELEVANCE_BLEND with the learned topic
@@ -270,8 +271,6 @@ def score_rows(
     timings: dict[str, float] | None = None,
 ):
     """Scores the documents ``rows()`` yields; returns ``pipeline.score.ScoredDocument``s, best first."""
-    from sklearn.feature_extraction.text import TfidfVectorizer
-
     timings = {} if timings is None else timings
     if n_docs == 0:
         raise EmptyCorpusError("no documents to score: crawl first (shijie crawl)")
@@ -323,30 +322,25 @@ def score_rows(
             yield feats
 
     small = n_docs < SMALL_CORPUS
-    vectorizer = TfidfVectorizer(
-        analyzer=analysis.prepared,
-        sublinear_tf=True,
-        min_df=1 if small else MIN_DF,
-        max_df=1.0 if small else MAX_DF,
-        dtype=np.float32,
-    )
+    vectorizer = matrix = None
     try:
-        matrix = vectorizer.fit_transform(features())
+        vectorizer, matrix = analysis.corpus_tfidf(features(), 1 if small else MIN_DF, 1.0 if small else MAX_DF)
     except ValueError as exc:
         if "empty vocabulary" in str(exc):  # not one word in any document: nothing to rank them by
             raise EmptyCorpusError(
                 f"nothing to score: the {n_docs} document(s) hold no words, only numbers, symbols or stop words;"
                 " crawl documents with text"
             ) from None
-        matrix = None  # every term pruned by min_df / max_df: relevance rests on the profile's terms alone
+        # every term pruned by min_df / max_df: relevance rests on the profile's terms alone
     timings["features"] = features_s
     timings["tfidf"] = time.perf_counter() - clock - features_s
     clock = time.perf_counter()
 
-    vector = profile_vector(vectorizer, profile) if matrix is not None else None
+    vector = profile_vector(vectorizer, profile) if vectorizer is not None else None
     cosine = np.asarray(matrix @ vector).ravel() if vector is not None else np.zeros(len(docs))
     marks_p, marks_coef = _marks_model(matrix, docs, marks)
-    vocabulary = vectorizer.get_feature_names_out() if matrix is not None else np.array([], dtype=object)
+    # the terms by column, for the marks model's explanation only
+    vocabulary = vectorizer.get_feature_names_out() if marks_coef is not None and vectorizer is not None else None
 
     relevance_of: dict[int, dict] = {}
     value_of: dict[int, tuple[float, dict]] = {}
