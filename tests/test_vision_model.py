@@ -5921,3 +5921,47 @@ def test_a_steps_solution_inside_the_next_steps_exercise_is_kept():
     found = copies.measure(infos)
     assert found[2].duplicate_of == 3 and found[2].because["rule"] == "solution"
     assert found[1].duplicate_of is None and found[3].duplicate_of is None
+
+
+FAST_EXP_HEADER = """/* A fast exponential for single and double precision.
+ * Range reduction first: x = n ln2 + r with |r| <= ln2 / 2, n rounded to the nearest integer.
+ * Then a rational approximation of exp(r) of Pade type, its two polynomials evaluated by Horner's scheme.
+ * 2^n is built by writing n + 127 into the exponent field of a float, bits 23 to 30. */
+static inline float fast_expf(float x)
+{
+    float n = floorf(x * LOG2E + 0.5f);
+    float r = x - n * LN2_HI - n * LN2_LO;
+    float p = ((P3 * r + P2) * r + P1) * r + P0;
+    float q = ((Q3 * r + Q2) * r + Q1) * r + Q0;
+    return (1.0f + 2.0f * r * p / (q - r * p)) * as_float(((int)n + 127) << 23);
+}
+"""
+
+SEND_PAGE = """NAME
+net_post - posts the data of the active message buffer to another process
+
+DESCRIPTION
+The routine takes the message that the calling process packed into its send buffer and posts it to the process named
+by its identifier, labelled with a message tag that the receiver chooses messages by. A matching receive on the other
+side unpacks the data from its receive buffer. The call returns as soon as the send buffer may be reused.
+"""
+
+
+def test_a_fast_elementary_function_and_a_message_passing_call_read_in_their_own_words():
+    # phase 34 (tech38): a vectorised maths library's header says how its fast exp computes (a range reduction, a
+    # Pade-type rational approximation evaluated by Horner's scheme) and a message-passing library's call page says
+    # what it sends (a send buffer, a message tag, a matching receive): neither found any of the profile's words
+    # (evidence 0.0 before); the same texts told in a spreadsheet's or a mail client's words still find none
+    header = _evidence(FAST_EXP_HEADER)
+    assert header.domain == "numerical_analysis" and header.score > 0.1
+    page = _evidence(SEND_PAGE)
+    assert page.domain == "parallel_computing" and page.score > 0.2
+    everyday = _evidence(
+        "The sheet rounds each price to the nearest cent and adds a tax column; the total is written in bold at the "
+        "bottom of the table, and a chart of the monthly totals is drawn beside it."
+    )
+    mail = _evidence(
+        "The mail client keeps a draft of the message until you press send; replies are grouped under the first "
+        "message of their thread, and a tag marks the ones you have read."
+    )
+    assert everyday.score == 0 and mail.score == 0
