@@ -5869,6 +5869,7 @@ def test_a_root_licence_with_a_note_beside_its_terms_is_kept_over_a_folders_copy
     licence); an example folder repeats the terms alone, as comment lines: one licence, the root's kept. A
     folder's file that adds more than a note of its own (another licence's terms after ours) stays its own."""
     repo = "https://raw.githubusercontent.com/org/gpu-runtime/abc1234"
+    header = "\n".join(f"// {line}" for line in _licence("Copyright 2019 Northlab").split("\n"))
     note = "\n\nThe runtime depends on the Harbour parser, licensed under its own permissive licence."
     other = "\n\n".join(
         f"Clause {i} of the Quay terms: the parser may be copied and changed, and no warranty of any kind comes "
@@ -5882,14 +5883,20 @@ def test_a_root_licence_with_a_note_beside_its_terms_is_kept_over_a_folders_copy
             "\n".join(f"# {line}" for line in _licence("Copyright 2019 Northlab").split("\n")),
         ),
         3: (f"{repo}/vendor/parser/LICENSE", _licence("Copyright (c) 2019, Northlab") + "\n\n" + other),
+        # a short kernel under the licence as its header: a source file, no licence with a note
+        4: (
+            f"{repo}/examples/saxpy/kernels/saxpy.cu",
+            header + "\n__global__ void saxpy(float a, float *y) { y[0] *= a; }",
+        ),
     }
     infos = [_info(n, url, text, kind="text") for n, (url, text) in files.items()]
     assert infos[0].terms != infos[1].terms and infos[0].holders == infos[1].holders == frozenset({"northlab"})
     assert copies.noted_terms(infos[0].term_words, infos[1].term_words)
+    assert infos[3].terms and copies.noted_terms(infos[1].term_words, infos[3].term_words)  # by its words, a note
     assert copies.one_licence(infos) == {2: 1}
     found = copies.measure(infos)
     assert found[2].duplicate_of == 1
-    assert found[1].duplicate_of is None and found[3].duplicate_of is None
+    assert all(found[n].duplicate_of is None for n in (1, 3, 4))
 
 
 def test_a_script_written_once_per_numbered_case_keeps_the_first_not_the_higher_number():

@@ -2730,11 +2730,16 @@ def licence_terms(text: str) -> tuple[int, frozenset[str], str]:
     return (zlib.crc32(joined.encode()) or 1) if terms else 0, frozenset(holders), joined
 
 
+_LICENCE_FILE = re.compile(r"/(?:licen[cs]e|copying)(?:[-_.][\w-]+)*$", re.IGNORECASE)  # LICENSE, license.txt
+
+
 def noted_terms(a: str, b: str) -> bool:
     """Whether one licence's terms (``licence_terms``' words) are the other's whole with a short note of the
     project's beside them (a root licence that adds a paragraph on what the project depends on, the folder's
     copy the licence alone): the shorter's words a run of the longer's at word edges, ``LICENCE_NOTE_SHARE`` of
-    its words at least. A licence of other terms, or a file gathering several licences, holds more of its own."""
+    its words at least (``one_licence`` reads it only between two files named as licences, ``_LICENCE_FILE``: a
+    source file whose licence header is most of its words is no licence with a note). A licence of other terms,
+    or a file gathering several licences, holds more of its own."""
     short, long = (a, b) if len(a) <= len(b) else (b, a)
     if not short or short == long or len(short) < LICENCE_NOTE_SHARE * len(long):
         return False
@@ -2761,10 +2766,12 @@ def one_licence(infos: list[CopyInfo]) -> dict[int, int]:
         for copy in members[1:]:
             depth = url_path(copy.url).count("/")
             for kept in members:
+                # a note read only between two licence files: a source file with a licence header is no licence
+                notes = bool(_LICENCE_FILE.search(url_path(copy.url)) and _LICENCE_FILE.search(url_path(kept.url)))
                 if url_path(kept.url).count("/") >= depth:
                     break
                 if (
-                    (kept.terms == copy.terms or noted_terms(kept.term_words, copy.term_words))
+                    (kept.terms == copy.terms or (notes and noted_terms(kept.term_words, copy.term_words)))
                     and (copy.holders <= kept.holders or kept.holders <= copy.holders)
                     and not held_apart(copy.url, kept.url)
                 ):
