@@ -5888,6 +5888,8 @@ def test_a_root_licence_with_a_note_beside_its_terms_is_kept_over_a_folders_copy
             f"{repo}/examples/saxpy/kernels/saxpy.cu",
             header + "\n__global__ void saxpy(float a, float *y) { y[0] *= a; }",
         ),
+        # a sample's licence without the licence's title line: a heading before the terms is no note
+        5: (f"{repo}/samples/stencil/deep/License.txt", "\n".join(_licence("Copyright 2019 Northlab").split("\n")[1:])),
     }
     infos = [_info(n, url, text, kind="text") for n, (url, text) in files.items()]
     assert infos[0].terms != infos[1].terms and infos[0].holders == infos[1].holders == frozenset({"northlab"})
@@ -5896,7 +5898,7 @@ def test_a_root_licence_with_a_note_beside_its_terms_is_kept_over_a_folders_copy
     assert copies.one_licence(infos) == {2: 1}
     found = copies.measure(infos)
     assert found[2].duplicate_of == 1
-    assert all(found[n].duplicate_of is None for n in (1, 3, 4))
+    assert all(found[n].duplicate_of is None for n in (1, 3, 4, 5))
 
 
 def test_a_script_written_once_per_numbered_case_keeps_the_first_not_the_higher_number():

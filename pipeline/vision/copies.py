@@ -2735,15 +2735,16 @@ _LICENCE_FILE = re.compile(r"/(?:licen[cs]e|copying)(?:[-_.][\w-]+)*$", re.IGNOR
 
 def noted_terms(a: str, b: str) -> bool:
     """Whether one licence's terms (``licence_terms``' words) are the other's whole with a short note of the
-    project's beside them (a root licence that adds a paragraph on what the project depends on, the folder's
-    copy the licence alone): the shorter's words a run of the longer's at word edges, ``LICENCE_NOTE_SHARE`` of
-    its words at least (``one_licence`` reads it only between two files named as licences, ``_LICENCE_FILE``: a
-    source file whose licence header is most of its words is no licence with a note). A licence of other terms,
-    or a file gathering several licences, holds more of its own."""
+    project's after them (a root licence that adds a paragraph on what the project depends on, the folder's copy
+    the terms alone): the shorter's words open the longer's, ending at a word's edge, and hold
+    ``LICENCE_NOTE_SHARE`` of its words at least. A heading or preamble before the terms is no note (a sample's
+    licence without the root's "MIT License" title was labelled a page of its own), and a licence of other terms,
+    or a file gathering several licences, holds more of its own. ``one_licence`` reads it only between two files
+    named as licences (``_LICENCE_FILE``): a source file whose licence header is most of its words is none."""
     short, long = (a, b) if len(a) <= len(b) else (b, a)
     if not short or short == long or len(short) < LICENCE_NOTE_SHARE * len(long):
         return False
-    return f" {short} " in f" {long} "
+    return f"{long} ".startswith(f"{short} ")
 
 
 def one_licence(infos: list[CopyInfo]) -> dict[int, int]:
