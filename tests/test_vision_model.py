@@ -5897,6 +5897,75 @@ def test_a_projects_licence_repeated_in_a_folder_is_the_root_licences_copy_a_ven
     assert all(found[n].duplicate_of is None for n in (1, 4, 5))
 
 
+def test_a_root_licence_with_a_note_beside_its_terms_is_kept_over_a_folders_copy_of_the_terms():
+    """A project's root licence adds a paragraph of its own under the terms (what it depends on and under which
+    licence); an example folder repeats the terms alone, as comment lines: one licence, the root's kept. A
+    folder's file that adds more than a note of its own (another licence's terms after ours) stays its own."""
+    repo = "https://raw.githubusercontent.com/org/gpu-runtime/abc1234"
+    header = "\n".join(f"// {line}" for line in _licence("Copyright 2019 Northlab").split("\n"))
+    note = "\n\nThe runtime depends on the Harbour parser, licensed under its own permissive licence."
+    other = "\n\n".join(
+        f"Clause {i} of the Quay terms: the parser may be copied and changed, and no warranty of any kind comes "
+        "with it, whatever the licence of the work it is shipped in says."
+        for i in range(4)
+    )
+    files = {
+        1: (f"{repo}/LICENSE", _licence("Copyright (c) 2019, Northlab") + note),
+        2: (
+            f"{repo}/examples/mandel/license.txt",
+            "\n".join(f"# {line}" for line in _licence("Copyright 2019 Northlab").split("\n")),
+        ),
+        3: (f"{repo}/vendor/parser/LICENSE", _licence("Copyright (c) 2019, Northlab") + "\n\n" + other),
+        # a short kernel under the licence as its header: a source file, no licence with a note
+        4: (
+            f"{repo}/examples/saxpy/kernels/saxpy.cu",
+            header + "\n__global__ void saxpy(float a, float *y) { y[0] *= a; }",
+        ),
+        # a sample's licence without the licence's title line: a heading before the terms is no note
+        5: (f"{repo}/samples/stencil/deep/License.txt", "\n".join(_licence("Copyright 2019 Northlab").split("\n")[1:])),
+    }
+    infos = [_info(n, url, text, kind="text") for n, (url, text) in files.items()]
+    assert infos[0].terms != infos[1].terms and infos[0].holders == infos[1].holders == frozenset({"northlab"})
+    assert copies.noted_terms(infos[0].term_words, infos[1].term_words)
+    assert infos[3].terms and copies.noted_terms(infos[1].term_words, infos[3].term_words)  # by its words, a note
+    assert copies.one_licence(infos) == {2: 1}
+    found = copies.measure(infos)
+    assert found[2].duplicate_of == 1
+    assert all(found[n].duplicate_of is None for n in (1, 3, 4, 5))
+
+
+def test_a_script_written_once_per_numbered_case_keeps_the_first_not_the_higher_number():
+    """A tutorial's plot scripts, one per step of the tutorial (``plot_v0.py``, ``plot_v1.py``), the same lines
+    but the step's number written alone (``upto=0``): one text from one template, whose number is the case's,
+    not a version. The first by name is kept; the higher number is no newer state of it. A script whose own
+    number is another than the names' (``size=64`` beside ``size=128``) says something else and stays apart."""
+    folder = "https://raw.githubusercontent.com/org/tile-lessons/abc1234/docs/steps/plots"
+
+    def script(step: str, size: str = "64") -> str:
+        return "\n".join(
+            [
+                "import os",
+                "import sys",
+                "",
+                "# the plotting helper lives beside this script; the docs builder runs it from the docs root",
+                'sys.path.insert(0, os.path.join(os.getcwd(), "steps", "plots"))',
+                "from draw_steps import draw_throughput",
+                "",
+                f"draw_throughput(upto={step}, tile={size})",
+                'print("drawn")',
+            ]
+        )
+
+    first = _info(1, f"{folder}/plot_v0.py", script("0"), kind="text")
+    second = _info(2, f"{folder}/plot_v1.py", script("1"), kind="text")
+    assert copies.substituted([first, second]) == {1: [2], 2: [1]}
+    found = copies.measure([first, second])
+    assert found[2].duplicate_of == 1 and found[1].duplicate_of is None
+    assert copies.measure([second, first])[2].duplicate_of == 1  # the order they come in changes nothing
+    other = _info(3, f"{folder}/plot_v2.py", script("2", "128"), kind="text")
+    assert copies.substituted([second, other]) == {}  # another tile size: a number the names do not change
+
+
 def test_a_steps_solution_inside_the_next_steps_exercise_is_kept():
     """A course starts each exercise from the last step's solution and adds the functions to fill in: the next
     exercise holds that solution whole and is larger, yet it is its own solution's copy, and the solution of

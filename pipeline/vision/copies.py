@@ -80,7 +80,8 @@ the corpus, not its square):
   folder, extension and line count whose every differing token is the other's with what differs between their
   names changed, but for ``SUBSTITUTE_OWN_LINES`` of a long page's lines (``substituted``: ``id_to_id.h`` beside
   ``id_to_ast_expr.h``, ``clc3c0qmd.h`` beside ``clc4c0qmd.h``, a vector type's page per width): the preference's
-  choice, the first by name where it would read the names' case number as a version;
+  choice, the first by name where it would read the names' case number as a version (a step's number that ends
+  a name's word, written alone in the text, is the name's too: ``plot_v0.py`` beside ``plot_v1.py``);
 - one program written in two languages, a C example beside its Fortran or C++ form under its name or the name
   with a language mark (``program_forms``: ``seedf.F`` of ``seed.c``), by the share of their name words (their
   calls, constants, messages): the unmarked, else the C form is kept; and one source file in two precisions
@@ -91,8 +92,9 @@ the corpus, not its square):
   folder, ``ex02/solution/ex02.c`` of ``ex02/ex02.c``), ``SOLUTION_LINES`` of the exercise's lines in
   the solution however much of the text the answer is: the solution is kept (``preference.solution_pair``), and is
   no copy of the next step's exercise that starts from it;
-- a project's licence repeated in a folder of its repository (``one_licence``): the same terms, its holders among
-  the root file's; the one nearer the root is kept.
+- a project's licence repeated in a folder of its repository (``one_licence``): the same terms (or the root's
+  terms with a short note of the project's beside them, ``noted_terms``), its holders among the root file's; the
+  one nearer the root is kept.
 
 Of two pages of one template that nothing else tells apart (the preference's ``id``), the one a toctree of their
 folder lists first is kept (``index_first``: the manual's index order, LABELS.md).
@@ -222,6 +224,7 @@ _LICENCE_LINE = re.compile(
     re.IGNORECASE,
 )
 LICENCE_DOMINATED = 0.6
+LICENCE_NOTE_SHARE = 0.8  # one licence with a note of the project's beside it: this share of its words the licence's
 HOLDER_MIN_TOKENS = 20
 _HOLDER_LINE = re.compile(r"\b(?:19|20)\d\d\b|^\s*files:", re.IGNORECASE)
 _ROLE = re.compile(r":[\w:+-]+:`([^`<]*?)(?:\s*<[^>]*>)?`")
@@ -1700,14 +1703,22 @@ def _explained(token_a: str, token_b: str, change: tuple[frozenset[tuple[str, st
     if not changes:
         return False
     for x, y in changes:
-        if (x, y) in words:
-            continue
+        if (x, y) in words or (x.isdigit() and y.isdigit() and any(_trailing_number(x, y, c) for c in inner)):
+            continue  # a name's word, or the number that ends a name's word written alone (``v0``: ``upto=0``)
         if "_" in x + y or _WHOLE_CONSTANT.fullmatch(x) or _WHOLE_CONSTANT.fullmatch(y):
             return False
         part_a, part_b, before, after = _inner_change(x, y)
         if not any((part_a, part_b) == (c[0], c[1]) and c[2] == before and (not c[3] or c[3] == after) for c in inner):
             return False
     return True
+
+
+def _trailing_number(x: str, y: str, inner: tuple[str, str, str, str]) -> bool:
+    """Whether two numbers written alone are the whole numbers that end a word of the two names (``plot_v0`` →
+    ``plot_v1``: ``0`` → ``1`` after ``v``, at the word's end): the step or case the name counts, which a script
+    written once per case passes on (``upto=0``). A number inside a name's word (``q3a0`` → ``q4a0``) stands for a
+    class, and a number alone that equals it may be a bit or a size: not read so."""
+    return (x, y) == inner[:2] and not inner[2].isdigit() and not inner[3]
 
 
 def _at_word_edge(token: str, at: int) -> bool:
@@ -2417,9 +2428,9 @@ class Signer:
         text = own_number(url, text)
         licence = _has_licence(text)
         content, templated = None, False
-        terms, holders = 0, frozenset[str]()
+        terms, holders, term_words = 0, frozenset[str](), ""
         if licence and _licence_share(text) >= LICENCE_DOMINATED:
-            terms, holders = licence_terms(text)
+            terms, holders, term_words = licence_terms(text)
             all_toks = analysis.tokens(text)
             toks = analysis.tokens("\n".join(line for line in text.split("\n") if _HOLDER_LINE.search(line)))
             if len(toks) < HOLDER_MIN_TOKENS:  # a holder line or two tell no copy apart
@@ -2519,6 +2530,7 @@ class Signer:
             fortran=names is not None and url_path(url).endswith((".h", ".h.gz")) and written_in_fortran(original),
             terms=terms,
             holders=holders,
+            term_words=term_words,
         )
 
 
@@ -2701,11 +2713,11 @@ _HOLDER_NOISE = frozenset(
 )
 
 
-def licence_terms(text: str) -> tuple[int, frozenset[str]]:
+def licence_terms(text: str) -> tuple[int, frozenset[str], str]:
     """A licence text read as its terms (the words of every line but its holder lines, ``_HOLDER_LINE``, as one
-    checksum: spacing, case and marks aside) and its holders (the words of those lines, copyright's own words
-    aside): two files of one repository under the same terms whose holders are one's among the other's are the
-    project's one licence (``one_licence``)."""
+    checksum: spacing, case and marks aside), its holders (the words of those lines, copyright's own words
+    aside) and the terms' words themselves, joined by spaces: two files of one repository under the same terms
+    whose holders are one's among the other's are the project's one licence (``one_licence``)."""
     terms: list[str] = []
     holders: set[str] = set()
     for line in text.split("\n"):
@@ -2714,7 +2726,25 @@ def licence_terms(text: str) -> tuple[int, frozenset[str]]:
             holders.update(w for w in words if w not in _HOLDER_NOISE)
         else:
             terms.extend(words)
-    return (zlib.crc32(" ".join(terms).encode()) or 1) if terms else 0, frozenset(holders)
+    joined = " ".join(terms)
+    return (zlib.crc32(joined.encode()) or 1) if terms else 0, frozenset(holders), joined
+
+
+_LICENCE_FILE = re.compile(r"/(?:licen[cs]e|copying)(?:[-_.][\w-]+)*$", re.IGNORECASE)  # LICENSE, license.txt
+
+
+def noted_terms(a: str, b: str) -> bool:
+    """Whether one licence's terms (``licence_terms``' words) are the other's whole with a short note of the
+    project's after them (a root licence that adds a paragraph on what the project depends on, the folder's copy
+    the terms alone): the shorter's words open the longer's, ending at a word's edge, and hold
+    ``LICENCE_NOTE_SHARE`` of its words at least. A heading or preamble before the terms is no note (a sample's
+    licence without the root's "MIT License" title was labelled a page of its own), and a licence of other terms,
+    or a file gathering several licences, holds more of its own. ``one_licence`` reads it only between two files
+    named as licences (``_LICENCE_FILE``): a source file whose licence header is most of its words is none."""
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    if not short or short == long or len(short) < LICENCE_NOTE_SHARE * len(long):
+        return False
+    return f"{long} ".startswith(f"{short} ")
 
 
 def one_licence(infos: list[CopyInfo]) -> dict[int, int]:
@@ -2723,22 +2753,28 @@ def one_licence(infos: list[CopyInfo]) -> dict[int, int]:
     revision, its holders among the root file's or the other way (the same project's holders, one line naming
     more of them, or none named). Holder lines are all that tells two licences of one kind apart (``Signer.sign``
     compares such texts by them alone), and they differ here only in how many of the project's holders they
-    name; a vendored library's licence names other holders and stays its own. The one nearer the repository's
-    root is kept (the file a reader of the project meets), and two at one depth are left to the other rules."""
-    groups: dict[tuple[str, str, int], list[CopyInfo]] = {}
+    name; a vendored library's licence names other holders and stays its own. A root licence may add a note of
+    the project's own under the terms (what it depends on, under which other licence: ``noted_terms``); the
+    folder's copy of the terms alone is still the project's licence. The one nearer the repository's root is
+    kept (the file a reader of the project meets), and two at one depth are left to the other rules."""
+    groups: dict[tuple[str, str], list[CopyInfo]] = {}
     for info in infos:
         if info.terms:
-            groups.setdefault((neighbourhood(info.url), str(revision_of(info.url)), info.terms), []).append(info)
+            groups.setdefault((neighbourhood(info.url), str(revision_of(info.url))), []).append(info)
     found: dict[int, int] = {}
     for members in groups.values():
         members.sort(key=lambda info: (url_path(info.url).count("/"), info.id))
         for copy in members[1:]:
             depth = url_path(copy.url).count("/")
             for kept in members:
+                # a note read only between two licence files: a source file with a licence header is no licence
+                notes = bool(_LICENCE_FILE.search(url_path(copy.url)) and _LICENCE_FILE.search(url_path(kept.url)))
                 if url_path(kept.url).count("/") >= depth:
                     break
-                if (copy.holders <= kept.holders or kept.holders <= copy.holders) and not held_apart(
-                    copy.url, kept.url
+                if (
+                    (kept.terms == copy.terms or (notes and noted_terms(kept.term_words, copy.term_words)))
+                    and (copy.holders <= kept.holders or kept.holders <= copy.holders)
+                    and not held_apart(copy.url, kept.url)
                 ):
                     found[copy.id] = kept.id
                     break
@@ -3047,7 +3083,10 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
             # text, the preference's choice kept
             if best.score < 1.0:
                 better, because = preference(by_id[other_id], info)
-                if signal == "substituted" and because.get("rule") == "version" and because.get("where") != "release":
+                case = (
+                    signal == "substituted" and because.get("rule") == "version" and because.get("where") != "release"
+                )
+                if case:
                     # the number the two names differ in is the case's (a class, a variant), no version: the
                     # file the others were written from is kept, read as the first by name (LABELS.md; as
                     # ``instances`` keeps)
@@ -3062,6 +3101,10 @@ def measure(infos: list[CopyInfo]) -> dict[int, Copy]:
                 if better:
                     best = Copy(1.0, other_id, 0.0, signal, because)
                     break
+                if case and best.duplicate_of == other_id and (best.because or {}).get("rule") == "version":
+                    # the file the other was written from, which the text's reading took for the other's older
+                    # version (``plot_v0.py`` beside ``plot_v1.py``): the number is the case's, and this one kept
+                    best = NO_COPY
         if info.id in families:
             # one program written once per element type (``precision_families``): the member LABELS.md's precision
             # rule names is kept for every one of them, and is no copy of its own family

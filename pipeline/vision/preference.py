@@ -108,6 +108,7 @@ class CopyInfo:
     fortran: bool = False  # a header written in Fortran (``copies.written_in_fortran``): a Fortran program's include
     terms: int = 0  # a licence's terms, its words but its holder lines', as one checksum (``copies.licence_terms``)
     holders: frozenset[str] = frozenset()  # ... and the words of its holder lines (a year's line, copyright noise out)
+    term_words: str = ""  # ... and its terms' words, joined by spaces (``copies.noted_terms``)
 
 
 RULE_WEIGHT = {
