@@ -349,6 +349,17 @@ high/medium 0.557 (0.55: the message-passing man pages and the maths headers und
 27.4% (0.28: 23 of the similarity-search library's 31 off-topic headers read medium or high). Since phase 34 it is
 training data (its floors stay where phase 33 measured them, as regression floors).
 
+``test30`` is the held-out split of phase 34: 20 sources labelled after test29 was scored (docs/perf.md, "test30"),
+read by no training and no choice of the Vision, scored once by the merged phase 34. Its Debian part (224 documents
+read: a JIT compiler library's Python tutorials and reference, a parallel sorting library's headers, an atomic
+operations library, a GPU memory-layout library's headers and a virtual GPU renderer's header on topic, with a
+scientific library's BLAS and IEEE headers and a keyed hash library's SIMD vector classes and benchmark timers; the
+scientific library's other headers, the hash library's hash pages, a JSON library's reference, an event-loop library
+and a subprocess pipeline library off-topic) measured: relevance AUC 0.866 (floor 0.86), Spearman 0.278 (0.27),
+traps below the median 1.0 (1.0), near-copy recall 0.857 (0.85), false copy flags 1.5% (0.02), the copy to keep
+kept 0.95 (0.95), technical pages high/medium 0.796 (0.79), off-topic high/medium 13.4% (0.14). Since phase 35 it is
+training data (its floors stay where phase 34 measured them, as regression floors).
+
 Phase 11 (rel12: the learned topic probability counts in full only where the profile's terms find the topic,
 ``topic.evidence_weight``) lowers two in-sample AUC floors: with a model retrained on the ten training splits, the
 Debian part of test2 measures 0.986 (floor 0.99 -> 0.98) and of test3 0.965 (0.98 -> 0.96). In sample the learned
@@ -418,6 +429,11 @@ Debian Spearman reads 0.322 in sample (floor 0.33 → 0.31), and 0.318 once lab3
 on. Its 59 technical Debian pages hold seven of tier B; the value model, refitted with test29's 334 technical pages
 (131 of them Debian, mostly C-tier man pages and headers), reorders a few of its B and C headers; held out in phase
 28 it read 0.348.
+
+Phase 35 (the protocol that made test30 training data, the model retrained on thirty-two splits) lowers one: the
+`test` split's Debian relevance AUC reads 0.9765 in sample (floor 0.977 → 0.976; 0.9771 in phase 27, where the floor
+was set). The word models, refitted with test30's 601 pages, swap a few of its technical and off-topic pages' order by
+a hair; every other floor holds.
 """
 
 from __future__ import annotations
@@ -432,7 +448,7 @@ from pipeline.vision.splits import select
 FLOORS = {
     "test": {
         **TARGETS,
-        "relevance_auc": (">=", 0.977),
+        "relevance_auc": (">=", 0.976),
         "spearman": (">=", 0.55),
         "copy_recall": (">=", 0.92),
         "false_flags": ("<=", 0.03),
@@ -715,6 +731,17 @@ FLOORS = {
         "newer_kept": (">=", 1.0),
         "technical_high_medium": (">=", 0.55),
         "off_high_medium": ("<=", 0.28),
+    },
+    "test30": {
+        **TARGETS,
+        "relevance_auc": (">=", 0.86),
+        "spearman": (">=", 0.27),
+        "traps_below_median": (">=", 1.0),
+        "copy_recall": (">=", 0.85),
+        "false_flags": ("<=", 0.02),
+        "newer_kept": (">=", 0.95),
+        "technical_high_medium": (">=", 0.79),
+        "off_high_medium": ("<=", 0.14),
     },
     "dev": {**TARGETS, "technical_high_medium": (">=", 0.6), "traps_below_median": (">=", 0.9)},
 }
