@@ -42,7 +42,7 @@ from pipeline.store import open_db
 from pipeline.vision import copies, reading
 text = "\\n".join(sys.argv[2:])
 print(json.dumps({
-    "scores": [s.as_json() for s in score_corpus(open_db(sys.argv[1]))],
+    "scores": [{**s.as_json(), "components": s.components} for s in score_corpus(open_db(sys.argv[1]))],
     "lines": reading.line_hashes(text).tolist(),
     "shape": copies.shape(text).tolist(),
     "anchors": copies.anchors(text).tolist(),
