@@ -39,7 +39,8 @@ PROBE = """
 import json, sys
 from pipeline.score import score_corpus
 from pipeline.store import open_db
-from pipeline.vision import copies, reading
+from pipeline.vision import analysis, copies, reading
+words = "timer timers macro macros project projects need needed script scripting kernel kernels warp warps tile tiles"
 text = "\\n".join(sys.argv[2:])
 print(json.dumps({
     "scores": [{**s.as_json(), "components": s.components} for s in score_corpus(open_db(sys.argv[1]))],
@@ -47,6 +48,7 @@ print(json.dumps({
     "shape": copies.shape(text).tolist(),
     "anchors": copies.anchors(text).tolist(),
     "key": int(copies.LineCounts._keyed(reading.line_hashes(text), "page")[0]),
+    "surface": [analysis.surface(stem) for stem in analysis.tokens(words)],
 }, sort_keys=True))
 """
 
@@ -102,8 +104,10 @@ def test_two_processes_score_a_corpus_alike(tmp_path):
     scores = first["scores"]
     # the corpus reaches the copies stage: mirrors and revisions are found, so its sketches and buckets ran
     assert len(scores) >= 36 and sum(s["redundancy"] == "high" for s in scores) >= 6
-    for key in ("lines", "shape", "anchors", "key"):  # what the sketches and the buckets key on
+    # what the sketches and the buckets key on, and the word a stem is shown as (an explanation's terms)
+    for key in ("lines", "shape", "anchors", "key", "surface"):
         assert first[key] == second[key], key
+    assert first["surface"][:2] == ["timer", "timer"]  # a stem shows its first written form
     assert len(first["scores"]) == len(second["scores"])
     for a, b in zip(first["scores"], second["scores"], strict=True):  # every outcome field, in the written order
         assert a == b
