@@ -9,7 +9,8 @@ concepts, sense cues and the text always agree.
 The stemmer is PyStemmer: the Snowball project's own C implementation (~1 µs a word), maintained with the
 algorithms; a hand-written suffix stripper misses exactly the cases the issue names. Each distinct word is
 stemmed once: a bounded cache maps surface word → stem, filled with a set difference so only new words cost
-Python, and it remembers the first surface form of each stem to show stems as words ("memori" → "memory").
+Python, and it remembers the first surface form of each stem to show stems as words ("memori" → "memory"): the
+first written, the same in every process.
 
 ``tfidf_features(toks)`` is what the TF-IDF matrix and the value model's word pairs are made of: stems that
 are neither English stop words nor numbers nor single Latin letters, plus each pair of adjacent such stems
@@ -72,7 +73,9 @@ def written(text: str) -> list[str]:
 
 def stems(raw: Sequence[str]) -> list[str]:
     """The stems of words as ``written`` gives them (``tokens(text) == stems(written(text))``)."""
-    _learn(set(raw).difference(_stem_of))
+    new = set(raw).difference(_stem_of)
+    if new:  # learnt in the order written, not a set's (salted per process): a stem shows its first surface form
+        _learn(w for w in dict.fromkeys(raw) if w in new)
     return list(map(_stem_of.__getitem__, raw))
 
 

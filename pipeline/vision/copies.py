@@ -373,7 +373,9 @@ class LineCounts:
     @staticmethod
     def _keyed(hashes: np.ndarray, key: str) -> np.ndarray:
         with np.errstate(over="ignore"):
-            return hashes ^ (np.uint64(hash(key) & 0xFFFFFFFFFFFFFFFF) * np.uint64(0x9E3779B97F4A7C15))
+            return hashes ^ (
+                np.uint64(redundancy.stable_hash(key) & 0xFFFFFFFFFFFFFFFF) * np.uint64(0x9E3779B97F4A7C15)
+            )
 
     def _add(self, table: np.ndarray, hashes: np.ndarray, bits: int) -> None:
         """One more for each hash in each row: every row at once on the flat table (``np.add.at`` counts a counter
@@ -1099,7 +1101,7 @@ def typeless_lines(text: str) -> np.ndarray:
     (``_TYPE_SPELLING``: the type's names, typedefs and enum or dtype constants of one precision; a literal's
     ``f`` and printf's ``l``, ``_LITERAL_SUFFIX``) and its spacing collapsed (``precision_families``)."""
     masked = (_typeless(line) for line in text.split("\n"))
-    return np.array([hash(line) for line in masked if line], dtype=np.int64)
+    return redundancy.stable_hashes(line for line in masked if line)
 
 
 def _root(parent: dict[int, int], x: int) -> int:
@@ -1272,7 +1274,7 @@ def program_forms(infos: list[CopyInfo]) -> dict[int, list[tuple[int, float, boo
     directive's example in C and Fortran), are read by their own words, each language's keywords set aside
     (``_LANGUAGE_WORDS``: ``int``, ``void``; ``integer``, ``implicit``), from ``SMALL_PROGRAM_NAMES`` of them."""
     by_name: dict[tuple[str, str], list[tuple[CopyInfo, int | None, int]]] = {}
-    language = np.array(sorted({hash(word) for word in _LANGUAGE_WORDS}), dtype=np.int64)
+    language = np.unique(redundancy.stable_hashes(_LANGUAGE_WORDS))
     for info in infos:
         name = program_name(info.url)
         if name is None or info.names is None:
@@ -1804,11 +1806,11 @@ def _shape_candidates(lines: list[list[str]], own: int) -> list[tuple[int, int]]
     runs = own + 1
     n = len(lines[0])
     bounds = [n * k // runs for k in range(runs + 1)]
-    buckets: dict[tuple[int, int], list[int]] = {}
+    buckets: dict[tuple[int, tuple[str, ...]], list[int]] = {}
     for i, text in enumerate(lines):
         shapes = [_RULER.sub(r"\1\1\1", _WORD_TOKEN.sub("w", line)) for line in text]
         for k in range(runs):
-            buckets.setdefault((k, hash(tuple(shapes[bounds[k] : bounds[k + 1]]))), []).append(i)
+            buckets.setdefault((k, tuple(shapes[bounds[k] : bounds[k + 1]])), []).append(i)
     pairs = {(y, x) for members in buckets.values() for j, x in enumerate(members) for y in members[:j]}
     return sorted(pairs, key=lambda pair: (pair[1], pair[0]))
 
@@ -2100,7 +2102,7 @@ def shape(text: str, url: str = "") -> np.ndarray:
     own path gives it masked (``own_names``: the namespace ``hip`` in ``hip_backend.hpp``, ``cma`` in
     ``channel/cma/factory.h``) and its spacing collapsed: what one template writes whatever it was instantiated
     with or for (``instances``)."""
-    return np.array([hash(line) for line in _masked_lines(text, url)], dtype=np.int64)
+    return redundancy.stable_hashes(_masked_lines(text, url))
 
 
 _OWN_WORD = re.compile(r"[-_.\s]+")
@@ -2386,7 +2388,7 @@ class Signer:
         when their own texts are. ``keep_template`` keeps the template's lines (a stub's frame: ``sign``)."""
         lines = text.split("\n")
         keys = line_keys(text)
-        hashes = np.fromiter((hash(k) for k in keys), dtype=np.int64, count=len(keys)).view(np.uint64)
+        hashes = redundancy.stable_hashes(keys).view(np.uint64)
         long_enough = np.fromiter((len(k) >= LINE_MIN_CHARS for k in keys), dtype=bool, count=len(keys))
         drop = (self.counts.count(hashes) >= self.threshold) & long_enough
         siblings = self.counts.siblings(hashes, name) if self.near_threshold else None
@@ -2455,7 +2457,7 @@ class Signer:
             place,
             translation_folder(url),
         ) in self.counts.translated_folders:  # a translation or its original, by name or by folder
-            words = np.unique(np.array([hash(t) for t in all_toks if _NEUTRAL.fullmatch(t)], dtype=np.int64))
+            words = np.unique(redundancy.stable_hashes(t for t in all_toks if _NEUTRAL.fullmatch(t)))
             anchored = anchors(content if content is not None else text)
         code_toks = analysis.tokens(self._content("\n".join(map(str, code_blocks)))[0]) if code_blocks else []
         code_share = len(code_toks) / max(len(all_toks), 1)
@@ -2469,7 +2471,7 @@ class Signer:
                 values = None
             cuda = _CUDA_FORM.search(url_path(url)) is not None and neighbourhood(url) in self.counts.cuda_fortran
             if values is not None or program_name(url) is not None or cuda:
-                names = np.unique(np.array([hash(w.lower()) for w in _NAME_WORD.findall(original)], dtype=np.int64))
+                names = np.unique(redundancy.stable_hashes(w.lower() for w in _NAME_WORD.findall(original)))
         lines = (
             shape(original, url)
             if kind != "html" and (_CODE_FILE.search(url_path(url)) or _written(url, kind))
@@ -2491,7 +2493,7 @@ class Signer:
         exercise_lines = None
         if exercise_paths(url) or url_path(url) in self.counts.exercises:  # an exercise or its solution
             exercise_lines = np.unique(
-                np.array([hash(k) for k in (ln.strip() for ln in text.split("\n")) if k], dtype=np.int64)
+                redundancy.stable_hashes(k for k in (ln.strip() for ln in text.split("\n")) if k)
             )
         plain = plain_lines(original, url, kind)
         return CopyInfo(
@@ -2686,7 +2688,7 @@ def anchors(text: str) -> np.ndarray:
     language are no anchors, so a German page and its English original are compared on what both write alike
     (the plain-word test, ``TRANSLATION_SHARE``, reads German words as foreign and fails it)."""
     toks = [t for found in _ANCHOR.findall(text) for t in _NEUTRAL.findall(found.lower())]
-    return np.array([hash(t) for t in toks[:ANCHOR_CAP]], dtype=np.int64)
+    return redundancy.stable_hashes(toks[:ANCHOR_CAP])
 
 
 def _in_order(a: np.ndarray, b: np.ndarray) -> float:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .. import redundancy
 from ..taxonomy import Domain
 from ..terms import PhraseCounter
 from . import analysis, signals
@@ -124,8 +125,9 @@ def line_keys(text: str) -> list[str]:
 
 
 def line_hashes(text: str) -> np.ndarray:
+    """The distinct hashes of the text's lines of ``LINE_MIN_CHARS`` or more (``line_keys``), sorted, uint64."""
     lines = set(line_keys(text))
-    return np.fromiter((hash(line) for line in lines if len(line) >= LINE_MIN_CHARS), dtype=np.int64).view(np.uint64)
+    return np.unique(redundancy.stable_hashes(line for line in lines if len(line) >= LINE_MIN_CHARS).view(np.uint64))
 
 
 class Reader:
