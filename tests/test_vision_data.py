@@ -113,6 +113,7 @@ HELD_OUT = {
     "test28": (20, {"debian": (15, 30, 175), "github": (170, 62, 105)}, 78, 27),  # phase 32, after test27 was scored
     "test29": (20, {"debian": (130, 25, 105), "github": (200, 70, 85)}, 45, 6),  # phase 33, after test28 was scored
     "test30": (20, {"debian": (100, 20, 95), "github": (175, 70, 120)}, 49, 18),  # phase 34, after test29 was scored
+    "test31": (20, {"debian": (22, 8, 160), "github": (175, 100, 80)}, 45, 30),  # phase 35, after test30 was scored
 }
 
 

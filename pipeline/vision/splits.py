@@ -111,8 +111,8 @@ Vision then tuned on the thirty splits before it), under the same terms as ``tes
 ``test30`` is the twenty-ninth fresh held-out split, labelled after ``test29`` had been scored and reported (and the
 Vision then tuned on the thirty-one splits before it), under the same terms as ``test2``.
 
-``test31`` is the thirtieth fresh held-out split, to be labelled now that ``test30`` has been scored and reported
-(and the Vision tuned on the thirty-two splits before it), under the same terms as ``test2``.
+``test31`` is the thirtieth fresh held-out split, labelled after ``test30`` had been scored and reported (and the
+Vision then tuned on the thirty-two splits before it), under the same terms as ``test2``.
 """
 
 from __future__ import annotations
