@@ -1,7 +1,7 @@
 """The Vision's copies stage alone, on the labelled splits: recall, false flags and the copy kept, per split, per
 origin and per mechanism.
 
-    python benchmarks/vision_copies.py [--split train dev test test2 ... test30] [--full] [--list] [--json FILE]
+    python benchmarks/vision_copies.py [--split train dev test test2 ... test31] [--full] [--list] [--json FILE]
 
 Each split is its own corpus, stored as the crawler stores pages (``pipeline.vision.evaluate.store_labelled``).
 By default only what the copies stage needs runs (the reading pass for the line counts and dates, then
@@ -27,7 +27,7 @@ whose copies are of kinds no rule reads yet.
 False flags are split by the flagged document and the one it was flagged against: ``template`` when both
 live in one place (a repository, a package: pages built from one template), ``cross-place`` otherwise.
 
-The splits are the thirty-two this tool knows (train, dev, test and test2 to test30: all scored and reported, tuning
+The splits are the thirty-three this tool knows (train, dev, test and test2 to test31: all scored and reported, tuning
 data now); it never reads another (a held-out split is scored once, by the coordinator).
 """
 

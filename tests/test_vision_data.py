@@ -64,10 +64,10 @@ def test_a_family_placed_by_hand_in_a_held_out_split_stays_there_and_the_rule_do
     ]
 
 
-def test_test5_holds_what_a_held_out_split_needs_and_training_refuses_test31():
+def test_test5_holds_what_a_held_out_split_needs_and_training_refuses_test32():
     # test5, the fourth fresh held-out split, was labelled after test4 was scored: its families come from sources
     # labelled nowhere else (no source id shared with another split). Scored and reported at the end of phase 6, it
-    # is training data since phase 7; training refuses test31, the held-out split of phase 35
+    # is training data since phase 7; training refuses test32, the held-out split of phase 36
     labels = labelled.load_labels()
     placed = splits.load_splits()
     fresh = splits.select(labels, "test5", placed)
@@ -77,10 +77,10 @@ def test_test5_holds_what_a_held_out_split_needs_and_training_refuses_test31():
     counts = {r: sum(label.relevance == r for label in debian) for r in labelled.RELEVANCE}
     assert counts["technical"] >= 40 and counts["admin"] >= 20 and counts["off"] >= 15
     assert sum(bool(label.dup_of) for label in debian) >= 3
-    code = "import sys; sys.argv=['x']; sys.path.insert(0, 'tools'); import train_vision; train_vision.load('test31', None)"
+    code = "import sys; sys.argv=['x']; sys.path.insert(0, 'tools'); import train_vision; train_vision.load('test32', None)"
     repo = Path(__file__).resolve().parent.parent
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=repo, timeout=120)
-    assert result.returncode == 1 and "refusing to read split 'test31'" in result.stderr
+    assert result.returncode == 1 and "refusing to read split 'test32'" in result.stderr
 
 
 # each fresh held-out split since phase 7: (families, documents per origin and relevance at least (technical, admin,

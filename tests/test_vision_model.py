@@ -1351,9 +1351,9 @@ def test_the_value_targets_keep_tiers_in_order_and_technical_c_near_the_non_tech
 
 
 def test_training_never_reads_the_held_out_split():
-    code = "import sys; sys.argv=['x']; sys.path.insert(0, 'tools'); import train_vision; train_vision.load('test31', None)"
+    code = "import sys; sys.argv=['x']; sys.path.insert(0, 'tools'); import train_vision; train_vision.load('test32', None)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
-    assert result.returncode == 1 and "refusing to read split 'test31'" in result.stderr
+    assert result.returncode == 1 and "refusing to read split 'test32'" in result.stderr
 
 
 def test_every_value_feature_of_the_shipped_model_has_words_in_both_languages():

@@ -360,6 +360,17 @@ traps below the median 1.0 (1.0), near-copy recall 0.857 (0.85), false copy flag
 kept 0.95 (0.95), technical pages high/medium 0.796 (0.79), off-topic high/medium 13.4% (0.14). Since phase 35 it is
 training data (its floors stay where phase 34 measured them, as regression floors).
 
+``test31`` is the held-out split of phase 35: 20 sources labelled after test30 was scored (docs/perf.md, "test31"),
+read by no training and no choice of the Vision, scored once by the merged phase 35. Its Debian part (203 documents
+read: a distributed sparse LU solver's and a parallel multigrid solver's GPU-offload and execution headers, a
+lock-free queue, a memory allocator and an arbitrary-precision library's page on representation on topic; the two
+solvers' other headers, a coroutine library, a compression wrapper, a scientific file format, a record/replay
+debugger and the precision library's other pages off-topic; a GPU stack's CMake modules administrative) measured:
+relevance AUC 0.926 (floor 0.92), Spearman 0.677 (0.67), traps below the median 1.0 (1.0), near-copy recall 0.938
+(0.93), false copy flags 1.8% (0.02), the copy to keep kept 1.0 (1.0), technical pages high/medium 0.800 (0.8),
+off-topic high/medium 12.4% (0.13). Since phase 36 it is training data (its floors stay where phase 35 measured
+them, as regression floors).
+
 Phase 11 (rel12: the learned topic probability counts in full only where the profile's terms find the topic,
 ``topic.evidence_weight``) lowers two in-sample AUC floors: with a model retrained on the ten training splits, the
 Debian part of test2 measures 0.986 (floor 0.99 -> 0.98) and of test3 0.965 (0.98 -> 0.96). In sample the learned
@@ -743,6 +754,17 @@ FLOORS = {
         "technical_high_medium": (">=", 0.79),
         "off_high_medium": ("<=", 0.14),
     },
+    "test31": {
+        **TARGETS,
+        "relevance_auc": (">=", 0.92),
+        "spearman": (">=", 0.67),
+        "traps_below_median": (">=", 1.0),
+        "copy_recall": (">=", 0.93),
+        "false_flags": ("<=", 0.02),
+        "newer_kept": (">=", 1.0),
+        "technical_high_medium": (">=", 0.8),
+        "off_high_medium": ("<=", 0.13),
+    },
     "dev": {**TARGETS, "technical_high_medium": (">=", 0.6), "traps_below_median": (">=", 0.9)},
 }
 MIN_DOCUMENTS = 80  # fewer read means the Debian packages are missing: apt-get install $(tools/vision_packages.py)
@@ -767,8 +789,11 @@ def figures(request, tmp_path_factory):
 
 
 # test27's and test28's Debian parts hold 12 and 15 technical pages: label29 and label30 found few on-topic Debian
-# packages left unlabelled (test28's were 18 until lab37's media-API rule set three shim headers off)
-FEW_TECHNICAL = {"test27": 12, "test28": 15}
+# packages left unlabelled (test28's were 18 until lab37's media-API rule set three shim headers off); test31's holds
+# 25 technical and 9 administrative pages (label33 passed over the on-topic packages it found as parts or forerunners
+# of labelled sources)
+FEW_TECHNICAL = {"test27": 12, "test28": 15, "test31": 25}
+FEW_ADMIN = {"test31": 9}
 
 
 def test_the_split_holds_what_the_floors_need(figures):
@@ -776,7 +801,8 @@ def test_the_split_holds_what_the_floors_need(figures):
     counts = result["counts"]
     # 30 technical, 10 admin: test12's Debian part, mostly off-topic packages around a packet kit and profilers,
     # holds 30 and 12
-    assert counts["technical"] >= FEW_TECHNICAL.get(split, 30) and counts["admin"] >= 10 and counts["off"] >= 15
+    assert counts["technical"] >= FEW_TECHNICAL.get(split, 30) and counts["admin"] >= FEW_ADMIN.get(split, 10)
+    assert counts["off"] >= 15
     assert result["traps"] >= 5 and result["copy_pairs"] >= 1
 
 

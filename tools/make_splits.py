@@ -3,7 +3,7 @@
     python tools/make_splits.py [--check]
 
 Families already in the file keep their split; new ones are placed by the documented rule. Families placed by
-hand in test2 to test31 (the fresh held-out splits) stay there, each under the comment block that says why.
+hand in test2 to test32 (the fresh held-out splits) stay there, each under the comment block that says why.
 Reads labels only (relevance counts per family), never a score. ``--check`` exits 1 when a family is unassigned.
 """
 

@@ -3,16 +3,16 @@
     python tools/train_vision.py [--lofo] [--tune] [--out data/vision/model.json]
     python tools/train_vision.py --lofo-only
 
-Reads the train, dev, test and test2 to test30 splits (data/vision/splits.toml) of the labels
+Reads the train, dev, test and test2 to test31 splits (data/vision/splits.toml) of the labels
 (data/vision/labels), the texts from Debian packages and the GitHub cache ($SHIJIE_VISION_CACHE), through the same
 reading the scorer does, and refuses to train when any of those documents is missing or its bytes differ from the
-labelled SHA-256: the weights would not be the ones the labels describe. It never reads test31, the held-out split
-of phase 35, nor any split it does not name (``load`` refuses any split but ``TRAINING_SPLITS``): the coordinator
-scores test31 once, with benchmarks/vision_eval.py.
+labelled SHA-256: the weights would not be the ones the labels describe. It never reads test32, the held-out split
+of phase 36, nor any split it does not name (``load`` refuses any split but ``TRAINING_SPLITS``): the coordinator
+scores test32 once, with benchmarks/vision_eval.py.
 
-Protocol (phase 35, 2026-12-07). test30 was scored and reported at the end of phase 34 (as test29 was at the end
-of phase 33), so it is training data like the thirty-one splits before it: the shipped model is fitted on all
-thirty-two (every labelled family but test31's; the value model's word inputs out-of-fold by family,
+Protocol (phase 36, 2026-12-08). test31 was scored and reported at the end of phase 35 (as test30 was at the end
+of phase 34), so it is training data like the thirty-two splits before it: the shipped model is fitted on all
+thirty-three (every labelled family but test32's; the value model's word inputs out-of-fold by family,
 pipeline/vision/training.py), with the regularisation chosen on dev in phase 1 (``SETTINGS``: the grid below
 fitted on train, scored on dev) and kept, because the out-of-fold figures over the training splits judge it
 (docs/perf.md, phases 3 to 15) and an inner search over 24 settings x 13 folds would take an hour on this machine;
@@ -81,7 +81,7 @@ SETTINGS_VALUE_ALPHA = 500.0
 
 
 def load(split: str, profile) -> list[training.Sample]:
-    if split not in TRAINING_SPLITS:  # test31 is held out: the coordinator scores it once, with vision_eval
+    if split not in TRAINING_SPLITS:  # test32 is held out: the coordinator scores it once, with vision_eval
         sys.exit(f"refusing to read split {split!r}: this tool reads only {', '.join(TRAINING_SPLITS)}")
     splits = load_splits()
     labels = select(load_labels(), split, splits)
@@ -271,14 +271,14 @@ def main() -> None:
         )
         print(f"chosen on dev: {settings}, value alpha {alpha}, blend {blend}")
 
-    # the shipped model: every labelled family but test31's; the cuts on out-of-fold relevance (by family)
+    # the shipped model: every labelled family but test32's; the cuts on out-of-fold relevance (by family)
     models, value, oof_relevance = fit_all(samples, settings, profile, alpha, blend)
     thresholds = training.calibrate(samples, oof_relevance)
     alone = training.calibrate(samples, training.lifted(training.profile_scores(samples, profile), samples))
     thresholds |= {"profile_medium": alone["medium"], "profile_high": alone["high"]}
     provenance = {
         # only what the fit read: the label files holding a training family, and those families' splits, so
-        # that a held-out split added later (test31) changes neither, and the model stays reproducible
+        # that a held-out split added later (test32) changes neither, and the model stays reproducible
         "labels": {p.name: training.sha256_of(p) for p in training_label_files(samples)},
         "splits": training_splits_digest(),
         "profile": training.sha256_of(profile_file),

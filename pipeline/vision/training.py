@@ -9,7 +9,8 @@ test16, since phase 22 test17, since phase 23 test18, since phase 24 test19, sin
 since phase 26 test21, since phase 27 test22, since phase 28 test23, since phase 29 test24, since phase 30 test25,
 since phase 31 test26, since phase 32 test27, since phase 33 test28,
 since phase 34 test29,
-since phase 35 test30; never test31, the held-out split):
+since phase 35 test30,
+since phase 36 test31; never test32, the held-out split):
 
 1. vocabulary: stems and stem pairs in at least ``MIN_DF`` documents of at least ``MIN_FAMILIES`` families
    (a word only one project uses is that project's quirk, not the field's), the ``MAX_TERMS`` spread over
