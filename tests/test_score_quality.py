@@ -80,8 +80,8 @@ def test_value_ranking_puts_the_vendor_guide_at_the_top(scored):
     # conflict above (the learned Vision's broad topic: our labels call that lecture "medium", "solid"), by a point.
     # Ranked among distinct documents: a planted copy is valued on its content, as its original is (LABELS.md: a
     # copy's tier is its content's; redundancy, not value, removes it), so it is not a document of its own here.
-    # Since phase 35's model the memory-hierarchy lecture's mirror reads 91, its original 88 and the guide 90: the
-    # mirror's value stood between the two lectures' and the guide's, and with it counted the guide was third.
+    # With phase 35's model the memory-hierarchy lecture's mirror read 91, its original 88 and the guide 90: the
+    # mirror counted, the guide was third (phase 36's model: the guide 91, the mirror 90).
     _, ranked, _ = scored
     distinct = [s for s in ranked if s.duplicate_of is None]
     first = LABELS["expected_top"][0]
