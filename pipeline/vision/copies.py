@@ -2766,13 +2766,14 @@ def one_licence(infos: list[CopyInfo]) -> dict[int, int]:
     found: dict[int, int] = {}
     for members in groups.values():
         members.sort(key=lambda info: (url_path(info.url).count("/"), info.id))
+        depth = {info.id: url_path(info.url).count("/") for info in members}
+        # a note read only between two licence files: a source file with a licence header is no licence
+        licence_file = {info.id: _LICENCE_FILE.search(url_path(info.url)) is not None for info in members}
         for copy in members[1:]:
-            depth = url_path(copy.url).count("/")
             for kept in members:
-                # a note read only between two licence files: a source file with a licence header is no licence
-                notes = bool(_LICENCE_FILE.search(url_path(copy.url)) and _LICENCE_FILE.search(url_path(kept.url)))
-                if url_path(kept.url).count("/") >= depth:
+                if depth[kept.id] >= depth[copy.id]:
                     break
+                notes = licence_file[copy.id] and licence_file[kept.id]
                 if (
                     (kept.terms == copy.terms or (notes and noted_terms(kept.term_words, copy.term_words)))
                     and (copy.holders <= kept.holders or kept.holders <= copy.holders)
